@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+//
+// Scrollback: chat logs in, a static chat-UI website out.
+//
+// The targets are the pipeline, in the order data flows through it:
+//   ScrollbackModel      plain value types: conversations, messages, options, diagnostics
+//   ScrollbackMarkdown   the one wrapper around cmark-gfm (C library: CCMarkGFM)
+//   ScrollbackHTML       the one wrapper around libxml2 (C library: CLibXML2)
+//   ScrollbackReading    read: JSON and Markdown logs, config, media references -> model
+//   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
+//   ScrollbackRendering  render: templates, message bodies, CSS -> page text
+//   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
+//   ScrollbackCLI        the `scrollback` command (build, serve)
+import PackageDescription
+
+let package = Package(
+    name: "Scrollback",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(
+            name: "Scrollback",
+            targets: [
+                "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
+                "ScrollbackSite",
+            ]),
+        .executable(name: "scrollback", targets: ["ScrollbackCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCMarkGFM", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .target(name: "ScrollbackModel"),
+        .target(name: "ScrollbackMarkdown", dependencies: ["CCMarkGFM"]),
+        .target(name: "ScrollbackHTML", dependencies: ["CLibXML2"]),
+        .target(
+            name: "ScrollbackReading",
+            dependencies: [
+                "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        .target(name: "ScrollbackLayout", dependencies: ["ScrollbackModel"]),
+        .target(
+            name: "ScrollbackRendering",
+            dependencies: [
+                "ScrollbackModel", "ScrollbackLayout",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]),
+        .target(
+            name: "ScrollbackSite",
+            dependencies: [
+                "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
+            ]),
+        .executableTarget(
+            name: "ScrollbackCLI",
+            dependencies: [
+                "ScrollbackSite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "ScrollbackMarkdownTests", dependencies: ["ScrollbackMarkdown"]),
+        .testTarget(name: "ScrollbackHTMLTests", dependencies: ["ScrollbackHTML"]),
+        .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading"]),
+        .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
+        .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering"]),
+        .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite"]),
+    ]
+)

@@ -1,0 +1,4 @@
+// cmark-gfm and its GFM extensions (tables, strikethrough, autolink, tagfilter, task lists).
+#include <cmark-gfm.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm-core-extensions.h>

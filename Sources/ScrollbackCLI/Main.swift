@@ -1,0 +1,4 @@
+import ScrollbackSite
+
+// STUB: the `scrollback` command.
+print("scrollback")

@@ -1,0 +1,208 @@
+import Foundation
+import ScrollbackModel
+
+// The view model: everything a template shows, decided here so templates never compute layout.
+
+/// Which side a message sits on (`data-align`).
+public enum MessageAlignment: String, Hashable, Sendable {
+    case left, right, center
+}
+
+/// A message's place in its group (`data-group-position`).
+public enum GroupPosition: String, Hashable, Sendable {
+    case single, first, middle, last
+}
+
+/// A whole conversation laid out: its pages and what the index shows of it.
+public struct ConversationLayout: Sendable {
+    /// The conversation as read.
+    public var conversation: Conversation
+    /// The options in force (site options with the conversation's overrides).
+    public var options: LayoutOptions
+    /// Pages in order; never empty (a conversation with no message has one empty page).
+    public var pages: [PageLayout]
+    /// Page index (0-based) of every message id, for permalinks and reply links across pages.
+    public var pageOfMessage: [String: Int]
+    /// What the index page lists for this conversation.
+    public var summary: ConversationSummary
+
+    /// Creates a layout.
+    public init(
+        conversation: Conversation, options: LayoutOptions, pages: [PageLayout],
+        pageOfMessage: [String: Int], summary: ConversationSummary
+    ) {
+        self.conversation = conversation
+        self.options = options
+        self.pages = pages
+        self.pageOfMessage = pageOfMessage
+        self.summary = summary
+    }
+}
+
+/// What the index lists about one conversation.
+public struct ConversationSummary: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    public var description: String?
+    /// Participant display names in log order.
+    public var participantNames: [String]
+    public var messageCount: Int
+    /// First and last message dates, formatted for people, and as ISO 8601 for `<time>`.
+    public var firstDate: FormattedDate?
+    public var lastDate: FormattedDate?
+    /// "Sender: text" of the last message, cut to a sensible length.
+    public var lastMessagePreview: String?
+
+    /// Creates a summary.
+    public init(
+        id: String, title: String, description: String?, participantNames: [String], messageCount: Int,
+        firstDate: FormattedDate?, lastDate: FormattedDate?, lastMessagePreview: String?
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.participantNames = participantNames
+        self.messageCount = messageCount
+        self.firstDate = firstDate
+        self.lastDate = lastDate
+        self.lastMessagePreview = lastMessagePreview
+    }
+}
+
+/// A date both ways: for people and for machines.
+public struct FormattedDate: Hashable, Sendable {
+    /// Formatted with the configured locale, zone and pattern.
+    public var text: String
+    /// ISO 8601 with the zone's offset, for `<time datetime>`.
+    public var iso: String
+
+    /// Creates a formatted date.
+    public init(text: String, iso: String) {
+        self.text = text
+        self.iso = iso
+    }
+}
+
+/// One page of a conversation.
+public struct PageLayout: Sendable {
+    /// 0-based page number.
+    public var index: Int
+    /// Day separators and messages, in order.
+    public var items: [LayoutItem]
+
+    /// Creates a page.
+    public init(index: Int, items: [LayoutItem]) {
+        self.index = index
+        self.items = items
+    }
+}
+
+/// A row of the message list.
+public enum LayoutItem: Sendable {
+    /// The day changes here.
+    case daySeparator(DaySeparator)
+    /// A message.
+    case message(MessageLayout)
+}
+
+/// A day separator (`[data-part=day-separator]`).
+public struct DaySeparator: Hashable, Sendable {
+    /// The day, e.g. text "Friday, May 3, 2024" and iso "2024-05-03".
+    public var day: FormattedDate
+
+    /// Creates a separator.
+    public init(day: FormattedDate) {
+        self.day = day
+    }
+}
+
+/// A message with every layout decision made.
+public struct MessageLayout: Sendable {
+    /// The message as read.
+    public var message: Message
+    /// Its sender, `nil` for system messages.
+    public var sender: Participant?
+    public var alignment: MessageAlignment
+    public var groupPosition: GroupPosition
+    /// Whether the avatar is drawn (otherwise its space is kept, so bubbles line up).
+    public var showsAvatar: Bool
+    /// Whether the header (sender name) is drawn.
+    public var showsHeader: Bool
+    /// Whether the footer (edited and status marks) is drawn.
+    public var showsFooter: Bool
+    /// Where this message's timestamp is drawn, if at all.
+    public var timestamp: TimestampPlacement
+    /// The send time, formatted.
+    public var time: FormattedDate
+    /// Formatted edit time, when edited.
+    public var edited: FormattedDate?
+    /// The quoted message, when this one replies.
+    public var reply: ReplyPreview?
+    /// Reactions with the display names of who reacted.
+    public var reactions: [ReactionSummary]
+
+    /// Creates a message layout.
+    public init(
+        message: Message, sender: Participant?, alignment: MessageAlignment, groupPosition: GroupPosition,
+        showsAvatar: Bool, showsHeader: Bool, showsFooter: Bool, timestamp: TimestampPlacement,
+        time: FormattedDate, edited: FormattedDate?, reply: ReplyPreview?, reactions: [ReactionSummary]
+    ) {
+        self.message = message
+        self.sender = sender
+        self.alignment = alignment
+        self.groupPosition = groupPosition
+        self.showsAvatar = showsAvatar
+        self.showsHeader = showsHeader
+        self.showsFooter = showsFooter
+        self.timestamp = timestamp
+        self.time = time
+        self.edited = edited
+        self.reply = reply
+        self.reactions = reactions
+    }
+}
+
+/// Where a message's timestamp is drawn.
+public enum TimestampPlacement: String, Hashable, Sendable {
+    /// Above the bubble, beside the header.
+    case top
+    /// Below the bubble.
+    case bottom
+    /// Not drawn (collapsed into the group's one timestamp).
+    case hidden
+}
+
+/// The quote a reply shows of the message it answers.
+public struct ReplyPreview: Hashable, Sendable {
+    /// Id of the quoted message (link target; never a `data-message-id`).
+    public var messageID: String
+    /// Page index of the quoted message, so the link resolves across pages.
+    public var pageIndex: Int
+    /// Display name of the quoted message's sender, `nil` for system messages.
+    public var senderName: String?
+    /// A plain-text excerpt of the quoted message.
+    public var excerpt: String
+
+    /// Creates a reply preview.
+    public init(messageID: String, pageIndex: Int, senderName: String?, excerpt: String) {
+        self.messageID = messageID
+        self.pageIndex = pageIndex
+        self.senderName = senderName
+        self.excerpt = excerpt
+    }
+}
+
+/// One reaction with a count and the names of those who reacted.
+public struct ReactionSummary: Hashable, Sendable {
+    public var emoji: String
+    public var count: Int
+    /// Display names (falling back to ids), in log order.
+    public var senderNames: [String]
+
+    /// Creates a reaction summary.
+    public init(emoji: String, count: Int, senderNames: [String]) {
+        self.emoji = emoji
+        self.count = count
+        self.senderNames = senderNames
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// One conversation: the unit a log file describes and the site gives a folder.
+public struct Conversation: Hashable, Sendable {
+    /// URL slug; the conversation lives at `<id>/index.html`.
+    public var id: String
+    /// Title as written in the log; `displayTitle` falls back to participant names.
+    public var title: String?
+    /// Shown on the index and in `<meta name=description>`.
+    public var description: String?
+    /// Participant id whose messages align right (MessageKit's `currentSender`).
+    public var me: String?
+    /// IANA time zone id the log asked for; `nil` means the site default.
+    public var timeZone: String?
+    /// Everyone who can send or react, in the order the log lists them.
+    public var participants: [Participant]
+    /// Messages ordered by date; ties keep the order of the file.
+    public var messages: [Message]
+    /// Layout options this conversation sets over the site's.
+    public var layout: LayoutOverrides
+    /// The file it was read from.
+    public var source: SourceLocation
+
+    /// Creates a conversation.
+    public init(
+        id: String, title: String? = nil, description: String? = nil, me: String? = nil,
+        timeZone: String? = nil, participants: [Participant], messages: [Message],
+        layout: LayoutOverrides = LayoutOverrides(), source: SourceLocation
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.me = me
+        self.timeZone = timeZone
+        self.participants = participants
+        self.messages = messages
+        self.layout = layout
+        self.source = source
+    }
+
+    /// The title, or the participants' names joined, as spec §1 says.
+    public var displayTitle: String {
+        if let title, !title.isEmpty { return title }
+        return participants.map(\.name).joined(separator: ", ")
+    }
+
+    /// The participant with `id`, if any.
+    public func participant(_ id: String) -> Participant? {
+        participants.first { $0.id == id }
+    }
+}
+
+/// Someone who takes part in a conversation.
+public struct Participant: Hashable, Sendable {
+    /// The id messages name as `sender`.
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// Avatar image; `nil` shows initials.
+    public var avatar: MediaSource?
+    /// A CSS colour, already validated as `#rgb` or `#rrggbb`; `nil` derives one from the id.
+    public var color: String?
+
+    /// Creates a participant.
+    public init(id: String, name: String, avatar: MediaSource? = nil, color: String? = nil) {
+        self.id = id
+        self.name = name
+        self.avatar = avatar
+        self.color = color
+    }
+}
+
+/// One message (MessageKit's `MessageType`): who, when, what kind, and its decorations.
+public struct Message: Hashable, Sendable {
+    /// Unique in the conversation; also the permalink anchor.
+    public var id: String
+    /// Participant id; `nil` only for `system` messages.
+    public var sender: String?
+    /// When it was sent.
+    public var date: Date
+    /// What it is and what it carries.
+    public var kind: MessageKind
+    /// Id of the message this one answers.
+    public var replyTo: String?
+    /// Reactions, in the order the log lists them.
+    public var reactions: [Reaction]
+    /// Date of the last edit, if it was edited.
+    public var edited: Date?
+    /// Delivery status, shown on right-aligned messages.
+    public var status: DeliveryStatus?
+    /// Where the message was written.
+    public var location: SourceLocation
+
+    /// Creates a message.
+    public init(
+        id: String, sender: String?, date: Date, kind: MessageKind, replyTo: String? = nil,
+        reactions: [Reaction] = [], edited: Date? = nil, status: DeliveryStatus? = nil,
+        location: SourceLocation
+    ) {
+        self.id = id
+        self.sender = sender
+        self.date = date
+        self.kind = kind
+        self.replyTo = replyTo
+        self.reactions = reactions
+        self.edited = edited
+        self.status = status
+        self.location = location
+    }
+}
+
+/// One emoji and who reacted with it.
+public struct Reaction: Hashable, Sendable {
+    /// The emoji (any short text; it is escaped on output).
+    public var emoji: String
+    /// Participant ids, in log order.
+    public var senders: [String]
+
+    /// Creates a reaction.
+    public init(emoji: String, senders: [String]) {
+        self.emoji = emoji
+        self.senders = senders
+    }
+}
+
+/// Delivery mark of a sent message.
+public enum DeliveryStatus: String, Hashable, Sendable, CaseIterable {
+    case sent, delivered, read
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// How consecutive messages are grouped, after AllujaMessages' `MessageGroupingOption`.
+public enum MessageGroupingOption: Hashable, Sendable {
+    /// Every message stands alone (`single`).
+    case disabled
+    /// Consecutive messages group while the sender and the day are the same and the gap
+    /// between two neighbours is at most `gap` seconds.
+    case sameSender(gap: TimeInterval)
+}
+
+/// Where the one timestamp of a group goes (`collapseTimestamps`).
+public enum TimestampCollapsing: String, Hashable, Sendable, CaseIterable {
+    /// On the first message of the group.
+    case top
+    /// On the last message of the group.
+    case bottom
+    /// Not collapsed: every message shows its timestamp.
+    case off
+}
+
+/// A CSS length that a user can set: a percentage of the message list, pixels or rems.
+///
+/// Parsed, never passed through as text, so a config cannot inject CSS.
+public enum CSSLength: Hashable, Sendable, CustomStringConvertible {
+    case percent(Double)
+    case px(Double)
+    case rem(Double)
+
+    /// Parses `75%`, `480px`, `30rem` (and a bare number as px).
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func number(_ suffix: String) -> Double? {
+            guard trimmed.hasSuffix(suffix) else { return nil }
+            let digits = trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+            guard let value = Double(digits), value.isFinite, value >= 0, value <= 100_000 else { return nil }
+            return value
+        }
+        if let value = number("%"), value <= 100 {
+            self = .percent(value)
+        } else if let value = number("px") {
+            self = .px(value)
+        } else if let value = number("rem") {
+            self = .rem(value)
+        } else if let value = Double(trimmed), value.isFinite, value >= 0, value <= 100_000 {
+            self = .px(value)
+        } else {
+            return nil
+        }
+    }
+
+    /// The CSS text, e.g. `75%`.
+    public var description: String {
+        func format(_ value: Double) -> String {
+            value == value.rounded() ? String(Int(value)) : String(value)
+        }
+        switch self {
+        case .percent(let value): return "\(format(value))%"
+        case .px(let value): return "\(format(value))px"
+        case .rem(let value): return "\(format(value))rem"
+        }
+    }
+}
+
+/// How timestamps are written: a date style or a Unicode pattern, always with an explicit locale.
+public enum TimestampFormat: Hashable, Sendable {
+    /// A `DateFormatter` time style, e.g. `.short` → "9:41 AM" in en_US.
+    case style(DateFormatter.Style)
+    /// A Unicode date pattern such as `HH:mm`.
+    case pattern(String)
+}
+
+/// The layout options of spec §3, with the spec's defaults.
+public struct LayoutOptions: Hashable, Sendable {
+    /// Grouping; default: same sender within 5 minutes.
+    public var grouping: MessageGroupingOption = .sameSender(gap: 300)
+    /// Avatar only on the last message of a group.
+    public var collapseProfilePicture = true
+    /// Header only on the first message of a group, footer only on the last.
+    public var collapseEnclosingViews = true
+    /// One timestamp per group, on its first or last message, or on every message.
+    public var collapseTimestamps: TimestampCollapsing = .bottom
+    /// Maximum bubble width.
+    public var messageMaxWidth: CSSLength = .percent(75)
+    /// Bubble corner radius.
+    public var messageCornerRadius: CSSLength = .px(8)
+    /// Timestamp format; the default is the locale's medium time style.
+    public var timestampFormat: TimestampFormat = .style(.medium)
+    /// Locale for timestamps and day separators (never the process default).
+    public var locale = "en_US"
+    /// IANA time zone for display and day splits when the conversation names none.
+    public var timeZone = "UTC"
+
+    /// The defaults of spec §3.
+    public init() {}
+
+    /// These options with `overrides` applied on top.
+    public func applying(_ overrides: LayoutOverrides) -> LayoutOptions {
+        var result = self
+        if let value = overrides.grouping { result.grouping = value }
+        if let value = overrides.collapseProfilePicture { result.collapseProfilePicture = value }
+        if let value = overrides.collapseEnclosingViews { result.collapseEnclosingViews = value }
+        if let value = overrides.collapseTimestamps { result.collapseTimestamps = value }
+        if let value = overrides.messageMaxWidth { result.messageMaxWidth = value }
+        if let value = overrides.messageCornerRadius { result.messageCornerRadius = value }
+        if let value = overrides.timestampFormat { result.timestampFormat = value }
+        if let value = overrides.locale { result.locale = value }
+        if let value = overrides.timeZone { result.timeZone = value }
+        return result
+    }
+}
+
+/// Layout options a config file or a single conversation sets; `nil` keeps what is underneath.
+public struct LayoutOverrides: Hashable, Sendable {
+    public var grouping: MessageGroupingOption?
+    public var collapseProfilePicture: Bool?
+    public var collapseEnclosingViews: Bool?
+    public var collapseTimestamps: TimestampCollapsing?
+    public var messageMaxWidth: CSSLength?
+    public var messageCornerRadius: CSSLength?
+    public var timestampFormat: TimestampFormat?
+    public var locale: String?
+    public var timeZone: String?
+
+    /// No overrides.
+    public init() {}
+}
+
+/// Site-wide settings, read from `scrollback.yml` (or `.yaml`, `.json`) in the input folder.
+public struct SiteConfig: Hashable, Sendable {
+    /// Title of the index page.
+    public var title = "Scrollback"
+    /// Text under the title on the index page.
+    public var description: String?
+    /// Layout defaults for every conversation.
+    public var layout = LayoutOptions()
+    /// Messages per page of a conversation.
+    public var pageSize = 1000
+    /// Whether media a log names by `http(s)` URL is loaded; off shows a placeholder with the link.
+    public var remoteMedia = true
+
+    /// The defaults.
+    public init() {}
+}
