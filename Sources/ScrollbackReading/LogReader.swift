@@ -1,4 +1,6 @@
 import Foundation
+import ScrollbackMarkdown
+import ScrollbackHTML
 import ScrollbackModel
 
 /// What reading one log file gave: the conversation (unless an error stopped it) and every diagnostic.
@@ -15,23 +17,58 @@ public struct ReadResult: Sendable {
     }
 }
 
+/// What every reader shares: the input folder, config, media resolution, previews, rich text.
+struct ReadingContext: Sendable {
+    let inputRoot: URL
+    let config: SiteConfig
+    let media: MediaResolver
+    let previews: LinkPreviewStore
+    let markdown: MarkdownRenderer
+    let sanitizer: HTMLSanitizer
+
+    /// The path of `file` as shown in diagnostics: relative to the input folder's parent when
+    /// inside it, so `sample-logs/trip.json:3:5` reads naturally.
+    func displayPath(_ file: URL) -> String {
+        let root = inputRoot.standardizedFileURL.path
+        let path = file.standardizedFileURL.path
+        let base = (root as NSString).deletingLastPathComponent
+        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+        return path
+    }
+}
+
 /// Reads conversation logs (`*.json`, `*.md`) from an input folder into the model.
-///
-/// STUB: to be replaced by the real readers.
 public struct LogReader: Sendable {
     /// The input folder; media paths may not escape it.
     public var inputRoot: URL
     /// Site configuration (time zone defaults, remote media).
     public var config: SiteConfig
+    let context: ReadingContext
 
     /// Creates a reader for `inputRoot`.
     public init(inputRoot: URL, config: SiteConfig) {
         self.inputRoot = inputRoot
         self.config = config
+        self.context = ReadingContext(
+            inputRoot: inputRoot, config: config,
+            media: MediaResolver(inputRoot: inputRoot, allowsRemoteMedia: config.remoteMedia),
+            previews: LinkPreviewStore(folder: inputRoot.appendingPathComponent("previews")),
+            markdown: MarkdownRenderer(), sanitizer: HTMLSanitizer())
     }
 
-    /// Reads one log file.
+    /// Reads one log file; the extension chooses the reader.
     public func read(_ file: URL) -> ReadResult {
-        ReadResult(conversation: nil, diagnostics: [])
+        let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            return ReadResult(
+                conversation: nil,
+                diagnostics: [.error(.fileSystem("cannot read file"), at: location)])
+        }
+        let bytes = [UInt8](data)
+        if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
+        switch file.pathExtension.lowercased() {
+        case "md", "markdown": return MarkdownLogReader(context: context).read(bytes, file: file)
+        default: return JSONLogReader(context: context).read(bytes, file: file)
+        }
     }
 }
