@@ -1,3 +1,61 @@
 #!/usr/bin/env bash
-# STUB: the browser test suite (Tests/Browser) goes here.
-echo "browser suite: not yet written"
+# The browser suite (Tests/Browser): builds the sites to test into artifacts/sites/ with the
+# release binary, then drives Debian's chromium headless through Playwright (pytest).
+# Installs what it needs on a fresh Debian machine: chromium and fonts (apt, only when
+# missing) and a pinned Python environment in .venv (scripts/python-env.sh).
+# Extra arguments go to pytest, e.g. `scripts/test-browser.sh -k hostile -x`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo_root="$(pwd)"
+
+# --- Debian packages: the browser and the fonts that make emoji and CJK render. ---
+packages=(chromium fonts-noto-color-emoji fonts-noto-cjk)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  echo "browser suite: installing ${missing[*]}"
+  $sudo_cmd apt-get update -qq -o DPkg::Lock::Timeout=300
+  $sudo_cmd apt-get install -y -qq -o DPkg::Lock::Timeout=300 "${missing[@]}"
+fi
+command -v java >/dev/null || { echo "browser suite: java (17+) is needed for the Nu HTML Checker" >&2; exit 1; }
+
+# --- Python environment (pytest, playwright, axe, Nu checker, lychee). ---
+bash scripts/python-env.sh
+
+# --- The release binary (make test builds it first; build it here when run alone). ---
+binary="$repo_root/.build/release/scrollback"
+if [ ! -x "$binary" ]; then
+  swift build -c release --product scrollback
+fi
+
+# --- Fixtures and sites. Generated fresh every run, never committed. ---
+artifacts="$repo_root/artifacts"
+rm -rf "$artifacts/sites" "$artifacts/fixtures" "$artifacts/build-logs" "$artifacts/screenshots"
+mkdir -p "$artifacts/sites" "$artifacts/fixtures" "$artifacts/build-logs" "$artifacts/screenshots"
+.venv/bin/python Tests/Fixtures/hostile/generate.py "$artifacts/fixtures/hostile"
+.venv/bin/python Tests/Fixtures/long/generate.py "$artifacts/fixtures/long" --messages 2500
+.venv/bin/python Tests/Browser/fixture_options.py "$artifacts/fixtures/options"
+
+# Builds one site; its output and exit status are kept for the suite, which fails on a failed
+# build (the other sites are still built and tested).
+build_site() {
+  local name="$1" input="$2"
+  local log="$artifacts/build-logs/$name.log"
+  set +e
+  "$binary" build "$input" -o "$artifacts/sites/$name" >"$log" 2>&1
+  local status=$?
+  set -e
+  echo "$status" >"$artifacts/build-logs/$name.status"
+  echo "browser suite: built $name (exit $status)"
+}
+build_site sample "$repo_root/sample-logs"
+build_site hostile "$artifacts/fixtures/hostile/input"
+build_site long "$artifacts/fixtures/long/input"
+build_site options "$artifacts/fixtures/options/input"
+
+# --- The suite. ---
+exec .venv/bin/python -m pytest Tests/Browser -p no:cacheprovider "$@"
