@@ -197,6 +197,8 @@ def open_page(browser, server):
             dialog.dismiss()
 
         page.on("dialog", on_dialog)
+        page.on("requestfailed", lambda r: watched.failed.append(f"{r.failure} {r.url}")
+                if is_local(r.url, server.origin) else None)
         page.on("response", lambda r: watched.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
         page.goto(url, wait_until=wait_until)
         return watched
