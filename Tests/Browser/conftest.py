@@ -155,8 +155,8 @@ def browser():
 
 def is_local(url, origin=None):
     """file://, data:, blob:, about: or the local server: anything else is another host."""
-    if url.startswith(("file://", "data:", "blob:", "about:")):
-        return True
+    if url.startswith(("file:///", "data:", "blob:", "about:")):
+        return True  # (file://host/… — e.g. a protocol-relative //host URL on a file page — is another host)
     return origin is not None and url.startswith(origin + "/")
 
 
