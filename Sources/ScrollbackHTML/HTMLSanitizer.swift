@@ -160,9 +160,31 @@ enum URLPolicy {
         case "http", "https": return source
         case nil:
             let start = source.unicodeScalars.prefix(2)
-            return start.count == 2 && start.allSatisfy({ $0 == "/" || $0 == "\\" }) ? nil : source
+            if start.count == 2 && start.allSatisfy({ $0 == "/" || $0 == "\\" }) { return nil }
+            // A colon in the first segment makes a relative reference ambiguous (RFC 3986 §4.2):
+            // "`javascript:…" is no path a log means.
+            let firstSegment = source.unicodeScalars.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return firstSegment.contains(":") ? nil : source
         default: return nil
         }
+    }
+
+    /// `url` with the characters a URL cannot hold literally and that could be mistaken for
+    /// markup (space, quotes, angle brackets, backtick) percent-encoded, as browsers do anyway.
+    static func percentEncodingUnsafeCharacters(_ url: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in url.unicodeScalars {
+            switch scalar {
+            case " ": result.append(contentsOf: "%20".unicodeScalars)
+            case "\"": result.append(contentsOf: "%22".unicodeScalars)
+            case "'": result.append(contentsOf: "%27".unicodeScalars)
+            case "<": result.append(contentsOf: "%3C".unicodeScalars)
+            case ">": result.append(contentsOf: "%3E".unicodeScalars)
+            case "`": result.append(contentsOf: "%60".unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// `value` trimmed, if it is 1 to `maxDigits` ASCII digits.
@@ -183,6 +205,11 @@ private struct SanitizingWriter {
     var text: [UInt8] = []
     /// For every element entered and not yet left: its end tag, or `nil` when it was unwrapped.
     private var endTags: [String?] = []
+    /// How many of `endTags` are written elements.
+    private var openElementCount = 0
+    /// Written elements nest at most this deep; deeper ones are unwrapped (their text kept),
+    /// so pathological input cannot make a page that browsers or later stages choke on.
+    static let maximumDepth = 64
     private let imageURL: (String) -> String?
 
     init(imageURL: @escaping (String) -> String?) {
@@ -219,12 +246,19 @@ private struct SanitizingWriter {
     /// Writes what comes after the children of an element `enter` descended into.
     mutating func leave(_ node: HTMLNode) {
         guard node.kind == .element, let endTag = endTags.popLast() else { return }
-        if let endTag { append("</\(endTag)>") }
+        if let endTag {
+            append("</\(endTag)>")
+            openElementCount -= 1
+        }
         if ElementPolicy.textSeparatingElements.contains(node.name) { text.append(UInt8(ascii: " ")) }
     }
 
     /// Writes an allowed element's start tag with its allowed attributes.
     private mutating func writeKeptElement(_ tag: String, _ node: HTMLNode) -> Bool {
+        if openElementCount >= Self.maximumDepth && !ElementPolicy.voidElements.contains(tag) {
+            endTags.append(nil)
+            return true
+        }
         var attributes: [(String, String)] = []
         switch tag {
         case "a":
@@ -232,7 +266,7 @@ private struct SanitizingWriter {
                 endTags.append(nil)  // an anchor without a safe target is just its text
                 return true
             }
-            attributes.append(("href", href))
+            attributes.append(("href", URLPolicy.percentEncodingUnsafeCharacters(href)))
             if !href.hasPrefix("#") { attributes.append(("rel", "nofollow noopener noreferrer")) }
         case "img":
             writeImage(node)
@@ -265,6 +299,7 @@ private struct SanitizingWriter {
         writeStartTag(tag, attributes)
         if ElementPolicy.voidElements.contains(tag) { return false }
         endTags.append(tag)
+        openElementCount += 1
         return true
     }
 
@@ -280,7 +315,7 @@ private struct SanitizingWriter {
             if let alt { appendEscaped(alt) }
             return
         }
-        var attributes = [("src", url)]
+        var attributes = [("src", URLPolicy.percentEncodingUnsafeCharacters(url))]
         if let alt { attributes.append(("alt", alt)) }
         for dimension in ["width", "height"] {
             if let value = node.attribute(dimension).flatMap({ URLPolicy.number($0, maxDigits: 5) }) {

@@ -14,10 +14,12 @@ final class LibXML2Document {
     private let document: htmlDocPtr
 
     /// Parser options shared by every parse: recover from any input, print nothing, never
-    /// touch the network.
+    /// touch the network. `XML_PARSE_HUGE` lifts the nesting limit of 256, past which libxml2
+    /// stops parsing and silently loses the rest of the text; the sanitizer bounds the depth
+    /// of what it writes itself.
     private static let baseOptions: Int32 = Int32(
         HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue)
+            | HTML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue)
 
     /// Parses `bytes`. With `forcingUTF8`, the bytes are read as UTF-8 whatever a `<meta charset>`
     /// says (for text that is already a Swift string); without it libxml2 sniffs the encoding
