@@ -97,3 +97,25 @@ final class Answers: @unchecked Sendable {
     func record(_ title: String?) { lock.withLock { titles.append(title) } }
     var all: [String?] { lock.withLock { titles } }
 }
+
+@Suite("Sample site previews")
+struct SamplePreviewTests {
+    /// `sample-logs/previews` of this repository.
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("sample-logs/previews")
+
+    @Test("The sample blog post is found by the URL the sample conversations link to")
+    func sampleBlogPost() throws {
+        let store = LinkPreviewStore(folder: Self.folder)
+        let preview = try #require(store.linkPreview(for: "https://example.org/blog/static-sites-for-chat-archives"))
+        #expect(preview.title == "Static sites for chat archives")
+        #expect(preview.siteName == "The Example Blog")
+        #expect(preview.teaser?.hasPrefix("Chat apps come and go") == true)
+        #expect(preview.imageURL == "static-sites-for-chat-archives_files/cover.png")
+        let image = preview.pageFile.deletingLastPathComponent().appendingPathComponent(try #require(preview.imageURL))
+        #expect(FileManager.default.fileExists(atPath: image.path))
+        for field in [preview.title, preview.teaser, preview.siteName].compactMap({ $0 }) {
+            #expect(!field.contains("track") && !field.contains("Tracked"))
+        }
+    }
+}
