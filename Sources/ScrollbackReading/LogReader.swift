@@ -72,3 +72,35 @@ public struct LogReader: Sendable {
         }
     }
 }
+
+extension LogReader {
+    /// Every local media file the logs read so far refer to (also images inside rich text,
+    /// written there as `@root/media/…`), ordered by site path: the files the site must copy.
+    public var mediaAssets: [LocalAsset] { context.media.resolvedAssets() }
+}
+
+/// The URL slug of a conversation: what its folder in the site is called.
+public enum ConversationSlug {
+    /// Lowercase ASCII letters, digits and `-`; every other run of characters becomes one `-`,
+    /// with none at either end. `Weekend Trip (2024).json` → `weekend-trip-2024`.
+    /// Text with nothing usable becomes `conversation`.
+    public static func make(from text: String) -> String {
+        var slug: [UInt8] = []
+        slug.reserveCapacity(text.utf8.count)
+        var pendingDash = false
+        for byte in text.utf8 {
+            let lowered: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
+            default:
+                pendingDash = true
+                continue
+            }
+            if pendingDash, !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+            pendingDash = false
+            slug.append(lowered)
+        }
+        return slug.isEmpty ? "conversation" : String(decoding: slug, as: UTF8.self)
+    }
+}
