@@ -5,10 +5,12 @@ import Yams
 /// The YAML front matter of a Markdown log (spec §2): the top-level fields of a JSON log, with
 /// `participants` as a map, plus `links:` (preview data by URL) and `layout:` (spec §3 options).
 ///
-/// Decoded with Yams' `YAMLDecoder` into typed fields, so a string field keeps what was written:
-/// a participant id `no` stays `"no"` and a name `010` stays `"010"` (no YAML 1.1 booleans or
-/// octal numbers). Every value keeps the YAML `Mark` it was written at, for diagnostics.
-struct MarkdownFrontMatter: Decodable {
+/// Each value is decoded with Yams' `YAMLDecoder` into a typed field, so a string field keeps
+/// what was written: a participant id `no` stays `"no"` and a name `010` stays `"010"` (no
+/// YAML 1.1 booleans or octal numbers). The mappings themselves are walked node by node, which
+/// keeps their order and every key as written (Yams' keyed containers cannot find a quoted key
+/// such as `"on"`). Every value keeps the YAML `Mark` it was written at, for diagnostics.
+struct MarkdownFrontMatter {
     var title: String?
     var description: String?
     var me: Located<String>?
@@ -22,32 +24,10 @@ struct MarkdownFrontMatter: Decodable {
     var unknownKeys: [Located<String>] = []
 
     /// The field names front matter may use.
-    static let knownKeys: Set<String> = [
-        "title", "description", "me", "timezone", "version", "id", "participants", "links", "layout",
-    ]
+    static let knownKeys = ["title", "description", "me", "timezone", "version", "id", "participants", "links", "layout"]
 
     /// No front matter at all.
     init() {}
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: YAMLKey.self)
-        for key in container.allKeys {
-            let field = try container.superDecoder(forKey: key)
-            if try field.singleValueContainer().decodeNil() { continue }
-            switch key.stringValue {
-            case "title": title = try String(from: field)
-            case "description": description = try String(from: field)
-            case "me": me = try Located(from: field)
-            case "timezone": timezone = try Located(from: field)
-            case "version": version = try Located(from: field)
-            case "id": id = try Located(from: field)
-            case "participants": participants = try OrderedYAMLMap(from: field)
-            case "links": links = try OrderedYAMLMap(from: field)
-            case "layout": layout = try OrderedYAMLMap(from: field)
-            default: unknownKeys.append(Located(value: key.stringValue, mark: field.mark))
-            }
-        }
-    }
 }
 
 /// A decoded value and the YAML position it was written at.
@@ -66,9 +46,8 @@ struct Located<Value: Decodable>: Decodable {
     }
 }
 
-/// A YAML mapping decoded in the order it was written (a `Dictionary` would lose the order,
-/// and participants are listed in log order).
-struct OrderedYAMLMap<Value: Decodable>: Decodable {
+/// A YAML mapping in the order it was written (participants are listed in log order).
+struct OrderedYAMLMap<Value: Decodable> {
     /// One `key: value` entry.
     struct Entry {
         var key: String
@@ -77,13 +56,119 @@ struct OrderedYAMLMap<Value: Decodable>: Decodable {
         var mark: Mark?
     }
 
-    var entries: [Entry]
+    var entries: [Entry] = []
+}
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: YAMLKey.self)
-        entries = try container.allKeys.map { key in
-            let field = try container.superDecoder(forKey: key)
-            return Entry(key: key.stringValue, value: try Value(from: field), mark: field.mark)
+/// Why front matter could not be decoded, and where.
+struct FrontMatterFailure: Error {
+    var problem: Problem
+    var mark: Mark?
+}
+
+/// Decodes front matter from Yams' node tree, value by value, with `YAMLDecoder`.
+struct FrontMatterDecoder {
+    private let decoder = YAMLDecoder()
+
+    func decode(_ root: Node) throws(FrontMatterFailure) -> MarkdownFrontMatter {
+        guard let mapping = root.mapping else {
+            throw FrontMatterFailure(
+                problem: .wrongType(field: "front matter", expected: "a mapping of fields such as 'title:' and 'participants:'"),
+                mark: root.mark)
+        }
+        var result = MarkdownFrontMatter()
+        for (keyNode, valueNode) in mapping {
+            let key = Self.keyText(keyNode)
+            if valueNode.null != nil { continue }
+            switch key {
+            case "title": result.title = try value(String.self, valueNode, path: [key]).value
+            case "description": result.description = try value(String.self, valueNode, path: [key]).value
+            case "me": result.me = try value(String.self, valueNode, path: [key])
+            case "timezone": result.timezone = try value(String.self, valueNode, path: [key])
+            case "version": result.version = try value(LayoutOptionValue.self, valueNode, path: [key])
+            case "id": result.id = try value(String.self, valueNode, path: [key])
+            case "participants": result.participants = try map(FrontMatterParticipant.self, valueNode, path: [key])
+            case "links": result.links = try map(FrontMatterLink.self, valueNode, path: [key])
+            case "layout": result.layout = try map(LayoutOptionValue.self, valueNode, path: [key])
+            default: result.unknownKeys.append(Located(value: key, mark: keyNode.mark))
+            }
+        }
+        return result
+    }
+
+    private static func keyText(_ node: Node) -> String {
+        node.scalar?.string ?? "\(node)"
+    }
+
+    /// `node` decoded as `T`; a shape error names the field by `path` and points at the offending node.
+    private func value<T: Decodable>(_ type: T.Type, _ node: Node, path: [String]) throws(FrontMatterFailure) -> Located<T> {
+        do {
+            return Located(value: try decoder.decode(T.self, from: node), mark: node.mark)
+        } catch let error as DecodingError {
+            throw Self.failure(error, in: node, path: path)
+        } catch {
+            throw FrontMatterFailure(problem: .invalidYAML("\(error)"), mark: node.mark)
+        }
+    }
+
+    private func map<T: Decodable>(_ type: T.Type, _ node: Node, path: [String]) throws(FrontMatterFailure)
+        -> OrderedYAMLMap<T>
+    {
+        guard let mapping = node.mapping else {
+            throw FrontMatterFailure(
+                problem: .wrongType(field: path.joined(separator: "."), expected: "a mapping of 'key: value' lines"),
+                mark: node.mark)
+        }
+        var result = OrderedYAMLMap<T>()
+        for (keyNode, valueNode) in mapping {
+            let key = Self.keyText(keyNode)
+            let decoded = try value(T.self, valueNode, path: path + [key])
+            result.entries.append(.init(key: key, value: decoded.value, mark: decoded.mark ?? keyNode.mark))
+        }
+        return result
+    }
+
+    /// A decoding error as a failure at the deepest node of its coding path under `node`.
+    private static func failure(_ error: DecodingError, in decoded: Node, path: [String]) -> FrontMatterFailure {
+        func node(at codingPath: [any CodingKey]) -> Node {
+            var current = decoded
+            for key in codingPath {
+                if let index = key.intValue, let sequence = current.sequence, index < sequence.count {
+                    current = sequence[index]
+                } else if let child = current.mapping?.first(where: { keyText($0.key) == key.stringValue })?.value {
+                    current = child
+                } else {
+                    break
+                }
+            }
+            return current
+        }
+        func field(_ codingPath: [any CodingKey]) -> String {
+            (path + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }).joined(separator: ".")
+        }
+        func expected(_ type: Any.Type) -> String {
+            let name = String(describing: type)
+            if type == String.self { return "a string" }
+            if type == Bool.self { return "true or false" }
+            if type == Int.self || type == Double.self { return "a number" }
+            if name.contains("FrontMatterParticipant") { return "a name, or a mapping with name, avatar and color" }
+            if name.contains("FrontMatterLink") { return "a mapping with title, teaser, thumbnail and siteName" }
+            if name.contains("Dictionary") || name.contains("Keys") { return "a mapping of 'key: value' lines" }
+            return "a value of type \(name)"
+        }
+        switch error {
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return FrontMatterFailure(
+                problem: .wrongType(field: field(context.codingPath), expected: expected(type)),
+                mark: node(at: context.codingPath).mark)
+        case .keyNotFound(let key, let context):
+            return FrontMatterFailure(
+                problem: .missingField(field(context.codingPath + [key])), mark: node(at: context.codingPath).mark)
+        case .dataCorrupted(let context):
+            return FrontMatterFailure(
+                problem: .invalidYAML("\(field(context.codingPath)): \(context.debugDescription)"),
+                mark: node(at: context.codingPath).mark)
+        @unknown default:
+            return FrontMatterFailure(problem: .invalidYAML("\(error)"), mark: decoded.mark)
         }
     }
 }
@@ -114,14 +199,6 @@ struct FrontMatterLink: Decodable {
     var teaser: String?
     var thumbnail: Located<String>?
     var siteName: String?
-}
-
-/// Any mapping key.
-struct YAMLKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { return nil }
 }
 
 /// Where the front matter sits in the file, and how to turn YAML positions into file positions.
@@ -157,75 +234,10 @@ struct FrontMatterPlacement {
         } catch {
             return .failure(.error(.invalidYAML("\(error)"), at: location(nil, file: file)))
         }
-        guard root.mapping != nil else {
-            return .failure(
-                .error(
-                    .wrongType(field: "front matter", expected: "a mapping of fields such as 'title:' and 'participants:'"),
-                    at: location(root.mark, file: file)))
-        }
         do {
-            return .success(try YAMLDecoder().decode(MarkdownFrontMatter.self, from: root))
-        } catch let error as DecodingError {
-            return .failure(diagnostic(for: error, root: root, file: file))
-        } catch let error as YamlError {
-            return .failure(.error(.invalidYAML(Self.describe(error)), at: location(Self.mark(of: error), file: file)))
+            return .success(try FrontMatterDecoder().decode(root))
         } catch {
-            return .failure(.error(.invalidYAML("\(error)"), at: location(root.mark, file: file)))
-        }
-    }
-
-    /// A decoding error as a diagnostic at the deepest node of its coding path.
-    private func diagnostic(for error: DecodingError, root: Node, file: String) -> Diagnostic {
-        func node(at path: [any CodingKey]) -> Node {
-            var current = root
-            for key in path {
-                if let index = key.intValue, let sequence = current.sequence, index < sequence.count {
-                    current = sequence[index]
-                } else if let child = current.mapping?[key.stringValue] {
-                    current = child
-                } else {
-                    break
-                }
-            }
-            return current
-        }
-        func field(_ path: [any CodingKey]) -> String {
-            path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        func expected(_ type: Any.Type) -> String {
-            switch type {
-            case is String.Type, is Optional<String>.Type: return "a string"
-            case is Bool.Type: return "true or false"
-            case is Int.Type, is Double.Type: return "a number"
-            default:
-                let name = String(describing: type)
-                if name.contains("OrderedYAMLMap") || name.contains("Keys") || name.contains("YAMLKey")
-                    || name.contains("Dictionary")
-                {
-                    return "a mapping of 'key: value' lines"
-                }
-                if name.contains("FrontMatterParticipant") { return "a name, or a mapping with name, avatar and color" }
-                return "a value of type \(name)"
-            }
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return .error(
-                .wrongType(field: field(context.codingPath), expected: expected(type)),
-                at: location(node(at: context.codingPath).mark, file: file))
-        case .valueNotFound(let type, let context):
-            return .error(
-                .wrongType(field: field(context.codingPath), expected: expected(type)),
-                at: location(node(at: context.codingPath).mark, file: file))
-        case .keyNotFound(let key, let context):
-            return .error(
-                .missingField(field(context.codingPath + [key])), at: location(node(at: context.codingPath).mark, file: file))
-        case .dataCorrupted(let context):
-            return .error(
-                .invalidYAML("\(field(context.codingPath)): \(context.debugDescription)"),
-                at: location(node(at: context.codingPath).mark, file: file))
-        @unknown default:
-            return .error(.invalidYAML("\(error)"), at: location(root.mark, file: file))
+            return .failure(.error(error.problem, at: location(error.mark ?? root.mark, file: file)))
         }
     }
 

@@ -295,6 +295,9 @@ struct MarkdownLogSession {
         let roles = blocks.map { role(of: $0) }
         var messages: [Message] = []
         var day: MarkdownClock.Day?
+        // After a date heading that is wrong (already reported), times have no day; saying so
+        // again for each of them would only repeat the first error.
+        var dayIsBroken = false
         var number = 0
         var index = 0
         var warnedAboutStrayContent = false
@@ -304,8 +307,14 @@ struct MarkdownLogSession {
             switch roles[start] {
             case .day(let newDay):
                 day = newDay
+                dayIsBroken = false
                 continue
             case .brokenStart:
+                if blocks[start].kind == .heading {
+                    day = nil
+                    dayIsBroken = true
+                    continue
+                }
                 number += 1
             case .content:
                 if blocks[start].kind != .heading, !warnedAboutStrayContent {
@@ -323,7 +332,10 @@ struct MarkdownLogSession {
             while index < blocks.count, case .content = roles[index] { index += 1 }
             switch roles[start] {
             case .message(let header):
-                guard let date = resolve(header.time, text: header.timeText, at: header.timeLocation, day: &day, clock: clock)
+                guard
+                    let date = resolve(
+                        header.time, text: header.timeText, at: header.timeLocation, day: &day, dayIsBroken: dayIsBroken,
+                        clock: clock)
                 else { continue }
                 var inference = MarkdownKindInference(session: self, document: document)
                 let kind = inference.kind(headerBlock: start, bodyEnd: index)
@@ -333,7 +345,10 @@ struct MarkdownLogSession {
                         id: "m\(number)", sender: header.sender, date: date, kind: kind,
                         location: location(blocks[start].start)))
             case .system(let header):
-                guard let date = resolve(header.time, text: header.timeText, at: header.timeLocation, day: &day, clock: clock)
+                guard
+                    let date = resolve(
+                        header.time, text: header.timeText, at: header.timeLocation, day: &day, dayIsBroken: dayIsBroken,
+                        clock: clock)
                 else { continue }
                 let text = systemText(document: document, headerBlock: start, bodyEnd: index)
                 messages.append(
@@ -350,11 +365,11 @@ struct MarkdownLogSession {
     /// The date of a header time; a dated time also becomes the current day.
     private mutating func resolve(
         _ time: MarkdownClock.WrittenTime, text: String, at location: SourceLocation, day: inout MarkdownClock.Day?,
-        clock: MarkdownClock
+        dayIsBroken: Bool, clock: MarkdownClock
     ) -> Date? {
         guard let date = clock.date(time, on: day) else {
             if case .timeOfDay = time, day == nil {
-                error(.timeBeforeAnyDate(text), at: location)
+                if !dayIsBroken { error(.timeBeforeAnyDate(text), at: location) }
             } else {
                 error(.invalidDate(text, expected: MarkdownClock.expectedTime), at: location)
             }
