@@ -83,10 +83,18 @@ final class ConversationDateFormats {
 
     // MARK: Local time
 
-    /// Seconds since 1970-01-01T00:00:00 on the wall clock of the zone (whole seconds, floored).
+    /// Seconds since 1970-01-01T00:00:00 on the wall clock of the zone.
+    ///
+    /// Whole seconds the way ICU counts them, so hand-made and `DateFormatter` texts agree:
+    /// rounded to the millisecond, then floored.
     func localSeconds(_ date: Date) -> Int64 {
-        let utcSeconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        return utcSeconds + Int64(timeZone.secondsFromGMT(for: date))
+        let utcSeconds = Self.utcSeconds(date)
+        return utcSeconds + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utcSeconds))))
+    }
+
+    private static func utcSeconds(_ date: Date) -> Int64 {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        return Int64((milliseconds / 1000).rounded(.down))
     }
 
     /// The local calendar day (days since 1970-01-01 in the zone) of `date`.
@@ -150,7 +158,7 @@ final class ConversationDateFormats {
         bytes.append(UInt8(ascii: ":"))
         Self.appendDigits(secondOfDay % 60, count: 2, to: &bytes)
 
-        let offset = Int(localSeconds - Int64(date.timeIntervalSince1970.rounded(.down)))
+        let offset = Int(localSeconds - Self.utcSeconds(date))
         if offset == 0 {
             bytes.append(UInt8(ascii: "Z"))
         } else {
