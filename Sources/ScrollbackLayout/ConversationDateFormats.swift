@@ -13,7 +13,7 @@ import ScrollbackModel
 /// Not thread-safe (it caches); each layout pass makes its own.
 final class ConversationDateFormats {
     /// Seconds in a day; also the size of the time-of-day cache.
-    private static let secondsPerDay: Int64 = 86_400
+    static let secondsPerDay: Int64 = 86_400
     /// Pattern letters whose output depends only on the wall-clock time of day (UTS #35).
     private static let timeOfDayFields: Set<Character> = ["a", "b", "B", "h", "H", "k", "K", "m", "s"]
 
@@ -24,8 +24,13 @@ final class ConversationDateFormats {
     private let dayAndTimeFormatter: DateFormatter
     /// Used only for years `formatISO` does not write by hand (before 1 or after 9999).
     private let isoFallbackFormatter: DateFormatter
-    /// Time-of-day texts by local second of the day; `nil` when the pattern shows more than that.
-    private var timeOfDayCache: [String?]?
+    /// Time-of-day texts by local second of the day (empty: not formatted yet); `nil` when the
+    /// pattern shows more than the time of day.
+    private var timeOfDayCache: [String]?
+    /// The offset `offset(atUTCSeconds:)` last asked ICU for, and the UTC seconds it holds for.
+    private var cachedOffset = 0
+    private var offsetValidFrom = Int64.max
+    private var offsetValidUntil = Int64.min
 
     /// Formats for `options` in `timeZone`.
     init(options: LayoutOptions, timeZone: TimeZone) {
@@ -54,7 +59,7 @@ final class ConversationDateFormats {
         isoFallbackFormatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
 
         if Self.showsOnlyTimeOfDay(timestampFormatter.dateFormat ?? "") {
-            timeOfDayCache = [String?](repeating: nil, count: Int(Self.secondsPerDay))
+            timeOfDayCache = [String](repeating: "", count: Int(Self.secondsPerDay))
         }
     }
 
@@ -89,10 +94,27 @@ final class ConversationDateFormats {
     /// rounded to the millisecond, then floored.
     func localSeconds(_ date: Date) -> Int64 {
         let utcSeconds = Self.utcSeconds(date)
-        return utcSeconds + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utcSeconds))))
+        return utcSeconds + Int64(offset(atUTCSeconds: utcSeconds))
     }
 
-    private static func utcSeconds(_ date: Date) -> Int64 {
+    /// The zone's UTC offset at an instant. Asking ICU costs a lock and a calendar computation, so
+    /// the offset is kept until the zone's next transition (any offset change, not only DST;
+    /// ICU's `getNextTransition`); dates arrive sorted, so this asks ICU about twice a year.
+    private func offset(atUTCSeconds seconds: Int64) -> Int {
+        if seconds >= offsetValidFrom, seconds < offsetValidUntil { return cachedOffset }
+        let instant = Date(timeIntervalSince1970: Double(seconds))
+        cachedOffset = timeZone.secondsFromGMT(for: instant)
+        offsetValidFrom = seconds
+        if let transition = timeZone.nextDaylightSavingTimeTransition(after: instant) {
+            offsetValidUntil = Int64(transition.timeIntervalSince1970.rounded(.down))
+        } else {
+            offsetValidUntil = .max
+        }
+        return cachedOffset
+    }
+
+    /// Whole seconds since 1970 in UTC, counted like `localSeconds`.
+    static func utcSeconds(_ date: Date) -> Int64 {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         return Int64((milliseconds / 1000).rounded(.down))
     }
@@ -108,6 +130,17 @@ final class ConversationDateFormats {
     func messageTime(_ date: Date) -> FormattedDate {
         let local = localSeconds(date)
         return FormattedDate(text: timestampText(date, localSeconds: local), iso: formatISO(date, localSeconds: local))
+    }
+
+    /// The text of `date` in the configured timestamp format; `localSeconds` is `localSeconds(date)`.
+    func timestampText(_ date: Date, localSeconds: Int64) -> String {
+        guard timeOfDayCache != nil else { return timestampFormatter.string(from: date) }
+        let second = Int(localSeconds - Self.floorDivide(localSeconds, Self.secondsPerDay) * Self.secondsPerDay)
+        let cached = timeOfDayCache![second]
+        if !cached.isEmpty { return cached }
+        let text = timestampFormatter.string(from: date)
+        timeOfDayCache![second] = text
+        return text
     }
 
     /// A date with its day and time ("May 3, 2024 at 9:41 AM"), for edits and the summary.
@@ -128,21 +161,18 @@ final class ConversationDateFormats {
         return FormattedDate(text: dayFormatter.string(from: date), iso: String(decoding: iso, as: UTF8.self))
     }
 
-    private func timestampText(_ date: Date, localSeconds: Int64) -> String {
-        guard timeOfDayCache != nil else { return timestampFormatter.string(from: date) }
-        let second = Int(localSeconds - Self.floorDivide(localSeconds, Self.secondsPerDay) * Self.secondsPerDay)
-        if let cached = timeOfDayCache![second] { return cached }
-        let text = timestampFormatter.string(from: date)
-        timeOfDayCache![second] = text
-        return text
-    }
-
     /// `yyyy-MM-dd'T'HH:mm:ssXXXXX` in the zone, e.g. `2024-05-03T09:41:00+02:00` or `…Z`.
     func formatISO(_ date: Date, localSeconds: Int64) -> String {
-        let days = Self.floorDivide(localSeconds, Self.secondsPerDay)
-        let secondOfDay = Int(localSeconds - days * Self.secondsPerDay)
-        let (year, month, day) = Self.civilDate(daysSince1970: days)
-        guard (1...9999).contains(year) else { return isoFallbackFormatter.string(from: date) }
+        Self.formatISO(date, localSeconds: localSeconds) ?? isoFallbackFormatter.string(from: date)
+    }
+
+    /// `formatISO` by hand, without any formatter; `nil` for years before 1 or after 9999.
+    /// `localSeconds` must be `localSeconds(date)` of the zone the text is for.
+    static func formatISO(_ date: Date, localSeconds: Int64) -> String? {
+        let days = floorDivide(localSeconds, secondsPerDay)
+        let secondOfDay = Int(localSeconds - days * secondsPerDay)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        guard (1...9999).contains(year) else { return nil }
 
         var bytes = [UInt8]()
         bytes.reserveCapacity(25)
@@ -158,7 +188,7 @@ final class ConversationDateFormats {
         bytes.append(UInt8(ascii: ":"))
         Self.appendDigits(secondOfDay % 60, count: 2, to: &bytes)
 
-        let offset = Int(localSeconds - Self.utcSeconds(date))
+        let offset = Int(localSeconds - utcSeconds(date))
         if offset == 0 {
             bytes.append(UInt8(ascii: "Z"))
         } else {
@@ -177,7 +207,7 @@ final class ConversationDateFormats {
 
     // MARK: Arithmetic
 
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return (value % divisor < 0) ? quotient - 1 : quotient
     }
@@ -198,12 +228,15 @@ final class ConversationDateFormats {
     }
 
     private static func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
+        if count == 2 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10))
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+            return
+        }
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }
-        var rest = value
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-            rest %= divisor
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / divisor % 10))
             divisor /= 10
         }
     }

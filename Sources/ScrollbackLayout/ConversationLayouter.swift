@@ -37,8 +37,22 @@ public struct ConversationLayouter: Sendable {
         self.pageSize = pageSize
     }
 
-    /// Lays out `conversation`.
+    /// Lays out `conversation`: every page at once.
+    ///
+    /// For very large conversations prefer `plan(_:)` and build one page at a time, so only a
+    /// page's rows are in memory.
     public func layout(_ conversation: Conversation) -> ConversationLayout {
+        let plan = plan(conversation)
+        return ConversationLayout(
+            conversation: plan.conversation, options: plan.options, pages: (0..<plan.pageCount).map(plan.page),
+            pageOfMessage: plan.pageOfMessage, summary: plan.summary)
+    }
+
+    /// Makes every layout decision for `conversation` except building the rows, which
+    /// `ConversationPlan.page(_:)` does for one page on demand.
+    ///
+    /// All the formatter work happens here, once per conversation; pages are then pure assembly.
+    public func plan(_ conversation: Conversation) -> ConversationPlan {
         let options = self.options.applying(conversation.layout)
         let zoneName = conversation.timeZone ?? options.timeZone
         // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
@@ -49,126 +63,62 @@ public struct ConversationLayouter: Sendable {
         conversation.messages = Self.orderedByDate(conversation.messages)
         let messages = conversation.messages
         let count = messages.count
-        let messagesPerPage = pageSize > 0 ? pageSize : max(count, 1)
 
         var participants = [String: Participant](minimumCapacity: conversation.participants.count)
-        for participant in conversation.participants where participants[participant.id] == nil {
-            participants[participant.id] = participant
+        for participant in conversation.participants.reversed() {
+            participants[participant.id] = participant  // backwards, so the first of a duplicate id wins
         }
         var indexOfMessage = [String: Int](minimumCapacity: count)
-        for (index, message) in messages.enumerated() where indexOfMessage[message.id] == nil {
-            indexOfMessage[message.id] = index
+        for index in messages.indices.reversed() {
+            indexOfMessage.updateValue(index, forKey: messages[index].id)
         }
 
-        // Local days and group starts, in one pass over the dates.
-        var localDays = [Int64]()
-        localDays.reserveCapacity(count)
+        // One pass over the dates: wall-clock seconds, time texts, day separators, group starts.
+        var localSeconds = [Int64]()
+        localSeconds.reserveCapacity(count)
+        var timeTexts = [String]()
+        timeTexts.reserveCapacity(count)
+        var daySeparators = [Int64: FormattedDate]()
+        var isoOutsideYears1To9999 = [Int: String]()
         var startsGroup = [Bool]()
         startsGroup.reserveCapacity(count)
+        var previousDay = Int64.min
         for index in 0..<count {
             let message = messages[index]
-            let day = formats.localDay(message.date)
-            localDays.append(day)
-            if index == 0 {
-                startsGroup.append(true)
-            } else {
-                let previous = messages[index - 1]
-                startsGroup.append(!Self.groups(previous, with: message, sameDay: localDays[index - 1] == day, options.grouping))
+            let local = formats.localSeconds(message.date)
+            localSeconds.append(local)
+            timeTexts.append(formats.timestampText(message.date, localSeconds: local))
+            let day = ConversationDateFormats.floorDivide(local, ConversationDateFormats.secondsPerDay)
+            if day != previousDay, daySeparators[day] == nil {
+                daySeparators[day] = formats.day(message.date)
             }
+            if !ConversationPlan.handFormatsISO(message.date) {
+                isoOutsideYears1To9999[index] = formats.formatISO(message.date, localSeconds: local)
+            }
+            startsGroup.append(
+                index == 0 || !Self.groups(messages[index - 1], with: message, sameDay: previousDay == day, options.grouping))
+            previousDay = day
         }
 
-        var pages = [PageLayout]()
-        pages.reserveCapacity(count / messagesPerPage + 1)
-        var items = [LayoutItem]()
-        items.reserveCapacity(min(count, messagesPerPage) + 8)
+        var positions = [GroupPosition]()
+        positions.reserveCapacity(count)
         for index in 0..<count {
-            let message = messages[index]
-            let pageIndex = index / messagesPerPage
-            let startsPage = index % messagesPerPage == 0
-            if startsPage, index > 0 {
-                pages.append(PageLayout(index: pageIndex - 1, items: items))
-                items = []
-                items.reserveCapacity(min(count - index, messagesPerPage) + 8)
-            }
-            let startsDay = index == 0 || localDays[index - 1] != localDays[index]
-            if startsDay || startsPage {
-                items.append(.daySeparator(DaySeparator(day: formats.day(message.date), repeatsPreviousPage: !startsDay)))
-            }
-
-            let isLast = index + 1 == count
-            let position = Self.position(startsGroup: startsGroup[index], nextStartsGroup: isLast || startsGroup[index + 1])
-            items.append(
-                .message(
-                    layoutMessage(
-                        message, position: position, conversation: conversation, options: options,
-                        participants: participants, indexOfMessage: indexOfMessage, messagesPerPage: messagesPerPage,
-                        formats: formats)))
-        }
-        pages.append(PageLayout(index: pages.count, items: items))
-
-        let pageOfMessage = indexOfMessage.mapValues { $0 / messagesPerPage }
-        let summary = Self.summary(conversation, participants: participants, formats: formats)
-        return ConversationLayout(
-            conversation: conversation, options: options, pages: pages, pageOfMessage: pageOfMessage, summary: summary)
-    }
-
-    // MARK: One message
-
-    private func layoutMessage(
-        _ message: Message, position: GroupPosition, conversation: Conversation, options: LayoutOptions,
-        participants: [String: Participant], indexOfMessage: [String: Int], messagesPerPage: Int,
-        formats: ConversationDateFormats
-    ) -> MessageLayout {
-        let isSystem = message.kind.name == .system
-        let sender = message.sender.flatMap { participants[$0] }
-        let alignment: MessageAlignment
-        if isSystem {
-            alignment = .center
-        } else if let me = conversation.me, message.sender == me {
-            alignment = .right
-        } else {
-            alignment = .left
+            let nextStartsGroup = index + 1 == count || startsGroup[index + 1]
+            positions.append(Self.position(startsGroup: startsGroup[index], nextStartsGroup: nextStartsGroup))
         }
 
-        let endsGroup = position == .last || position == .single
-        let opensGroup = position == .first || position == .single
-
-        let showsAvatar = alignment == .left && (!options.collapseProfilePicture || endsGroup)
-        let showsHeader = !isSystem && (!options.collapseEnclosingViews || opensGroup)
-        let hasFooterContent = message.edited != nil || (alignment == .right && message.status != nil)
-        let showsFooter = !isSystem && hasFooterContent && (!options.collapseEnclosingViews || endsGroup)
-
-        let timestamp: TimestampPlacement
-        if isSystem {
-            timestamp = .bottom
-        } else {
-            switch options.collapseTimestamps {
-            case .top: timestamp = opensGroup ? .top : .hidden
-            case .bottom: timestamp = endsGroup ? .bottom : .hidden
-            case .off: timestamp = .bottom
-            }
+        var editedTimes = [Int: FormattedDate]()
+        for (index, message) in messages.enumerated() {
+            if let edited = message.edited { editedTimes[index] = formats.dayAndTime(edited) }
         }
 
-        var reply: ReplyPreview?
-        if let targetID = message.replyTo, let targetIndex = indexOfMessage[targetID] {
-            let target = conversation.messages[targetIndex]
-            reply = ReplyPreview(
-                messageID: target.id, pageIndex: targetIndex / messagesPerPage,
-                senderName: target.kind.name == .system ? nil : target.sender.map { participants[$0]?.name ?? $0 },
-                excerpt: TextExcerpt.make(target.kind.plainText))
-        }
-
-        let reactions = message.reactions.map { reaction in
-            ReactionSummary(
-                emoji: reaction.emoji, count: reaction.senders.count,
-                senderNames: reaction.senders.map { participants[$0]?.name ?? $0 })
-        }
-
-        return MessageLayout(
-            message: message, sender: isSystem ? nil : sender, alignment: alignment, groupPosition: position,
-            showsAvatar: showsAvatar, showsHeader: showsHeader, showsFooter: showsFooter, timestamp: timestamp,
-            time: formats.messageTime(message.date), edited: message.edited.map(formats.dayAndTime), reply: reply,
-            reactions: reactions)
+        let messagesPerPage = pageSize > 0 ? pageSize : max(count, 1)
+        return ConversationPlan(
+            conversation: conversation, options: options, messagesPerPage: messagesPerPage,
+            summary: Self.summary(conversation, participants: participants, formats: formats),
+            participants: participants, indexOfMessage: indexOfMessage, positions: positions,
+            localSeconds: localSeconds, timeTexts: timeTexts, daySeparators: daySeparators,
+            editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999)
     }
 
     // MARK: Grouping
@@ -183,7 +133,7 @@ public struct ConversationLayouter: Sendable {
         return message.date.timeIntervalSince(previous.date) <= gap
     }
 
-    private static func position(startsGroup: Bool, nextStartsGroup: Bool) -> GroupPosition {
+    static func position(startsGroup: Bool, nextStartsGroup: Bool) -> GroupPosition {
         switch (startsGroup, nextStartsGroup) {
         case (true, true): return .single
         case (true, false): return .first
