@@ -59,15 +59,25 @@ struct GroupingTests {
     }
 
     @Test func aConfiguredGapReplacesTheDefault() {
-        var overrides = LayoutOverrides()
-        overrides.grouping = .sameSender(gap: 60)
+        var options = LayoutOptions()
+        options.grouping = .sameSender(gap: 60)
         let messages = [
             message("1", "alice", "2024-05-03T09:00:00Z"),
             message("2", "alice", "2024-05-03T09:01:00Z"),
             message("3", "alice", "2024-05-03T09:02:01Z"),
         ]
-        #expect(layOut(conversation(messages, layout: overrides)).positions == [.first, .last, .single])
+        #expect(layOut(conversation(messages), options: options).positions == [.first, .last, .single])
         #expect(layOut(conversation(messages)).positions == [.first, .middle, .last])
+    }
+
+    @Test func aConversationCanTurnGroupingOff() {
+        var overrides = LayoutOverrides()
+        overrides.grouping = .disabled
+        let messages = [
+            message("1", "alice", "2024-05-03T09:00:00Z"),
+            message("2", "alice", "2024-05-03T09:01:00Z"),
+        ]
+        #expect(layOut(conversation(messages, layout: overrides)).positions == [.single, .single])
     }
 
     @Test func aSenderChangeSplits() {
