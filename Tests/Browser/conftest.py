@@ -217,23 +217,42 @@ DEFAULT_LAYOUT = {"grouping": True, "groupGap": "5m", "collapseProfilePicture": 
                   "messageMaxWidth": "75%", "messageCornerRadius": "8px"}
 
 
-def layout_for(site):
-    """The spec §3 options a site was built with: the fixture's, or the defaults overlaid with
-    whatever sample-logs/scrollback.yml sets under `layout:`."""
+def layout_for(site, rel=None):
+    """The spec §3 options a page was built with: the fixture's, or for the sample site the
+    defaults overlaid with sample-logs/scrollback.yml's `layout:` and then with the layout of
+    the conversation's own log (`rel` is the page path inside the site)."""
     layout = dict(DEFAULT_LAYOUT)
     fixture = expectations(site)
     if fixture and "layout" in fixture:
         layout.update(fixture["layout"])
     elif site == "sample":
-        config = REPO / "sample-logs" / "scrollback.yml"
-        if config.exists():
-            try:
-                import yaml  # only for reading the sample config; the fixtures record theirs
-                data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
-                layout.update({k: v for k, v in (data.get("layout") or {}).items() if k in layout})
-            except ImportError:
-                pass
+        layout.update(sample_layouts().get(None, {}))
+        if rel and "/" in rel:
+            layout.update(sample_layouts().get(rel.split("/")[0], {}))
     return layout
+
+
+@functools.lru_cache(maxsize=None)
+def sample_layouts():
+    """{conversation id: its log's layout overrides; None: the site config's layout}."""
+    import re
+    import yaml
+    root = REPO / "sample-logs"
+    keep = lambda data: {k: v for k, v in ((data or {}).get("layout") or {}).items() if k in DEFAULT_LAYOUT}
+    result = {}
+    config = root / "scrollback.yml"
+    if config.exists():
+        result[None] = keep(yaml.safe_load(config.read_text(encoding="utf-8")))
+    for log in sorted(root.glob("*.json")) + sorted(root.glob("*.md")):
+        text = log.read_text(encoding="utf-8")
+        if log.suffix == ".json":
+            data = json.loads(text)
+        else:
+            match = re.match(r"---\n(.*?)\n---\n", text, re.S)
+            data = yaml.safe_load(match.group(1)) if match else {}
+        slug = re.sub(r"[^a-z0-9]+", "-", log.stem.lower()).strip("-")
+        result[(data or {}).get("id") or slug] = keep(data)
+    return result
 
 
 def gap_seconds(text):

@@ -24,7 +24,7 @@ def load_facts(open_page, site, rel, width=1280):
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("site,rel", CONVERSATION_PAGES)
 def test_bubble_max_width_is_message_max_width_of_the_list(open_page, site, rel, width):
-    layout = layout_for(site)
+    layout = layout_for(site, rel)
     facts = load_facts(open_page, site, rel, width)
     limit = css_length_px(layout["messageMaxWidth"], facts["listWidth"], facts["rootFontSize"])
     bubbles = [m for m in messages_of(facts) if m.get("bubble") and m["kind"] not in BUBBLELESS_KINDS]
@@ -41,7 +41,7 @@ def test_bubble_max_width_is_message_max_width_of_the_list(open_page, site, rel,
 
 @pytest.mark.parametrize("site,rel", CONVERSATION_PAGES)
 def test_bubble_corner_radius_is_message_corner_radius(open_page, site, rel):
-    layout = layout_for(site)
+    layout = layout_for(site, rel)
     facts = load_facts(open_page, site, rel)
     radius = css_length_px(layout["messageCornerRadius"], 0, facts["rootFontSize"])
     checked = 0
@@ -86,7 +86,7 @@ def expected_parts(layout, message):
 
 @pytest.mark.parametrize("site,rel", CONVERSATION_PAGES)
 def test_collapsed_parts_follow_group_position(open_page, site, rel):
-    layout = layout_for(site)
+    layout = layout_for(site, rel)
     facts = load_facts(open_page, site, rel)
     wrong = []
     for m in messages_of(facts):
@@ -156,7 +156,7 @@ def test_groups_and_day_separators_match_the_log(open_page, site, rel):
     """Against the generated logs (both in UTC): every message's group position is the one §3
     gives, and a day separator precedes exactly the messages where the day changes."""
     fixture = expectations(site)
-    positions, days = expected_positions(fixture, layout_for(site))
+    positions, days = expected_positions(fixture, layout_for(site, rel))
     facts = load_facts(open_page, site, rel)
     wrong = []
     current_day = None
