@@ -92,4 +92,4 @@ def test_each_message_read_aloud_says_sender_time_and_text(open_page, site, rel)
         text = normalized(message.get("text"))
         if message.get("kind", "text") in ("text", "system", "emoji") and text and text[:60] not in spoken:
             wrong.append(f"{message_id}: text not read: {spoken[:200]!r}")
-    assert not wrong, f"{len(wrong)} of {len(sample)} messages do not read well:\n" + "\n".join(wrong[:12])
+    assert not wrong, f"{len(wrong)} problems in {len(sample)} messages read aloud:\n" + "\n".join(wrong[:12])
