@@ -104,12 +104,12 @@ class WatchedPage:
     failed: list = field(default_factory=list)
 
     def problems(self):
-        """Human-readable list of everything that should not have happened."""
-        return ([f"request to another host: {u}" for u in self.foreign_requests]
+        """Human-readable list of everything that should not have happened, without repeats."""
+        return list(dict.fromkeys([f"request to another host: {u}" for u in self.foreign_requests]
                 + [f"console error: {m}" for m in self.console_errors]
                 + [f"uncaught exception: {m}" for m in self.page_errors]
                 + [f"dialog: {m}" for m in self.dialogs]
-                + [f"failed response: {m}" for m in self.failed])
+                + [f"failed response: {m}" for m in self.failed]))
 
 
 class LocalServer:
