@@ -10,18 +10,27 @@ struct JSONLogReader {
     let context: ReadingContext
 
     /// Reads the log at `file`, whose bytes are `data`.
+    ///
+    /// Messages are converted one by one as the parser meets them (`streamingElementsOf:`), so
+    /// the whole file's JSON tree never exists at once; checks that need the participants
+    /// (which may come after the messages) run once the file is read.
     func read(_ data: [UInt8], file: URL) -> ReadResult {
         let path = context.displayPath(file)
+        var session = JSONLogSession(context: context, file: file, path: path)
         let root: JSONNode
         do {
-            root = try JSONParser.parse(data, file: path)
+            root = try JSONParser.parse(data, file: path, streamingElementsOf: "messages") { session.collect($0) }
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
         }
-        var session = JSONLogSession(context: context, file: file, path: path)
         let conversation = session.conversation(from: root)
         let hasError = session.diagnostics.contains { $0.severity == .error }
-        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: session.diagnostics)
+        // File order, whatever order the checks ran in; equal locations keep their order.
+        let ordered = session.diagnostics.enumerated().sorted { left, right in
+            left.element.location == right.element.location
+                ? left.offset < right.offset : left.element < right.element
+        }.map(\.element)
+        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
     }
 }
 
@@ -32,6 +41,18 @@ private struct JSONLogSession {
     let path: String
     var diagnostics: [Diagnostic] = []
 
+    // Messages as they are read, and what must be checked once the participants are known.
+    // Positions are packed (`line << 32 | column`): a million messages need compact side tables.
+    var messages: [Message] = []
+    /// Where each message's `sender` was written, parallel to `messages` (0: no sender).
+    var senderPositions: [UInt64] = []
+    /// Every reaction sender and where it was written.
+    var reactionSenders: [(sender: String, position: UInt64)] = []
+    /// Where each message id was first written.
+    var firstIDPositions: [String: UInt64] = [:]
+    /// Messages with a `replyTo`, and where it was written.
+    var replies: [(index: Int, position: UInt64)] = []
+
     init(context: ReadingContext, file: URL, path: String) {
         self.context = context
         self.file = file
@@ -41,6 +62,12 @@ private struct JSONLogSession {
     // MARK: diagnostics and typed fields
 
     func at(_ node: JSONNode) -> SourceLocation { node.location(in: path) }
+
+    func packed(_ node: JSONNode) -> UInt64 { UInt64(node.line) << 32 | UInt64(node.column) }
+
+    func location(_ position: UInt64) -> SourceLocation {
+        SourceLocation(file: path, line: Int(position >> 32), column: Int(position & 0xFFFF_FFFF))
+    }
 
     mutating func error(_ problem: Problem, _ node: JSONNode) {
         diagnostics.append(.error(problem, at: at(node)))
@@ -198,7 +225,10 @@ private struct JSONLogSession {
                 error(.wrongType(field: "me", expected: "a participant id string, not \(meNode.typeName)"), meNode)
             }
         }
-        let messages = self.messages(root, participants: participants.index)
+        if let elements = array(root, "messages", required: true) {
+            for element in elements { collect(element) }  // empty when they were streamed
+        }
+        let messages = checkedMessages(participants: participants.index)
         return Conversation(
             id: id, title: title, description: description, me: me, timeZone: timeZone,
             participants: participants.list, messages: messages, layout: layout,
@@ -286,37 +316,45 @@ private struct JSONLogSession {
 
     // MARK: messages
 
-    mutating func messages(_ root: JSONNode, participants: [String: Int]) -> [Message] {
-        guard let elements = array(root, "messages", required: true) else { return [] }
-        var messages: [Message] = []
-        messages.reserveCapacity(elements.count)
-        var firstSeen: [String: SourceLocation] = [:]
-        firstSeen.reserveCapacity(elements.count)
-        var replyTargets: [(index: Int, node: JSONNode)] = []
-        for element in elements {
-            guard element.members != nil else {
-                error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
-                continue
+    /// Converts one element of `messages`; checks needing other messages or the participants wait.
+    mutating func collect(_ element: JSONNode) {
+        guard element.members != nil else {
+            error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
+            return
+        }
+        let idNode = element["id"]
+        let id = string(element, "id", required: true)
+        if let id, let idNode {
+            if let first = firstIDPositions[id] {
+                error(.duplicateMessageID(id, firstAt: location(first)), idNode)
+            } else {
+                firstIDPositions[id] = packed(idNode)
             }
-            let idNode = element["id"]
-            let id = string(element, "id", required: true)
-            if let id, let idNode {
-                if let first = firstSeen[id] {
-                    error(.duplicateMessageID(id, firstAt: first), idNode)
-                } else {
-                    firstSeen[id] = at(idNode)
-                }
+        }
+        guard let message = message(element, id: id ?? "") else { return }
+        if message.replyTo != nil, let node = element["replyTo"] { replies.append((messages.count, packed(node))) }
+        senderPositions.append(message.sender != nil ? element["sender"].map(packed) ?? 0 : 0)
+        messages.append(message)
+    }
+
+    /// The messages, after the checks that need all of them and the participants, ordered by date.
+    mutating func checkedMessages(participants: [String: Int]) -> [Message] {
+        for index in messages.indices {
+            if let sender = messages[index].sender, participants[sender] == nil {
+                diagnostics.append(.error(.unknownSender(sender), at: location(senderPositions[index])))
             }
-            guard let message = message(element, id: id ?? "", participants: participants) else { continue }
-            if message.replyTo != nil, let node = element["replyTo"] { replyTargets.append((messages.count, node)) }
-            messages.append(message)
+        }
+        for (sender, position) in reactionSenders where participants[sender] == nil {
+            diagnostics.append(.error(.unknownSender(sender), at: location(position)))
         }
         // A reply to a message that is not here still renders, without the quote.
-        for (index, node) in replyTargets where firstSeen[messages[index].replyTo!] == nil {
-            warning(.unknownReplyTarget(messages[index].replyTo!), node)
+        for (index, position) in replies where firstIDPositions[messages[index].replyTo!] == nil {
+            diagnostics.append(.warning(.unknownReplyTarget(messages[index].replyTo!), at: location(position)))
             messages[index].replyTo = nil
         }
-        return sortedByDate(messages)
+        let sorted = sortedByDate(messages)
+        messages = []
+        return sorted
     }
 
     /// Orders by date; equal dates keep file order (a stable sort over the indices).
@@ -334,7 +372,7 @@ private struct JSONLogSession {
         return order.map { messages[$0] }
     }
 
-    mutating func message(_ object: JSONNode, id: String, participants: [String: Int]) -> Message? {
+    mutating func message(_ object: JSONNode, id: String) -> Message? {
         var kindName = MessageKind.Name.text
         var kindIsKnown = true
         if let kindNode = member(object, "kind", required: false) {
@@ -348,11 +386,7 @@ private struct JSONLogSession {
         var sender: String?
         if let senderNode = member(object, "sender", required: kindName != .system && kindIsKnown) {
             if let text = senderNode.string {
-                if participants[text] != nil {
-                    sender = text
-                } else {
-                    error(.unknownSender(text), senderNode)
-                }
+                sender = text  // checked against the participants once they are known
             } else {
                 error(.wrongType(field: "sender", expected: "a participant id string, not \(senderNode.typeName)"), senderNode)
             }
@@ -371,7 +405,7 @@ private struct JSONLogSession {
             }
         }
         let replyTo = string(object, "replyTo")
-        let reactions = self.reactions(object, participants: participants)
+        let reactions = self.reactions(object)
         guard kindIsKnown, let kind = kind(kindName, object) else { return nil }
         guard let date else { return nil }
         return Message(
@@ -379,7 +413,7 @@ private struct JSONLogSession {
             reactions: reactions, edited: edited, status: status, location: at(object))
     }
 
-    mutating func reactions(_ object: JSONNode, participants: [String: Int]) -> [Reaction] {
+    mutating func reactions(_ object: JSONNode) -> [Reaction] {
         guard let elements = array(object, "reactions") else { return [] }
         var reactions: [Reaction] = []
         for element in elements {
@@ -395,10 +429,7 @@ private struct JSONLogSession {
                         error(.wrongType(field: "senders", expected: "participant id strings, not \(node.typeName)"), node)
                         continue
                     }
-                    guard participants[sender] != nil else {
-                        error(.unknownSender(sender), node)
-                        continue
-                    }
+                    reactionSenders.append((sender, packed(node)))
                     senders.append(sender)
                 }
             }
