@@ -265,4 +265,17 @@ import Testing
         #expect(good.diagnostics.isEmpty)
         #expect(good.conversation?.messages.first?.sender == "bob")
     }
+
+    @Test func inPlaceDateSortIsStableOnManyMessages() throws {
+        var generator = SystemRandomNumberGenerator()
+        let dates = (0..<500).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 0..<40, using: &generator))) }
+        var messages = dates.enumerated().map { index, date in
+            Message(id: String(index), sender: "a", date: date, kind: .text(""), location: SourceLocation(file: "f", line: index + 1, column: 1))
+        }
+        let expected = messages.enumerated().sorted { left, right in
+            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
+        }.map(\.element.id)
+        JSONLogSessionTesting.sortByDate(&messages, dates: dates)
+        #expect(messages.map(\.id) == expected)
+    }
 }

@@ -17,6 +17,7 @@ struct JSONLogReader {
     func read(_ data: [UInt8], file: URL) -> ReadResult {
         let path = context.displayPath(file)
         var session = JSONLogSession(context: context, file: file, path: path)
+        session.firstIDPositions.reserveCapacity(data.count / 256)  // a guess: messages are rarely smaller
         let root: JSONNode
         do {
             root = try JSONParser.parse(data, file: path, streamingElementsOf: "messages") { session.collect($0) }
@@ -44,8 +45,10 @@ private struct JSONLogSession {
     // Messages as they are read, and what must be checked once the participants are known.
     // Positions are packed (`line << 32 | column`): a million messages need compact side tables.
     var messages: [Message] = []
-    /// Where each message's `sender` was written, parallel to `messages` (0: no sender).
-    var senderPositions: [UInt64] = []
+    /// Each message's date, parallel to `messages`: sorting reads these, not the large messages.
+    var dates: [Date] = []
+    /// Every message sender and where it was written.
+    var senders: [(sender: String, position: UInt64)] = []
     /// Every reaction sender and where it was written.
     var reactionSenders: [(sender: String, position: UInt64)] = []
     /// Where each message id was first written.
@@ -333,43 +336,56 @@ private struct JSONLogSession {
         }
         guard let message = message(element, id: id ?? "") else { return }
         if message.replyTo != nil, let node = element["replyTo"] { replies.append((messages.count, packed(node))) }
-        senderPositions.append(message.sender != nil ? element["sender"].map(packed) ?? 0 : 0)
+        if let sender = message.sender, let node = element["sender"] { senders.append((sender, packed(node))) }
+        dates.append(message.date)
         messages.append(message)
     }
 
     /// The messages, after the checks that need all of them and the participants, ordered by date.
     mutating func checkedMessages(participants: [String: Int]) -> [Message] {
-        for index in messages.indices {
-            if let sender = messages[index].sender, participants[sender] == nil {
-                diagnostics.append(.error(.unknownSender(sender), at: location(senderPositions[index])))
+        var lastKnown = ""  // senders come in runs: skip the lookup for a repeat
+        for (sender, position) in senders + reactionSenders where sender != lastKnown {
+            if participants[sender] == nil {
+                diagnostics.append(.error(.unknownSender(sender), at: location(position)))
+            } else {
+                lastKnown = sender
             }
-        }
-        for (sender, position) in reactionSenders where participants[sender] == nil {
-            diagnostics.append(.error(.unknownSender(sender), at: location(position)))
         }
         // A reply to a message that is not here still renders, without the quote.
         for (index, position) in replies where firstIDPositions[messages[index].replyTo!] == nil {
             diagnostics.append(.warning(.unknownReplyTarget(messages[index].replyTo!), at: location(position)))
             messages[index].replyTo = nil
         }
-        let sorted = sortedByDate(messages)
+        var sorted = messages
         messages = []
+        JSONLogSession.sortByDate(&sorted, dates: dates)
         return sorted
     }
 
-    /// Orders by date; equal dates keep file order (a stable sort over the indices).
-    func sortedByDate(_ messages: [Message]) -> [Message] {
+    /// Orders `messages` by `dates` (parallel to it); equal dates keep file order. Sorts indices,
+    /// then permutes in place by swapping, so no second copy of the messages is made.
+    static func sortByDate(_ messages: inout [Message], dates: [Date]) {
         var isSorted = true
-        for index in messages.indices.dropFirst() where messages[index].date < messages[index - 1].date {
+        for index in dates.indices.dropFirst() where dates[index] < dates[index - 1] {
             isSorted = false
             break
         }
-        if isSorted { return messages }
-        let order = messages.indices.sorted { left, right in
-            let (a, b) = (messages[left].date, messages[right].date)
-            return a != b ? a < b : left < right
+        if isSorted { return }
+        // order[i]: the index of the message that belongs at position i.
+        var order = dates.indices.sorted { left, right in
+            dates[left] != dates[right] ? dates[left] < dates[right] : left < right
         }
-        return order.map { messages[$0] }
+        for start in order.indices where order[start] != start {
+            // Follow the cycle: each swap puts one message in its place.
+            var position = start
+            while order[position] != start {
+                let source = order[position]
+                messages.swapAt(position, source)
+                order[position] = position
+                position = source
+            }
+            order[position] = position
+        }
     }
 
     mutating func message(_ object: JSONNode, id: String) -> Message? {
@@ -549,6 +565,14 @@ private struct JSONLogSession {
         guard let id = string(custom, "id", required: true) else { return nil }
         let data = custom["data"]?.jsonValue ?? .null
         return .custom(CustomItem(id: id, data: data))
+    }
+}
+
+/// Internals of the JSON reader that tests exercise directly.
+enum JSONLogSessionTesting {
+    /// See `JSONLogSession.sortByDate(_:dates:)`.
+    static func sortByDate(_ messages: inout [Message], dates: [Date]) {
+        JSONLogSession.sortByDate(&messages, dates: dates)
     }
 }
 
