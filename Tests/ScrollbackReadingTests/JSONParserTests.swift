@@ -199,4 +199,18 @@ import Testing
         }
         #expect(count == 2)
     }
+
+    @Test func embeddedJSONCountsLinesFromItsFirstLine() {
+        let error = failure(text: "{\"question\": \"Dinner?\",\n \"options\": [1,]}", firstLine: 12)
+        #expect(error?.location == SourceLocation(file: "t.json", line: 13, column: 16))
+    }
+
+    func failure(text: String, firstLine: Int) -> Diagnostic? {
+        do {
+            _ = try JSONParser.parse(text, file: "t.json", firstLine: firstLine)
+            return nil
+        } catch {
+            return error
+        }
+    }
 }

@@ -375,16 +375,18 @@ private struct JSONLogSession {
         var order = dates.indices.sorted { left, right in
             dates[left] != dates[right] ? dates[left] < dates[right] : left < right
         }
-        for start in order.indices where order[start] != start {
-            // Follow the cycle: each swap puts one message in its place.
-            var position = start
-            while order[position] != start {
-                let source = order[position]
-                messages.swapAt(position, source)
+        messages.withUnsafeMutableBufferPointer { buffer in  // buffer swaps move, without retain/release
+            for start in order.indices where order[start] != start {
+                // Follow the cycle: each swap puts one message in its place.
+                var position = start
+                while order[position] != start {
+                    let source = order[position]
+                    buffer.swapAt(position, source)
+                    order[position] = position
+                    position = source
+                }
                 order[position] = position
-                position = source
             }
-            order[position] = position
         }
     }
 

@@ -141,9 +141,13 @@ public enum JSONParser {
     ///
     /// Throws a `Diagnostic` error with `.malformedJSON(expected:)` or `.invalidUTF8`
     /// at the exact line and column (1-based, columns in UTF-8 bytes).
-    public static func parse(_ bytes: [UInt8], file: String) throws(Diagnostic) -> JSONNode {
+    ///
+    /// `firstLine` is the line the bytes start on, for JSON embedded in another file (such as a
+    /// `custom` fenced block in a Markdown log): positions and errors then refer to that file.
+    public static func parse(_ bytes: [UInt8], file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
         let result: Result<JSONNode, Diagnostic> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(buffer: buffer, file: file)
+            scanner.line = firstLine
             do throws(Diagnostic) {
                 return .success(try scanner.parseDocument())
             } catch {
@@ -175,9 +179,9 @@ public enum JSONParser {
         return try result.get()
     }
 
-    /// Parses the UTF-8 of `text`.
-    public static func parse(_ text: String, file: String) throws(Diagnostic) -> JSONNode {
-        try parse(Array(text.utf8), file: file)
+    /// Parses the UTF-8 of `text`; see `parse(_:file:firstLine:)`.
+    public static func parse(_ text: String, file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
+        try parse(Array(text.utf8), file: file, firstLine: firstLine)
     }
 }
 
