@@ -244,6 +244,15 @@ private typealias Support = MarkdownTestSupport
         #expect(error.location?.column == 5)
     }
 
+    @Test func yamlColumnsCountUTF8Bytes() throws {
+        // `Zoë` has 3 scalars and 4 UTF-8 bytes: the bad indentation after it is reported in bytes.
+        let text = "---\nparticipants:\n  zoe: {name: Zoë, color: \"#fff\" avatar: x}\n---\n"
+        let result = try Support.read(text)
+        let error = try #require(result.markdownErrors.first)
+        #expect(error.location?.line == 3)
+        #expect(error.location?.column == Support.column(of: "avatar", in: text))
+    }
+
     @Test func unclosedFrontMatterIsAnError() throws {
         let result = try Support.read("---\ntitle: Trip\n\n# 2024-05-03\n")
         #expect(result.conversation == nil)
