@@ -29,6 +29,11 @@ struct ReadingContext: Sendable {
     /// The path of `file` as shown in diagnostics: relative to the input folder's parent when
     /// inside it, so `sample-logs/trip.json:3:5` reads naturally.
     func displayPath(_ file: URL) -> String {
+        ReadingContext.displayPath(file, inputRoot: inputRoot)
+    }
+
+    /// `displayPath(_:)` for a given input folder.
+    static func displayPath(_ file: URL, inputRoot: URL) -> String {
         let root = inputRoot.standardizedFileURL.path
         let path = file.standardizedFileURL.path
         let base = (root as NSString).deletingLastPathComponent
@@ -67,7 +72,12 @@ public struct LogReader: Sendable {
         let bytes = [UInt8](data)
         if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
         switch file.pathExtension.lowercased() {
-        case "md", "markdown": return MarkdownLogReader(context: context).read(bytes, file: file)
+        case "md", "markdown":
+            // The JSON parser checks UTF-8 as it goes; Markdown gets the same located error up front.
+            if let bad = UTF8Check.firstInvalidByte(in: bytes, file: location.file) {
+                return ReadResult(conversation: nil, diagnostics: [.error(.invalidUTF8, at: bad)])
+            }
+            return MarkdownLogReader(context: context).read(bytes, file: file)
         default: return JSONLogReader(context: context).read(bytes, file: file)
         }
     }

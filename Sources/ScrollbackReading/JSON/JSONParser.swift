@@ -183,6 +183,10 @@ private struct JSONScanner {
     var depth = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
+    /// Children of the arrays and objects being parsed, innermost last. Each container copies
+    /// its own children out into an exactly sized array: no growth slack kept in the tree.
+    var elementStack: [JSONNode] = []
+    var memberStack: [JSONMember] = []
 
     init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
         // An empty buffer may have no base address; point at a dummy byte we never read.
@@ -279,16 +283,16 @@ private struct JSONScanner {
     mutating func parseObject() throws(Diagnostic) -> JSONNode.Value {
         try enterContainer()
         position += 1  // {
-        var members: [JSONMember] = []
+        let firstMember = memberStack.count
         skipWhitespace()
         if position < end, base[position] == Byte.closeBrace {
             position += 1
             depth -= 1
-            return .object(members)
+            return .object([])
         }
         while true {
             guard position < end, base[position] == Byte.quote else {
-                throw unexpected(members.isEmpty ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+                throw unexpected(memberStack.count == firstMember ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
             }
             let keyLine = line
             let keyColumn = position - lineStart + 1
@@ -300,7 +304,7 @@ private struct JSONScanner {
             position += 1
             skipWhitespace()
             let value = try parseValue()
-            members.append(JSONMember(key: key, value: value, keyLine: keyLine, keyColumn: keyColumn))
+            memberStack.append(JSONMember(key: key, value: value, keyLine: keyLine, keyColumn: keyColumn))
             skipWhitespace()
             guard position < end else { throw failure("',' or '}' after object member", at: position) }
             let byte = base[position]
@@ -313,6 +317,8 @@ private struct JSONScanner {
             } else if byte == Byte.closeBrace {
                 position += 1
                 depth -= 1
+                let members = Array(memberStack[firstMember...])
+                memberStack.removeSubrange(firstMember...)
                 return .object(members)
             } else {
                 throw unexpected("',' or '}' after object member", at: position)
@@ -323,15 +329,15 @@ private struct JSONScanner {
     mutating func parseArray() throws(Diagnostic) -> JSONNode.Value {
         try enterContainer()
         position += 1  // [
-        var elements: [JSONNode] = []
+        let firstElement = elementStack.count
         skipWhitespace()
         if position < end, base[position] == Byte.closeBracket {
             position += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
         while true {
-            elements.append(try parseValue())
+            elementStack.append(try parseValue())
             skipWhitespace()
             guard position < end else { throw failure("',' or ']' after array element", at: position) }
             let byte = base[position]
@@ -344,6 +350,8 @@ private struct JSONScanner {
             } else if byte == Byte.closeBracket {
                 position += 1
                 depth -= 1
+                let elements = Array(elementStack[firstElement...])
+                elementStack.removeSubrange(firstElement...)
                 return .array(elements)
             } else {
                 throw unexpected("',' or ']' after array element", at: position)
