@@ -193,14 +193,10 @@ private struct JSONLogSession {
             return nil
         }
         if let versionNode = member(root, "version", required: false) {
-            if case .number(let text) = versionNode.value, Double(text) == 1 {
-            } else {
-                let written: String
-                switch versionNode.value {
-                case .number(let text), .string(let text): written = text
-                default: written = versionNode.typeName
-                }
-                error(.unsupportedVersion(written), versionNode)
+            switch versionNode.value {
+            case .number(let text) where Double(text) == 1: break
+            case .number(let text): error(.unsupportedVersion(text), versionNode)
+            default: error(.wrongType(field: "version", expected: "the number 1, not \(versionNode.typeName)"), versionNode)
             }
         }
         let id = conversationID(root)
