@@ -544,15 +544,15 @@ private struct JSONLogSession {
             url: url, title: string(link, "title"), teaser: string(link, "teaser"),
             thumbnail: media(link, "thumbnail"), siteName: string(link, "siteName"))
         if item.title == nil || item.teaser == nil || item.thumbnail == nil || item.siteName == nil,
-            let saved = context.previews.preview(for: url)
+            let saved = context.previews.linkPreview(for: url)
         {
             item.title = item.title ?? saved.title
             item.teaser = item.teaser ?? saved.teaser
             item.siteName = item.siteName ?? saved.siteName
             if item.thumbnail == nil, let image = saved.imageURL {
                 // A saved page's relative image path is relative to the page, in `previews/`.
-                let page = context.inputRoot.appendingPathComponent("previews").appendingPathComponent("page.html")
-                item.thumbnail = context.media.resolve(image, relativeTo: page, at: at(urlNode), diagnostics: &diagnostics)
+                item.thumbnail = context.media.resolve(
+                    image, relativeTo: saved.pageFile, at: at(urlNode), diagnostics: &diagnostics)
             }
         }
         return .linkPreview(text: text, link: item)
