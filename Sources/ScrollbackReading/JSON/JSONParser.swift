@@ -5,11 +5,15 @@ import ScrollbackModel
 public struct JSONNode: Sendable {
     /// The value and, for arrays and objects, its children.
     public enum Value: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
         /// The number's text exactly as written (RFC 8259 grammar already checked).
         case number(String)
+        /// A string, unescaped.
         case string(String)
+        /// Elements in source order.
         case array([JSONNode])
         /// Members in source order; a repeated key keeps every occurrence.
         case object([JSONMember])
