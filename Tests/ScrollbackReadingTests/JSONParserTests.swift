@@ -213,4 +213,22 @@ import Testing
             return error
         }
     }
+
+    @Test func maximumNestingFitsOnASmallThreadStack() async {
+        // Worker threads (Dispatch, Swift concurrency) have 512 KiB stacks on Linux; the deepest
+        // accepted document must parse there, in debug builds too.
+        let depth = JSONParser.maximumDepth
+        let text = String(repeating: "{\"a\":[", count: depth / 2) + "1" + String(repeating: "]}", count: depth / 2)
+        let parsed = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let node = try? JSONParser.parse(text, file: "t.json")
+                // The conversion to the model recurses: it must fit too.
+                let value = node?.jsonValue
+                continuation.resume(returning: value != nil && value == node?.jsonValue)
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
+        }
+        #expect(parsed)
+    }
 }
