@@ -351,14 +351,16 @@ private struct JSONScanner {
             }
 
             // Hand the completed value to its container; close containers that end here.
+            // (Containers are accessed in place: copying one out costs more than the parse.)
             while true {
-                guard var container = open.last else { return completed }
+                let top = open.count - 1
+                guard top >= 0 else { return completed }
                 skipWhitespace()
-                if container.isObject {
+                if open[top].isObject {
                     memberStack.append(
                         JSONMember(
-                            key: container.key, value: completed, keyLine: container.keyLine,
-                            keyColumn: container.keyColumn))
+                            key: open[top].key, value: completed, keyLine: open[top].keyLine,
+                            keyColumn: open[top].keyColumn))
                     guard position < end else { throw failure("',' or '}' after object member", at: position) }
                     let byte = base[position]
                     if byte == Byte.comma {
@@ -367,20 +369,20 @@ private struct JSONScanner {
                         if position < end, base[position] == Byte.closeBrace {
                             throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
                         }
-                        try parseMemberName(into: &container, isFirst: false)
-                        open[open.count - 1] = container
+                        try parseMemberName(into: &open[top], isFirst: false)
                         break
                     } else if byte == Byte.closeBrace {
                         position += 1
-                        let members = Array(memberStack[container.firstChild...])
-                        memberStack.removeSubrange(container.firstChild...)
+                        let first = open[top].firstChild
+                        let members = Array(memberStack[first...])
+                        memberStack.removeSubrange(first...)
+                        completed = JSONNode(.object(members), line: open[top].line, column: open[top].column)
                         open.removeLast()
-                        completed = JSONNode(.object(members), line: container.line, column: container.column)
                     } else {
                         throw unexpected("',' or '}' after object member", at: position)
                     }
                 } else {
-                    if container.streams, let streamHandler {
+                    if open[top].streams, let streamHandler {
                         streamHandler(completed)
                     } else {
                         elementStack.append(completed)
@@ -396,10 +398,11 @@ private struct JSONScanner {
                         break
                     } else if byte == Byte.closeBracket {
                         position += 1
-                        let elements = Array(elementStack[container.firstChild...])
-                        elementStack.removeSubrange(container.firstChild...)
+                        let first = open[top].firstChild
+                        let elements = Array(elementStack[first...])
+                        elementStack.removeSubrange(first...)
+                        completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
                         open.removeLast()
-                        completed = JSONNode(.array(elements), line: container.line, column: container.column)
                     } else {
                         throw unexpected("',' or ']' after array element", at: position)
                     }
