@@ -324,10 +324,10 @@ private struct JSONLogSession {
         let idNode = element["id"]
         let id = string(element, "id", required: true)
         if let id, let idNode {
-            if let first = firstIDPositions[id] {
+            // One hash lookup in the common (unique) case; a duplicate puts the first back.
+            if let first = firstIDPositions.updateValue(packed(idNode), forKey: id) {
+                firstIDPositions[id] = first
                 error(.duplicateMessageID(id, firstAt: location(first)), idNode)
-            } else {
-                firstIDPositions[id] = packed(idNode)
             }
         }
         guard let message = message(element, id: id ?? "") else { return }
