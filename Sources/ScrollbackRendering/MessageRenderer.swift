@@ -3,45 +3,6 @@ import Mustache
 import ScrollbackLayout
 import ScrollbackModel
 
-/// A message's view context: answers Mustache lookups with a `switch` instead of `Mirror`.
-struct MessageContext: MustacheParent {
-    var anchor: String
-    var id: String
-    var kind: String
-    var sender: String?
-    var align: String
-    var position: String
-    var avatar: [String: Any]?
-    var header: [String: Any]?
-    var timestampTop: [String: Any]?
-    var timestampBottom: [String: Any]?
-    var reply: [String: Any]?
-    var body: String
-    var reactions: [[String: Any]]
-    var footer: [String: Any]?
-
-    func child(named name: String) -> Any? {
-        switch name {
-        case "anchor": return anchor
-        case "id": return id
-        case "kind": return kind
-        case "sender": return sender
-        case "align": return align
-        case "position": return position
-        case "avatar": return avatar
-        case "header": return header
-        case "timestampTop": return timestampTop
-        case "timestampBottom": return timestampBottom
-        case "reply": return reply
-        case "body": return body
-        case "hasReactions": return !reactions.isEmpty
-        case "reactions": return reactions
-        case "footer": return footer
-        default: return nil
-        }
-    }
-}
-
 /// Permalink anchors of one conversation: `m-<slug of id>`, made unique when two ids slug alike.
 struct AnchorTable: Sendable {
     /// Anchors of ids that are not already slugs; the common case leaves this empty.
@@ -82,6 +43,7 @@ enum ResolvedMedia {
 /// Renders the rows of one conversation's pages: messages and day separators.
 struct MessageRenderer {
     let templates: TemplateLibrary
+    let rows: RowTemplates
     let customRenderers: [String: any CustomMessageRenderer]
     let remoteMedia: Bool
     let layout: ConversationLayout
@@ -94,9 +56,9 @@ struct MessageRenderer {
     let showsAvatars: Bool
     let showsHeaders: Bool
     let showsFooters: Bool
-    /// Participants by id, with their avatar HTML context precomputed once.
-    let avatarContexts: [String: [String: Any]]
-    let headerContexts: [String: [String: Any]]
+    /// Avatar and header views of every participant, made once.
+    let avatars: [String: AvatarView]
+    let headers: [String: HeaderView]
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -104,11 +66,12 @@ struct MessageRenderer {
     var extraFiles: [RenderedFile] = []
 
     init(
-        layout: ConversationLayout, templates: TemplateLibrary, customRenderers: [String: any CustomMessageRenderer],
+        layout: ConversationLayout, rows: RowTemplates, customRenderers: [String: any CustomMessageRenderer],
         remoteMedia: Bool
     ) {
         self.layout = layout
-        self.templates = templates
+        self.rows = rows
+        self.templates = rows.library
         self.customRenderers = customRenderers
         self.remoteMedia = remoteMedia
         self.anchors = AnchorTable(messages: layout.conversation.messages)
@@ -118,32 +81,33 @@ struct MessageRenderer {
         self.showsAvatars = !templates.isEmpty("avatar")
         self.showsHeaders = !templates.isEmpty("header")
         self.showsFooters = !templates.isEmpty("footer")
-        var avatars: [String: [String: Any]] = [:]
-        var headers: [String: [String: Any]] = [:]
+        var avatars: [String: AvatarView] = [:]
+        var headers: [String: HeaderView] = [:]
         for participant in layout.conversation.participants {
-            let colour = Self.colourAttributes(participant)
-            var avatar: [String: Any] = ["name": participant.name, "initials": HTMLText.initials(participant.name)]
-            avatar.merge(colour) { $1 }
+            let (colorClass, colorStyle) = Self.colour(participant)
+            var avatar = AvatarView(
+                name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
+                colorStyle: colorStyle, src: nil)
             if let source = participant.avatar,
                 case .url(let url) = Self.resolve(source, root: "../", remoteMedia: remoteMedia)
             {
-                avatar["src"] = url
+                avatar.src = url
             }
             avatars[participant.id] = avatar
-            var header: [String: Any] = ["name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id)]
-            header.merge(colour) { $1 }
-            headers[participant.id] = header
+            headers[participant.id] = HeaderView(
+                name: participant.name, anchor: "p-" + HTMLText.slug(participant.id), colorClass: colorClass,
+                colorStyle: colorStyle)
         }
-        self.avatarContexts = avatars
-        self.headerContexts = headers
+        self.avatars = avatars
+        self.headers = headers
     }
 
-    /// `class` (palette class `c0`…`c11` derived from the id) or `style` (the validated colour).
-    static func colourAttributes(_ participant: Participant) -> [String: Any] {
+    /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`.
+    static func colour(_ participant: Participant) -> (colorClass: String, colorStyle: String?) {
         if let colour = participant.color, HTMLText.isHexColor(colour) {
-            return ["colorClass": "cx", "colorStyle": "--pc:\(colour)"]
+            return ("cx", "--pc:\(colour)")
         }
-        return ["colorClass": "c\(HTMLText.stableHash(participant.id) % 12)"]
+        return ("c\(HTMLText.stableHash(participant.id) % 12)", nil)
     }
 
     /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
@@ -167,9 +131,10 @@ struct MessageRenderer {
     mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
         switch item {
         case .daySeparator(let separator):
-            output += templates.render("day-separator", ["text": separator.day.text, "iso": separator.day.iso])
+            rows.render(DayView(text: separator.day.text, iso: separator.day.iso), into: &output)
         case .message(let message):
-            output += renderMessage(message, pageIndex: pageIndex)
+            let view = messageView(message, pageIndex: pageIndex)
+            rows.render(view, into: &output)
         }
         output += "\n"
     }
@@ -181,58 +146,48 @@ struct MessageRenderer {
         return SiteRenderer.pageFileName(targetPage) + "#" + anchor
     }
 
-    mutating func renderMessage(_ item: MessageLayout, pageIndex: Int) -> String {
+    mutating func messageView(_ item: MessageLayout, pageIndex: Int) -> MessageView {
         let message = item.message
         let anchor = anchors.anchor(message.id)
         let isSystem = message.kind.name == .system
         let senderID = isSystem ? nil : message.sender
 
-        var avatar: [String: Any]?
-        if showsAvatars, item.showsAvatar, !isSystem, let senderID {
-            avatar = avatarContexts[senderID]
-        }
-        var header: [String: Any]?
-        if showsHeaders, item.showsHeader, !isSystem, let senderID {
-            header = headerContexts[senderID]
-        }
-        var time: [String: Any]?
+        var avatar: AvatarView?
+        if showsAvatars, item.showsAvatar, !isSystem, let senderID { avatar = avatars[senderID] }
+        var header: HeaderView?
+        if showsHeaders, item.showsHeader, !isSystem, let senderID { header = headers[senderID] }
+        var time: TimeView?
         if item.timestamp != .hidden {
-            time = [
-                "anchor": anchor, "text": item.time.text, "iso": item.time.iso,
-                "where": item.timestamp == .top ? "tt" : "tb",
-            ]
+            time = TimeView(
+                anchor: anchor, text: item.time.text, iso: item.time.iso,
+                placement: item.timestamp == .top ? "tt" : "tb")
         }
-        var footer: [String: Any]?
+        var footer: FooterView?
         if showsFooters, item.showsFooter, !isSystem {
-            var parts: [String: Any] = [:]
-            if let edited = item.edited { parts["edited"] = ["text": edited.text, "iso": edited.iso] }
+            var view = FooterView(editedText: item.edited?.text, editedISO: item.edited?.iso, status: nil)
             if item.alignment == .right, let status = message.status {
                 switch status {
-                case .sent: parts["status"] = ["mark": "✓", "label": "Sent", "cls": "sent"]
-                case .delivered: parts["status"] = ["mark": "✓✓", "label": "Delivered", "cls": "dlv"]
-                case .read: parts["status"] = ["mark": "✓✓", "label": "Read", "cls": "read"]
+                case .sent: view.status = (mark: "✓", label: "Sent", cls: "sent")
+                case .delivered: view.status = (mark: "✓✓", label: "Delivered", cls: "dlv")
+                case .read: view.status = (mark: "✓✓", label: "Read", cls: "read")
                 }
             }
-            if !parts.isEmpty { footer = parts }
+            if view.editedText != nil || view.status != nil { footer = view }
         }
-        var reply: [String: Any]?
+        var reply: ReplyView?
         if let preview = item.reply {
-            var context: [String: Any] = [
-                "href": link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
-                "excerpt": preview.excerpt,
-            ]
-            if let name = preview.senderName { context["sender"] = name }
-            reply = context
+            reply = ReplyView(
+                href: link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
+                sender: preview.senderName, excerpt: preview.excerpt)
         }
-        let reactions: [[String: Any]] = item.reactions.map { reaction in
-            ["emoji": reaction.emoji, "count": reaction.count, "names": reaction.senderNames.joined(separator: ", ")]
+        let reactions = item.reactions.map { reaction in
+            ReactionView(emoji: reaction.emoji, count: reaction.count, names: reaction.senderNames.joined(separator: ", "))
         }
-        let context = MessageContext(
+        return MessageView(
             anchor: anchor, id: message.id, kind: message.kind.name.rawValue, sender: senderID,
             align: item.alignment.rawValue, position: item.groupPosition.rawValue, avatar: avatar, header: header,
             timestampTop: item.timestamp == .top ? time : nil, timestampBottom: item.timestamp == .bottom ? time : nil,
             reply: reply, body: renderBody(item, anchor: anchor), reactions: reactions, footer: footer)
-        return templates.render("message", context)
     }
 
     // MARK: - Bodies
@@ -241,105 +196,91 @@ struct MessageRenderer {
     mutating func renderBody(_ item: MessageLayout, anchor: String) -> String {
         switch item.message.kind {
         case .text(let text):
-            return templates.render("kinds/text", ["html": linkifier.html(text)])
+            return rows.render(HTMLBodyView(templateName: "kinds/text", html: linkifier.html(text)))
         case .attributedText(let rich):
-            return templates.render("kinds/attributedText", ["html": Self.rebaseRoot(rich.html, root: root)])
+            return rows.render(
+                HTMLBodyView(templateName: "kinds/attributedText", html: Self.rebaseRoot(rich.html, root: root)))
         case .emoji(let text):
-            return templates.render("kinds/emoji", ["text": text])
+            return rows.render(TextBodyView(templateName: "kinds/emoji", text: text))
         case .system(let text):
-            return templates.render("kinds/system", ["text": text])
+            return rows.render(TextBodyView(templateName: "kinds/system", text: text))
         case .photo(let media):
-            var context: [String: Any] = [:]
-            if let caption = media.caption, !caption.isEmpty { context["caption"] = caption }
+            var view = PhotoView(src: nil, alt: "", size: nil, placeholder: nil, caption: nonEmpty(media.caption))
             switch resolve(media.source) {
             case .url(let url):
-                var image: [String: Any] = ["src": url, "alt": media.alt ?? media.caption ?? ""]
-                if let size = media.size, size.width > 0, size.height > 0 {
-                    image["size"] = ["w": size.width, "h": size.height]
-                }
-                context["image"] = image
+                view.src = url
+                view.alt = media.alt ?? media.caption ?? ""
+                view.size = sizeView(media.size)
             case .placeholder(let original, let link):
-                context["placeholder"] = placeholder(original: original, link: link, label: "Image")
+                view.placeholder = placeholder(original: original, link: link, label: "Image")
             }
-            return templates.render("kinds/photo", context)
+            return rows.render(view)
         case .video(let media):
-            var context: [String: Any] = [:]
-            if let caption = media.caption, !caption.isEmpty { context["caption"] = caption }
-            if let duration = media.duration.flatMap(HTMLText.duration) { context["duration"] = duration }
+            var view = VideoView(
+                src: nil, poster: nil, size: nil, title: nil, placeholder: nil, caption: nonEmpty(media.caption),
+                duration: media.duration.flatMap(HTMLText.duration))
             switch resolve(media.source) {
             case .url(let url):
-                var video: [String: Any] = ["src": url]
-                if let size = media.size, size.width > 0, size.height > 0 {
-                    video["size"] = ["w": size.width, "h": size.height]
-                }
-                if let poster = media.poster, case .url(let posterURL) = resolve(poster) { video["poster"] = posterURL }
-                if let title = media.title { video["title"] = title }
-                context["video"] = video
+                view.src = url
+                view.size = sizeView(media.size)
+                if let poster = media.poster, case .url(let posterURL) = resolve(poster) { view.poster = posterURL }
+                view.title = nonEmpty(media.title)
             case .placeholder(let original, let link):
-                context["placeholder"] = placeholder(original: original, link: link, label: "Video")
+                view.placeholder = placeholder(original: original, link: link, label: "Video")
             }
-            return templates.render("kinds/video", context)
+            return rows.render(view)
         case .audio(let media):
-            var context: [String: Any] = [:]
-            if let title = media.title, !title.isEmpty { context["title"] = title }
-            if let duration = media.duration.flatMap(HTMLText.duration) { context["duration"] = duration }
+            var view = AudioView(
+                title: nonEmpty(media.title), src: nil, placeholder: nil,
+                duration: media.duration.flatMap(HTMLText.duration))
             switch resolve(media.source) {
-            case .url(let url): context["src"] = url
+            case .url(let url): view.src = url
             case .placeholder(let original, let link):
-                context["placeholder"] = placeholder(original: original, link: link, label: "Audio")
+                view.placeholder = placeholder(original: original, link: link, label: "Audio")
             }
-            return templates.render("kinds/audio", context)
+            return rows.render(view)
         case .location(let location):
-            var context: [String: Any] = [:]
-            if let name = location.name, !name.isEmpty { context["name"] = name }
-            if let address = location.address, !address.isEmpty { context["address"] = address }
+            var view = LocationView(
+                name: nonEmpty(location.name), address: nonEmpty(location.address), coords: nil, href: nil)
             if location.latitude.isFinite, location.longitude.isFinite, abs(location.latitude) <= 90,
                 abs(location.longitude) <= 180
             {
                 let lat = HTMLText.coordinate(location.latitude)
                 let lon = HTMLText.coordinate(location.longitude)
-                context["coords"] = "\(lat), \(lon)"
-                context["href"] = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+                view.coords = "\(lat), \(lon)"
+                view.href = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
             }
-            if context["name"] == nil, context["address"] == nil { context["name"] = "Location" }
-            return templates.render("kinds/location", context)
+            if view.name == nil, view.address == nil { view.name = "Location" }
+            return rows.render(view)
         case .contact(let contact):
-            let vcfPath = layout.conversation.id + "/" + anchor + ".vcf"
-            extraFiles.append(RenderedFile(path: vcfPath, contents: Array(Self.vCard(contact).utf8)))
-            let phones: [[String: Any]] = contact.phones.map { phone in
-                let dialable = String(phone.unicodeScalars.filter { "0123456789+*#".unicodeScalars.contains($0) }.map(Character.init))
-                var entry: [String: Any] = ["text": phone]
-                if !dialable.isEmpty { entry["href"] = "tel:" + dialable }
-                return entry
+            extraFiles.append(
+                RenderedFile(path: layout.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
+            let phones = contact.phones.map { phone in
+                let dialable = String(
+                    phone.unicodeScalars.filter { "0123456789+*#".unicodeScalars.contains($0) }.map(Character.init))
+                return ContactLinkView(text: phone, href: dialable.isEmpty ? nil : "tel:" + dialable)
             }
-            let emails: [[String: Any]] = contact.emails.map { email in
-                var entry: [String: Any] = ["text": email]
-                if Self.isPlainEmail(email) { entry["href"] = "mailto:" + email }
-                return entry
+            let emails = contact.emails.map { email in
+                ContactLinkView(text: email, href: Self.isPlainEmail(email) ? "mailto:" + email : nil)
             }
             var fileName = HTMLText.slug(contact.name)
             if fileName.isEmpty { fileName = "contact" }
-            return templates.render(
-                "kinds/contact",
-                [
-                    "name": contact.name, "initials": HTMLText.initials(contact.name), "phones": phones,
-                    "emails": emails, "vcf": anchor + ".vcf", "vcfName": fileName + ".vcf",
-                ])
+            return rows.render(
+                ContactView(
+                    name: contact.name, initials: HTMLText.initials(contact.name), phones: phones, emails: emails,
+                    vcf: anchor + ".vcf", vcfName: fileName + ".vcf"))
         case .linkPreview(let text, let link):
-            var card: [String: Any] = [:]
+            var view = LinkPreviewView(
+                html: text.isEmpty ? nil : linkifier.html(text), href: nil, title: nonEmpty(link.title),
+                teaser: nonEmpty(link.teaser), site: nonEmpty(link.siteName), domain: nil, thumb: nil)
             if let url = HTMLText.safeLinkURL(link.url) {
-                card["href"] = url
-                if let host = HTMLText.host(of: url) { card["domain"] = host }
+                view.href = url
+                view.domain = HTMLText.host(of: url) ?? url
             } else {
-                card["domain"] = link.url
+                view.domain = link.url
             }
-            if let title = link.title, !title.isEmpty { card["title"] = title }
-            if let teaser = link.teaser, !teaser.isEmpty { card["teaser"] = teaser }
-            if let site = link.siteName, !site.isEmpty { card["site"] = site }
-            if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { card["thumb"] = url }
-            var context: [String: Any] = ["card": card]
-            if !text.isEmpty { context["html"] = linkifier.html(text) }
-            return templates.render("kinds/linkPreview", context)
+            if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { view.thumb = url }
+            return rows.render(view)
         case .custom(let custom):
             return renderCustom(custom, item: item)
         }
@@ -349,13 +290,11 @@ struct MessageRenderer {
         let info = CustomRendererInfo(
             bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius, message: item, rootPath: root)
         if let renderer = customRenderers[custom.id] {
-            return templates.render("kinds/custom", ["id": custom.id, "html": renderer.render(item: custom, info: info)])
+            return rows.render(CustomView(id: custom.id, html: renderer.render(item: custom, info: info)))
         }
         let templateName = "custom/" + custom.id
-        if !custom.id.contains("/"), templates.contains(templateName) {
-            var message: [String: Any] = [
-                "id": item.message.id, "date": item.time.text, "iso": item.time.iso,
-            ]
+        if templates.contains(templateName) {
+            var message: [String: Any] = ["id": item.message.id, "date": item.time.text, "iso": item.time.iso]
             if let sender = item.sender {
                 message["sender"] = sender.id
                 message["senderName"] = sender.name
@@ -364,22 +303,29 @@ struct MessageRenderer {
                 "id": custom.id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
             ]
             if let data = custom.data.mustacheValue { context["data"] = data }
-            let inner = templates.render(templateName, context)
-            return templates.render("kinds/custom", ["id": custom.id, "html": inner])
+            return rows.render(CustomView(id: custom.id, html: templates.render(templateName, context)))
         }
         diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
-        return templates.render("kinds/custom-fallback", ["id": custom.id, "json": custom.data.prettyJSON])
+        return rows.render(CustomFallbackView(id: custom.id, json: custom.data.prettyJSON))
     }
 
     func resolve(_ source: MediaSource) -> ResolvedMedia {
         Self.resolve(source, root: root, remoteMedia: remoteMedia)
     }
 
-    /// The image placeholder (site template `image-placeholder`) as HTML.
+    func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+
+    func sizeView(_ size: PixelSize?) -> SizeView? {
+        guard let size, size.width > 0, size.height > 0 else { return nil }
+        return SizeView(w: size.width, h: size.height)
+    }
+
+    /// The image placeholder (template `image-placeholder`) as HTML.
     func placeholder(original: String, link: String?, label: String) -> String {
-        var context: [String: Any] = ["original": original, "label": label]
-        if let link { context["link"] = link }
-        return templates.render("image-placeholder", context)
+        rows.render(PlaceholderView(original: original, link: link, label: label))
     }
 
     /// Rich text with the readers' `@root/` prefix (local media) replaced by the page's root.
@@ -389,7 +335,7 @@ struct MessageRenderer {
             .replacingOccurrences(of: "='@root/", with: "='" + root)
     }
 
-    /// An address fit for a `mailto:` link: one `@`, no spaces, quotes, angle brackets or `?`.
+    /// An address fit for a `mailto:` link: one `@`, no spaces, quotes, angle brackets, `?` or `:`.
     static func isPlainEmail(_ email: String) -> Bool {
         var atCount = 0
         for byte in email.utf8 {

@@ -30,6 +30,8 @@ public struct SiteRenderer: Sendable {
     public let templates: TemplateLibrary
     /// Swift renderers for `custom` messages, by id; they win over templates.
     let customRenderers: [String: any CustomMessageRenderer]
+    /// The row templates, with their checked compiled copies.
+    let rows: RowTemplates
 
     /// Creates a renderer.
     ///
@@ -45,6 +47,7 @@ public struct SiteRenderer: Sendable {
         var renderers: [String: any CustomMessageRenderer] = [:]
         for renderer in customRenderers { renderers[renderer.id] = renderer }
         self.customRenderers = renderers
+        self.rows = RowTemplates(library: templates)
     }
 
     /// The file name of page `index` (0-based) inside its conversation folder.
@@ -62,11 +65,11 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(_ layout: ConversationLayout) -> (files: [RenderedFile], diagnostics: [Diagnostic]) {
         let conversation = layout.conversation
         var rows = MessageRenderer(
-            layout: layout, templates: templates, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
+            layout: layout, rows: self.rows, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
         let listStyle = "--bubble-max:\(layout.options.messageMaxWidth);--bubble-radius:\(layout.options.messageCornerRadius)"
         let participants: [[String: Any]] = conversation.participants.map { participant in
             var context: [String: Any] = ["name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id)]
-            if let avatar = rows.avatarContexts[participant.id], !templates.isEmpty("avatar") { context["avatar"] = avatar }
+            if let avatar = rows.avatars[participant.id], !templates.isEmpty("avatar") { context["avatar"] = avatar.context }
             return context
         }
         let description = conversation.description ?? defaultDescription(layout.summary)

@@ -109,7 +109,7 @@ enum Fixture {
                     .object([(key: "label", value: .string("Pizza")), (key: "votes", value: .number("2"))]),
                     .object([(key: "label", value: .string("Ramen")), (key: "votes", value: .number("1"))]),
                 ])),
-            ]))), sender: alice, status: .sent)),
+            ]))), sender: alice, avatar: false, header: false, status: .sent)),
             .message(row("m13", .custom(CustomItem(id: "dice", data: .object([(key: "roll", value: .number("6"))]))),
                          sender: bob)),
         ]
