@@ -184,8 +184,8 @@ public struct SiteRenderer: Sendable {
             previous = index
         }
         context["pages"] = pages
-        context["current"] = current + 1
-        context["count"] = count
+        context["pageNumber"] = current + 1
+        context["pageCount"] = count
         return context
     }
 }

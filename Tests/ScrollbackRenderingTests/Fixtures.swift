@@ -101,6 +101,10 @@ enum Fixture {
                          position: .last, header: false)),
             .message(row("m10", .audio(MediaItem(source: .remote("https://example.com/voice.ogg"), duration: 83,
                                                  title: "Voice memo")), sender: carol)),
+            .message(row("m10v", .video(MediaItem(source: .local(LocalAsset(sourcePath: "/tmp/v.mp4", sitePath: "media/clip.mp4")),
+                                                  size: PixelSize(width: 640, height: 360), caption: "Boat tour",
+                                                  poster: .local(LocalAsset(sourcePath: "/tmp/x.svg", sitePath: "media/photo.svg")),
+                                                  duration: 12)), sender: alice, avatar: false, header: false)),
             .message(row("m11", .photo(MediaItem(source: .unavailable(original: "../../etc/passwd"))), sender: carol,
                          header: false, timestamp: .bottom)),
             .message(row("m12", .custom(CustomItem(id: "poll", data: .object([
