@@ -3,6 +3,14 @@ import ScrollbackMarkdown
 import ScrollbackHTML
 import ScrollbackModel
 
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+#endif
+
 /// What reading one log file gave: the conversation (unless an error stopped it) and every diagnostic.
 public struct ReadResult: Sendable {
     /// The conversation; `nil` when an error made it unusable.
@@ -29,6 +37,11 @@ struct ReadingContext: Sendable {
     /// The path of `file` as shown in diagnostics: relative to the input folder's parent when
     /// inside it, so `sample-logs/trip.json:3:5` reads naturally.
     func displayPath(_ file: URL) -> String {
+        ReadingContext.displayPath(file, inputRoot: inputRoot)
+    }
+
+    /// `displayPath(_:)` for a given input folder.
+    static func displayPath(_ file: URL, inputRoot: URL) -> String {
         let root = inputRoot.standardizedFileURL.path
         let path = file.standardizedFileURL.path
         let base = (root as NSString).deletingLastPathComponent
@@ -59,16 +72,76 @@ public struct LogReader: Sendable {
     /// Reads one log file; the extension chooses the reader.
     public func read(_ file: URL) -> ReadResult {
         let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+        guard let bytes = LogReader.contents(ofFile: file.path) else {
             return ReadResult(
                 conversation: nil,
                 diagnostics: [.error(.fileSystem("cannot read file"), at: location)])
         }
-        let bytes = [UInt8](data)
         if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
         switch file.pathExtension.lowercased() {
-        case "md", "markdown": return MarkdownLogReader(context: context).read(bytes, file: file)
+        case "md", "markdown":
+            // The JSON parser checks UTF-8 as it goes; Markdown gets the same located error up front.
+            if let bad = UTF8Check.firstInvalidByte(in: bytes, file: location.file) {
+                return ReadResult(conversation: nil, diagnostics: [.error(.invalidUTF8, at: bad)])
+            }
+            return MarkdownLogReader(context: context).read(bytes, file: file)
         default: return JSONLogReader(context: context).read(bytes, file: file)
         }
+    }
+}
+
+extension LogReader {
+    /// The bytes of the file at `path`, read straight into an array (no `Data` copy: logs can
+    /// be hundreds of megabytes), or `nil` if it cannot be read.
+    static func contents(ofFile path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var total = 0
+            while total < size {
+                let count = systemRead(descriptor, buffer.baseAddress! + total, size - total)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                total += count
+            }
+            failed = total != size
+            initialized = total
+        }
+        return failed ? nil : bytes
+    }
+
+    /// Every local media file the logs read so far refer to (also images inside rich text,
+    /// written there as `@root/media/…`), ordered by site path: the files the site must copy.
+    public var mediaAssets: [LocalAsset] { context.media.resolvedAssets() }
+}
+
+/// The URL slug of a conversation: what its folder in the site is called.
+public enum ConversationSlug {
+    /// Lowercase ASCII letters, digits and `-`; every other run of characters becomes one `-`,
+    /// with none at either end. `Weekend Trip (2024).json` → `weekend-trip-2024`.
+    /// Text with nothing usable becomes `conversation`.
+    public static func make(from text: String) -> String {
+        var slug: [UInt8] = []
+        slug.reserveCapacity(text.utf8.count)
+        var pendingDash = false
+        for byte in text.utf8 {
+            let lowered: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
+            default:
+                pendingDash = true
+                continue
+            }
+            if pendingDash, !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+            pendingDash = false
+            slug.append(lowered)
+        }
+        return slug.isEmpty ? "conversation" : String(decoding: slug, as: UTF8.self)
     }
 }
