@@ -102,12 +102,27 @@ struct MessageRenderer {
         self.headers = headers
     }
 
-    /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`.
+    /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`
+    /// (plus `lt` when the colour is too light for white initials, so the CSS keeps AA contrast).
     static func colour(_ participant: Participant) -> (colorClass: String, colorStyle: String?) {
         if let colour = participant.color, HTMLText.isHexColor(colour) {
-            return ("cx", "--pc:\(colour)")
+            return (isLight(colour) ? "cx lt" : "cx", "--pc:\(colour)")
         }
         return ("c\(HTMLText.stableHash(participant.id) % 12)", nil)
+    }
+
+    /// Whether white text on `hex` (`#rgb`/`#rrggbb`) falls below 4.5:1 (WCAG relative luminance above 0.183).
+    static func isLight(_ hex: String) -> Bool {
+        var digits = Array(hex.utf8.dropFirst()).map { byte -> Double in
+            Double(Int(String(UnicodeScalar(byte)), radix: 16) ?? 0)
+        }
+        if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
+        func channel(_ index: Int) -> Double {
+            let value = (digits[index * 2] * 16 + digits[index * 2 + 1]) / 255
+            return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2)
+        return luminance > 0.183
     }
 
     /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
@@ -131,7 +146,9 @@ struct MessageRenderer {
     mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
         switch item {
         case .daySeparator(let separator):
-            rows.render(DayView(text: separator.day.text, iso: separator.day.iso), into: &output)
+            rows.render(
+                DayView(text: separator.day.text, iso: separator.day.iso, repeats: separator.repeatsPreviousPage),
+                into: &output)
         case .message(let message):
             let view = messageView(message, pageIndex: pageIndex)
             rows.render(view, into: &output)

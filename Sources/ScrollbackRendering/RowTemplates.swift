@@ -79,7 +79,7 @@ struct RowTemplates: Sendable {
             header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "", reactions: [], footer: nil)
         let size = SizeView(w: 800, h: 600)
         return [
-            DayView(text: hostile, iso: "2024-05-03"), time, avatarA, avatarB, avatarC, headerA, headerB,
+            DayView(text: hostile, iso: "2024-05-03"), DayView(text: "Mon", iso: "2024-05-06", repeats: true), time, avatarA, avatarB, avatarC, headerA, headerB,
             footerA, footerB, footerC, replyA, replyB, full, bare,
             HTMLBodyView(templateName: "kinds/text", html: "<a href=\"x\">y</a>"),
             HTMLBodyView(templateName: "kinds/attributedText", html: "<p>z</p>"),

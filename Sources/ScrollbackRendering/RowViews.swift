@@ -27,9 +27,12 @@ struct DayView: RowView {
     var templateName: String { "day-separator" }
     var text: String
     var iso: String
-    var context: Any { ["text": text, "iso": iso] }
+    /// Whether it only repeats, at the top of a page, the day the previous page ended in.
+    var repeats: Bool = false
+    var context: Any { ["text": text, "iso": iso, "repeats": repeats] }
     func write(into o: inout String, parts: RowTemplates) {
-        o += "<h2 class=\"day\" data-part=\"day-separator\"><time datetime=\""
+        o += repeats ? "<h2 class=\"day rep\"" : "<h2 class=\"day\""
+        o += " data-part=\"day-separator\"><time datetime=\""
         esc(iso, &o)
         o += "\">"
         esc(text, &o)

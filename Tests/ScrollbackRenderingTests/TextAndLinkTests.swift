@@ -191,7 +191,11 @@ import Testing
     @Test func participantColoursAreValidatedOrDerived() {
         let custom = Participant(id: "k", name: "K", color: "#A1b2C3")
         let derived = Participant(id: "d", name: "D")
-        #expect(MessageRenderer.colour(custom) == ("cx", "--pc:#A1b2C3"))
+        #expect(MessageRenderer.colour(custom) == ("cx lt", "--pc:#A1b2C3"))
+        #expect(MessageRenderer.colour(Participant(id: "n", name: "N", color: "#1a237e")) == ("cx", "--pc:#1a237e"))
+        #expect(MessageRenderer.isLight("#fff"))
+        #expect(MessageRenderer.isLight("#e07a5f"))
+        #expect(!MessageRenderer.isLight("#0b5fce"))
         let (colorClass, style) = MessageRenderer.colour(derived)
         #expect(style == nil)
         #expect(colorClass == "c\(HTMLText.stableHash("d") % 12)")
