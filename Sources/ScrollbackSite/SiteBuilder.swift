@@ -43,6 +43,9 @@ public struct SiteBuilder: Sendable {
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
         /// Test seam: runs just before the staged site is published; throwing aborts the build.
         var beforePublish: (@Sendable (_ stagingPath: String) throws -> Void)?
+        /// Test seam: runs before each named step; throwing there aborts the build, as a
+        /// disk-full or permission error would.
+        var faultInjection: (@Sendable (_ step: String) throws -> Void)?
 
         /// Options to build `input` into `output`.
         public init(input: URL, output: URL, ignoresCache: Bool = false) {
@@ -59,6 +62,12 @@ public struct SiteBuilder: Sendable {
     public init(options: Options) {
         self.options = options
     }
+
+    /// The pipeline's steps, in order.
+    public static let stepNames = [
+        "checkFolders", "discoverInputs", "readConfig", "buildConversations", "placeConversations", "copyMedia",
+        "writeIndexAndAssets", "writeManifest", "publish",
+    ]
 
     /// Builds the site; returns the report. Throws `SiteBuildError` when nothing could be published.
     public func build() throws -> BuildReport {
@@ -100,6 +109,7 @@ struct BuildRun {
     /// Runs one named step and records its duration.
     mutating func step(_ name: String, _ body: (inout BuildRun) throws -> Void) throws {
         let start = DispatchTime.now()
+        try options.faultInjection?(name)
         try body(&self)
         report.stepDurations.append((name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9))
     }
