@@ -120,6 +120,7 @@ struct Serve: ParsableCommand {
             }
         }
         preview.rebuildIfChanged()
+        if preview.version == "0" { throw ExitCode.failure }  // The first build could not publish anything.
         let server = StaticSiteServer(root: outputURL, host: host, liveReloadVersion: { preview.version })
         do {
             let actualPort = try server.start(port: port)

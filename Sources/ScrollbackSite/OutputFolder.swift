@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The output folder and how a new site replaces it: built beside it in a hidden staging
 /// folder, then swapped in with one rename, so readers see the old site or the new one, never
 /// a mix, and a failed build leaves the old one untouched.
@@ -45,14 +49,27 @@ struct OutputFolder {
         self.stagingPath = parent + "/.\(name).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(buildNumber)"
     }
 
-    /// Creates the empty staging folder (and the output's parent when missing).
+    /// Creates the empty staging folder (and the output's parent when missing), after deleting
+    /// staging folders that builds killed mid-way left behind (their process is gone).
     func createStaging() throws {
-        try FileSystem.makeDirectory((path as NSString).deletingLastPathComponent)
+        let parent = (path as NSString).deletingLastPathComponent
+        try FileSystem.makeDirectory(parent)
+        removeAbandonedStagingFolders(in: parent)
         FileSystem.removeTree(stagingPath)
         do {
             try FileManager.default.createDirectory(atPath: stagingPath, withIntermediateDirectories: false)
         } catch {
             throw SiteBuildError.fileSystem("cannot create the staging folder \(stagingPath): \(error.localizedDescription)")
+        }
+    }
+
+    /// Deletes `.<name>.tmp-<pid>-…` siblings whose process no longer runs.
+    private func removeAbandonedStagingFolders(in parent: String) {
+        let prefix = ".\((path as NSString).lastPathComponent).tmp-"
+        for name in FileSystem.entries(parent) where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            guard let pid = Int32(digits), pid != ProcessInfo.processInfo.processIdentifier else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { FileSystem.removeTree(parent + "/" + name) }
         }
     }
 
