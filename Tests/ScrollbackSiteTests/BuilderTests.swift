@@ -204,8 +204,9 @@ struct BuilderTests {
         #expect(duplicate.description.contains("'trip'"))
         #expect(report.diagnostics == report.diagnostics.sorted())
         // The first file keeps the id: the page is Trip's, not the impostor's.
-        #expect(String(decoding: site["trip/index.html"]!, as: UTF8.self).contains("Trip"))
-        #expect(!String(decoding: site["trip/index.html"]!, as: UTF8.self).contains("Impostor"))
+        let tripPage = String(decoding: try #require(site["trip/index.html"]), as: UTF8.self)
+        #expect(tripPage.contains("Trip"))
+        #expect(!tripPage.contains("Impostor"))
     }
 
     @Test("a conversation id that would overwrite the site's own files is refused")
