@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackReading
 
 /// Finds the conversation logs in an input folder.
 ///
@@ -10,8 +11,8 @@ import Foundation
 public struct InputDiscovery: Sendable {
     /// The extensions of conversation logs, lowercased.
     public static let logExtensions: Set<String> = ["json", "md", "markdown"]
-    /// The site config file names; not logs.
-    public static let configFileNames: Set<String> = ["scrollback.yml", "scrollback.yaml", "scrollback.json"]
+    /// The site config file names (`ConfigReader.fileNames`); not logs.
+    public static let configFileNames = Set(ConfigReader.fileNames)
     /// Top-level folders that hold site files rather than logs.
     public static let specialFolders: Set<String> = ["templates", "previews"]
 
