@@ -62,6 +62,9 @@ struct Build: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only diagnostics, no summary line.")
     var quiet = false
 
+    @Flag(help: "Also print how long each step of the pipeline took (to standard error).")
+    var timings = false
+
     func run() throws {
         let printer = DiagnosticPrinter()
         var options = SiteBuilder.Options(
@@ -73,6 +76,11 @@ struct Build: ParsableCommand {
         } catch let error as SiteBuildError {
             printer.line("error: \(error)")
             throw ExitCode.failure
+        }
+        if timings {
+            for (step, seconds) in report.stepDurations {
+                printer.line("  \(step): \(String(format: "%.3f", seconds)) s")
+            }
         }
         if !quiet { Swift.print(report.summaryLine) }
         if report.hasErrors { throw ExitCode.failure }
