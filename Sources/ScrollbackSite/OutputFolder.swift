@@ -83,12 +83,13 @@ struct OutputFolder {
     /// With an existing output the two folders are exchanged in one `renameat2` call; where
     /// that is unavailable, the old output is renamed aside, the new one renamed in, and the old
     /// one put back if that second rename fails.
-    func publishStaging() throws {
+    /// `usesExchange: false` forces the two-rename fallback (for tests).
+    func publishStaging(usesExchange: Bool = true) throws {
         guard FileSystem.kind(path) != .missing else {
             try FileSystem.move(stagingPath, to: path)
             return
         }
-        if FileSystem.exchange(stagingPath, path) {
+        if usesExchange, FileSystem.exchange(stagingPath, path) {
             // The staging path now holds the previous site.
             FileSystem.removeTree(stagingPath)
             return
