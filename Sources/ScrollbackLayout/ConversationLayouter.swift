@@ -23,6 +23,12 @@ import ScrollbackModel
 ///   stands alone, so it always shows its own time below it.
 /// - **Day separators** before the first message of each local day, and again at the top of a page
 ///   that starts in the middle of a day (`repeatsPreviousPage`), so every page says which day it is.
+/// - **Dates**: send times in the timestamp format (a time style, or a pattern) with the locale;
+///   edit times and the summary's first and last dates with their day ("May 3, 2024 at 9:41 AM");
+///   every ISO text as `yyyy-MM-dd'T'HH:mm:ssXXXXX` in the zone; day separators as the
+///   localized "EEEEMMMMdy" ("Friday, May 3, 2024") and `yyyy-MM-dd`.
+/// - **Replies** quote the target's sender, page and a one-line excerpt (`TextExcerpt`); a reply to
+///   a missing message gets no quote. **Reactions** name who reacted (display name, else id).
 /// - **Pages** of `pageSize` messages (day separators do not count); `pageSize <= 0` puts every
 ///   message on one page.
 public struct ConversationLayouter: Sendable {

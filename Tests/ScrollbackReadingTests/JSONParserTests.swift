@@ -171,4 +171,64 @@ import Testing
         #expect(root["a"]?.line == 3)
         #expect(root["a"]?.column == 3)
     }
+
+    @Test func streamingHandsOutTopLevelArrayElementsInOrder() throws {
+        var seen: [(String, Int, Int)] = []
+        let root = try JSONParser.parse(
+            Array(#"{"a": [9], "messages": [{"id": "1"},\#n {"id": "2"}], "nested": {"messages": [3]}}"#.utf8),
+            file: "t.json", streamingElementsOf: "messages"
+        ) { node in
+            seen.append((node["id"]?.string ?? "?", node.line, node.column))
+        }
+        #expect(seen.map(\.0) == ["1", "2"])
+        #expect(seen.map(\.1) == [1, 2])
+        #expect(seen.map(\.2) == [25, 2])
+        #expect(root["messages"]?.elements?.isEmpty == true)
+        #expect(root["messages"]?.column == 24)
+        #expect(root["a"]?.elements?.count == 1)
+        // Only the top-level member streams.
+        #expect(root["nested"]?["messages"]?.elements?.count == 1)
+    }
+
+    @Test func streamingStillReportsSyntaxErrors() {
+        var count = 0
+        #expect(throws: Diagnostic.self) {
+            _ = try JSONParser.parse(Array(#"{"messages": [1, 2 3]}"#.utf8), file: "t.json", streamingElementsOf: "messages") { _ in
+                count += 1
+            }
+        }
+        #expect(count == 2)
+    }
+
+    @Test func embeddedJSONCountsLinesFromItsFirstLine() {
+        let error = failure(text: "{\"question\": \"Dinner?\",\n \"options\": [1,]}", firstLine: 12)
+        #expect(error?.location == SourceLocation(file: "t.json", line: 13, column: 16))
+    }
+
+    func failure(text: String, firstLine: Int) -> Diagnostic? {
+        do {
+            _ = try JSONParser.parse(text, file: "t.json", firstLine: firstLine)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func maximumNestingFitsOnASmallThreadStack() async {
+        // Worker threads (Dispatch, Swift concurrency) have 512 KiB stacks on Linux; the deepest
+        // accepted document must parse there, in debug builds too.
+        let depth = JSONParser.maximumDepth
+        let text = String(repeating: "{\"a\":[", count: depth / 2) + "1" + String(repeating: "]}", count: depth / 2)
+        let parsed = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let node = try? JSONParser.parse(text, file: "t.json")
+                // The conversion to the model recurses: it must fit too.
+                let value = node?.jsonValue
+                continuation.resume(returning: value != nil && value == node?.jsonValue)
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
+        }
+        #expect(parsed)
+    }
 }
