@@ -208,6 +208,12 @@ def open_page(browser, server):
         context.close()
 
 
+def render_everything(page):
+    """Turns off `content-visibility: auto` rendering skips, so every message is laid out as it
+    is once a reader scrolls to it (skipped content has no geometry and no innerText)."""
+    page.add_style_tag(content="*, *::before, *::after { content-visibility: visible !important; }")
+
+
 def file_url(site, rel="index.html"):
     return (SITES / site / rel).as_uri()
 

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from conftest import BUILD_LOGS, SITES, all_pages, conversation_pages, expectations, file_url, page_params, require_page
+from conftest import (BUILD_LOGS, SITES, all_pages, conversation_pages, expectations, file_url, page_params,
+                      render_everything, require_page)
 
 HOSTILE_PAGES = page_params(all_pages(["hostile"]))
 
@@ -83,6 +84,7 @@ def shown_text_of_messages(open_page):
     texts = {}
     for path in conversation_pages("hostile").get("hostile", []):
         page = open_page(path.as_uri()).page
+        render_everything(page)
         texts.update(page.evaluate("() => Object.fromEntries([...document.querySelectorAll('[data-message-id]')]"
                                    ".map((m) => [m.dataset.messageId, m.innerText]))"))
     return texts
