@@ -32,6 +32,12 @@ struct RowTemplates: Sendable {
                 compiled.remove(name)
             }
         }
+        // The message template includes its parts as partials, which see the message's values up
+        // the context stack; a compiled message renders them alone. So an overridden part keeps
+        // the message itself on swift-mustache.
+        if !library.overridden.isDisjoint(with: ["avatar", "header", "footer", "timestamp", "reply"]) {
+            compiled.remove("message")
+        }
         self.compiled = compiled
     }
 
