@@ -197,8 +197,9 @@ def open_page(browser, server):
             dialog.dismiss()
 
         page.on("dialog", on_dialog)
+        # (ERR_ABORTED is the browser cancelling a request when the test navigates on.)
         page.on("requestfailed", lambda r: watched.failed.append(f"{r.failure} {r.url}")
-                if is_local(r.url, server.origin) else None)
+                if is_local(r.url, server.origin) and "ERR_ABORTED" not in (r.failure or "") else None)
         page.on("response", lambda r: watched.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
         page.goto(url, wait_until=wait_until)
         return watched

@@ -12,8 +12,15 @@ CLS_JS = """() => new Promise((resolve) => {
     for (const entry of list.getEntries()) {
       if (entry.hadRecentInput) continue;
       total += entry.value;
-      shifts.push({value: entry.value, sources: (entry.sources || []).map((s) => s.node ?
-        (s.node.nodeName + (s.node.dataset && s.node.dataset.part ? '[' + s.node.dataset.part + ']' : '')) : '?')});
+      const describe = (s) => {
+        const node = s.node;
+        if (!node || !node.closest) return node ? node.nodeName : '?';
+        const message = node.closest('[data-message-id]');
+        return node.nodeName.toLowerCase() + (node.className && typeof node.className === 'string' ? '.' + node.className.split(' ').join('.') : '')
+          + (message ? ' in #' + message.id : '') + ` moved ${Math.round(s.previousRect.y)}→${Math.round(s.currentRect.y)}`
+          + ` h ${Math.round(s.previousRect.height)}→${Math.round(s.currentRect.height)}`;
+      };
+      shifts.push({value: entry.value, sources: (entry.sources || []).map(describe)});
     }
   }).observe({type: 'layout-shift', buffered: true});
   setTimeout(() => resolve({total, shifts}), 300);
