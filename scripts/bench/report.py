@@ -218,7 +218,7 @@ def main(argv=None):
     out.write("\nScrollback benchmark: %s messages in %d conversations (seed %d, %.0f MB of JSON), revision %s\n" % (
         "{:,}".format(args.messages), args.conversations, args.seed, corpus_bytes / MB, results["scrollback_revision"]))
     out.write("Machine: %s cores, %s, %.1f GiB RAM; load average %s\n" % (
-        m["nproc"], m["cpu"], (m["memory_bytes"] or 0) / 1024 ** 3, sb.get("loadavg_before") or m["loadavg_at_report"]))
+        m["nproc"], m["cpu"], (m["memory_bytes"] or 0) / 1024 ** 3, " ".join((sb.get("loadavg_before") or m["loadavg_at_report"] or "").split()[:3])))
     if not sb_ok:
         out.write("NOTE: the Scrollback build produced no message pages (exit status %s); its figures are blank.\n"
                   % sb.get("exit_status"))
