@@ -152,6 +152,9 @@ def main(argv=None):
         "scrollback_messages_per_s": round(args.messages / sb_wall) if sb_wall else None,
         "scrollback_over_hugo": ratio(sb_wall, hugo.get("wall_s")),
         "scrollback_over_cmark_gfm": ratio(sb_wall, cmark.get("wall_s")),
+        # Under load (2 cores shared) wall times swing; CPU-time ratios are steadier.
+        "scrollback_over_hugo_cpu": ratio(sb.get("cpu_s") if sb_ok else None, hugo.get("cpu_s")),
+        "scrollback_over_cmark_gfm_cpu": ratio(sb.get("cpu_s") if sb_ok else None, cmark.get("cpu_s")),
     }
 
     # --- the table: (label, value, unit-formatted, target text, ok?) ---
@@ -165,6 +168,9 @@ def main(argv=None):
         if value is None:
             return "n/a"
         return "ok" if value <= limit else "MISS"
+
+    def times(v):
+        return "—" if v is None else "%.2f×" % v
 
     def check_at_least(value, floor):
         if value is None:
@@ -187,12 +193,15 @@ def main(argv=None):
         ("Hugo CPU user+sys", seconds(hugo.get("cpu_s")), "", ""),
         ("Hugo peak RSS", megabytes(hugo.get("peak_rss_bytes")), "", ""),
         ("cmark-gfm CLI wall", seconds(cmark.get("wall_s")), "", ""),
+        ("cmark-gfm CPU user+sys", seconds(cmark.get("cpu_s")), "", ""),
         ("cmark-gfm peak RSS", megabytes(cmark.get("peak_rss_bytes")), "", ""),
         ("Scrollback / Hugo time", "—" if results["derived"]["scrollback_over_hugo"] is None
          else "%.2f×" % results["derived"]["scrollback_over_hugo"], "", ""),
         ("Scrollback / cmark-gfm time", "—" if results["derived"]["scrollback_over_cmark_gfm"] is None
          else "%.2f×" % results["derived"]["scrollback_over_cmark_gfm"], "≤ 2×",
          check(results["derived"]["scrollback_over_cmark_gfm"], 2)),
+        ("Scrollback / Hugo CPU time", times(results["derived"]["scrollback_over_hugo_cpu"]), "", ""),
+        ("Scrollback / cmark-gfm CPU time", times(results["derived"]["scrollback_over_cmark_gfm_cpu"]), "", ""),
         ("Rebuild, nothing changed", seconds((runs.get("rebuild-unchanged") or {}).get("wall_s") if sb_ok else None), "", ""),
         ("Rebuild, 1 msg appended (smallest conv)",
          seconds((runs.get("rebuild-append-smallest") or {}).get("wall_s") if sb_ok else None), "≤ 0.5 s",
