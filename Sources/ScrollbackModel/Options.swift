@@ -97,7 +97,14 @@ public struct LayoutOptions: Hashable, Sendable {
     /// These options with `overrides` applied on top.
     public func applying(_ overrides: LayoutOverrides) -> LayoutOptions {
         var result = self
-        if let value = overrides.grouping { result.grouping = value }
+        if let value = overrides.grouping {
+            // `grouping: true` alone turns grouping on but keeps the gap set underneath.
+            if case .sameSender = value, overrides.groupGap == nil, case .sameSender = result.grouping {
+            } else {
+                result.grouping = value
+            }
+        }
+        if let gap = overrides.groupGap, case .sameSender = result.grouping { result.grouping = .sameSender(gap: gap) }
         if let value = overrides.collapseProfilePicture { result.collapseProfilePicture = value }
         if let value = overrides.collapseEnclosingViews { result.collapseEnclosingViews = value }
         if let value = overrides.collapseTimestamps { result.collapseTimestamps = value }
@@ -113,6 +120,9 @@ public struct LayoutOptions: Hashable, Sendable {
 /// Layout options a config file or a single conversation sets; `nil` keeps what is underneath.
 public struct LayoutOverrides: Hashable, Sendable {
     public var grouping: MessageGroupingOption?
+    /// `groupGap` in seconds: replaces the gap of whatever grouping applies underneath
+    /// (so `groupGap` alone keeps grouping on or off as the level below set it).
+    public var groupGap: TimeInterval?
     public var collapseProfilePicture: Bool?
     public var collapseEnclosingViews: Bool?
     public var collapseTimestamps: TimestampCollapsing?

@@ -29,6 +29,11 @@ struct ReadingContext: Sendable {
     /// The path of `file` as shown in diagnostics: relative to the input folder's parent when
     /// inside it, so `sample-logs/trip.json:3:5` reads naturally.
     func displayPath(_ file: URL) -> String {
+        ReadingContext.displayPath(file, inputRoot: inputRoot)
+    }
+
+    /// `displayPath(_:)` for a given input folder.
+    static func displayPath(_ file: URL, inputRoot: URL) -> String {
         let root = inputRoot.standardizedFileURL.path
         let path = file.standardizedFileURL.path
         let base = (root as NSString).deletingLastPathComponent
@@ -67,8 +72,45 @@ public struct LogReader: Sendable {
         let bytes = [UInt8](data)
         if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
         switch file.pathExtension.lowercased() {
-        case "md", "markdown": return MarkdownLogReader(context: context).read(bytes, file: file)
+        case "md", "markdown":
+            // The JSON parser checks UTF-8 as it goes; Markdown gets the same located error up front.
+            if let bad = UTF8Check.firstInvalidByte(in: bytes, file: location.file) {
+                return ReadResult(conversation: nil, diagnostics: [.error(.invalidUTF8, at: bad)])
+            }
+            return MarkdownLogReader(context: context).read(bytes, file: file)
         default: return JSONLogReader(context: context).read(bytes, file: file)
         }
+    }
+}
+
+extension LogReader {
+    /// Every local media file the logs read so far refer to (also images inside rich text,
+    /// written there as `@root/media/…`), ordered by site path: the files the site must copy.
+    public var mediaAssets: [LocalAsset] { context.media.resolvedAssets() }
+}
+
+/// The URL slug of a conversation: what its folder in the site is called.
+public enum ConversationSlug {
+    /// Lowercase ASCII letters, digits and `-`; every other run of characters becomes one `-`,
+    /// with none at either end. `Weekend Trip (2024).json` → `weekend-trip-2024`.
+    /// Text with nothing usable becomes `conversation`.
+    public static func make(from text: String) -> String {
+        var slug: [UInt8] = []
+        slug.reserveCapacity(text.utf8.count)
+        var pendingDash = false
+        for byte in text.utf8 {
+            let lowered: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
+            default:
+                pendingDash = true
+                continue
+            }
+            if pendingDash, !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+            pendingDash = false
+            slug.append(lowered)
+        }
+        return slug.isEmpty ? "conversation" : String(decoding: slug, as: UTF8.self)
     }
 }

@@ -4,12 +4,556 @@ import ScrollbackModel
 /// Reads a JSON conversation log (spec §1) with a position-tracking parser, so every error
 /// names its line and column.
 ///
-/// STUB: to be replaced by the real reader.
+/// Every error in the file is collected (each with its location); any error makes the
+/// conversation `nil`, warnings do not. Unknown fields are ignored, for forward compatibility.
 struct JSONLogReader {
     let context: ReadingContext
 
     /// Reads the log at `file`, whose bytes are `data`.
     func read(_ data: [UInt8], file: URL) -> ReadResult {
-        ReadResult(conversation: nil, diagnostics: [])
+        let path = context.displayPath(file)
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(data, file: path)
+        } catch {
+            return ReadResult(conversation: nil, diagnostics: [error])
+        }
+        var session = JSONLogSession(context: context, file: file, path: path)
+        let conversation = session.conversation(from: root)
+        let hasError = session.diagnostics.contains { $0.severity == .error }
+        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: session.diagnostics)
+    }
+}
+
+/// The state of reading one file: where it is and what went wrong so far.
+private struct JSONLogSession {
+    let context: ReadingContext
+    let file: URL
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    init(context: ReadingContext, file: URL, path: String) {
+        self.context = context
+        self.file = file
+        self.path = path
+    }
+
+    // MARK: diagnostics and typed fields
+
+    func at(_ node: JSONNode) -> SourceLocation { node.location(in: path) }
+
+    mutating func error(_ problem: Problem, _ node: JSONNode) {
+        diagnostics.append(.error(problem, at: at(node)))
+    }
+
+    mutating func warning(_ problem: Problem, _ node: JSONNode) {
+        diagnostics.append(.warning(problem, at: at(node)))
+    }
+
+    /// The member `key` of `object` if present (and not `null`); reports a missing required field at the object.
+    mutating func member(_ object: JSONNode, _ key: String, required: Bool) -> JSONNode? {
+        if let value = object[key] {
+            if case .null = value.value, !required { return nil }
+            return value
+        }
+        if required { error(.missingField(key), object) }
+        return nil
+    }
+
+    mutating func string(_ object: JSONNode, _ key: String, required: Bool = false) -> String? {
+        guard let node = member(object, key, required: required) else { return nil }
+        guard let text = node.string else {
+            error(.wrongType(field: key, expected: "a string, not \(node.typeName)"), node)
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ object: JSONNode, _ key: String) -> Bool? {
+        guard let node = member(object, key, required: false) else { return nil }
+        guard let flag = node.bool else {
+            error(.wrongType(field: key, expected: "true or false, not \(node.typeName)"), node)
+            return nil
+        }
+        return flag
+    }
+
+    mutating func number(_ object: JSONNode, _ key: String, required: Bool = false, in range: ClosedRange<Double>? = nil) -> Double? {
+        guard let node = member(object, key, required: required) else { return nil }
+        guard let value = node.number, value.isFinite, range.map({ $0.contains(value) }) ?? true else {
+            let expected = range.map { "a number from \(format($0.lowerBound)) to \(format($0.upperBound))" } ?? "a number"
+            error(.wrongType(field: key, expected: expected + (node.number == nil ? ", not \(node.typeName)" : "")), node)
+            return nil
+        }
+        return value
+    }
+
+    mutating func positiveInteger(_ object: JSONNode, _ key: String) -> Int? {
+        guard let node = member(object, key, required: false) else { return nil }
+        guard let value = node.number, value.isFinite, value >= 1, value <= 1_000_000, value == value.rounded() else {
+            error(.wrongType(field: key, expected: "a whole number from 1 to 1000000"), node)
+            return nil
+        }
+        return Int(value)
+    }
+
+    mutating func object(_ object: JSONNode, _ key: String, required: Bool = false) -> JSONNode? {
+        guard let node = member(object, key, required: required) else { return nil }
+        guard node.members != nil else {
+            error(.wrongType(field: key, expected: "an object, not \(node.typeName)"), node)
+            return nil
+        }
+        return node
+    }
+
+    mutating func array(_ object: JSONNode, _ key: String, required: Bool = false) -> [JSONNode]? {
+        guard let node = member(object, key, required: required) else { return nil }
+        guard let elements = node.elements else {
+            error(.wrongType(field: key, expected: "an array, not \(node.typeName)"), node)
+            return nil
+        }
+        return elements
+    }
+
+    mutating func stringArray(_ object: JSONNode, _ key: String) -> [String] {
+        guard let elements = array(object, key) else { return [] }
+        var result: [String] = []
+        for element in elements {
+            guard let text = element.string else {
+                error(.wrongType(field: key, expected: "an array of strings, not one holding \(element.typeName)"), element)
+                continue
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    mutating func date(_ object: JSONNode, _ key: String, required: Bool) -> Date? {
+        guard let node = member(object, key, required: required) else { return nil }
+        guard let text = node.string else {
+            error(.wrongType(field: key, expected: "an ISO 8601 date string, not \(node.typeName)"), node)
+            return nil
+        }
+        guard let date = ISO8601DateParser.parse(text) else {
+            error(.invalidDate(text, expected: ISO8601DateParser.expectedForm), node)
+            return nil
+        }
+        return date
+    }
+
+    func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Resolves a media reference written in `node` (a string member of `object`).
+    mutating func media(_ object: JSONNode, _ key: String, required: Bool = false) -> MediaSource? {
+        guard let node = member(object, key, required: required) else { return nil }
+        guard let reference = node.string else {
+            error(.wrongType(field: key, expected: "a relative path or an http(s) URL, not \(node.typeName)"), node)
+            return nil
+        }
+        return context.media.resolve(reference, relativeTo: file, at: at(node), diagnostics: &diagnostics)
+    }
+
+    // MARK: the conversation
+
+    mutating func conversation(from root: JSONNode) -> Conversation? {
+        guard root.members != nil else {
+            error(.wrongType(field: "(top level)", expected: "an object with 'participants' and 'messages', not \(root.typeName)"), root)
+            return nil
+        }
+        if let versionNode = member(root, "version", required: false) {
+            if case .number(let text) = versionNode.value, Double(text) == 1 {
+            } else {
+                let written: String
+                switch versionNode.value {
+                case .number(let text), .string(let text): written = text
+                default: written = versionNode.typeName
+                }
+                error(.unsupportedVersion(written), versionNode)
+            }
+        }
+        let id = conversationID(root)
+        let title = string(root, "title")
+        let description = string(root, "description")
+        var timeZone: String?
+        if let zoneNode = member(root, "timezone", required: false) {
+            if let zone = zoneNode.string, LayoutOptionParsing.isTimeZone(zone) {
+                timeZone = zone
+            } else {
+                error(.unknownTimeZone(zoneNode.string ?? zoneNode.typeName), zoneNode)
+            }
+        }
+        let layout = layoutOverrides(root)
+        let participants = self.participants(root)
+        var me: String?
+        if let meNode = member(root, "me", required: false) {
+            if let meID = meNode.string {
+                if participants.index[meID] != nil {
+                    me = meID
+                } else {
+                    error(.unknownSender(meID), meNode)
+                }
+            } else {
+                error(.wrongType(field: "me", expected: "a participant id string, not \(meNode.typeName)"), meNode)
+            }
+        }
+        let messages = self.messages(root, participants: participants.index)
+        return Conversation(
+            id: id, title: title, description: description, me: me, timeZone: timeZone,
+            participants: participants.list, messages: messages, layout: layout,
+            source: SourceLocation(file: path, line: 1, column: 1))
+    }
+
+    mutating func conversationID(_ root: JSONNode) -> String {
+        let fallback = ConversationSlug.make(from: file.deletingPathExtension().lastPathComponent)
+        guard let node = member(root, "id", required: false) else { return fallback }
+        guard let written = node.string else {
+            error(.wrongType(field: "id", expected: "a string, not \(node.typeName)"), node)
+            return fallback
+        }
+        let slug = ConversationSlug.make(from: written)
+        if slug != written {
+            warning(
+                .invalidOption(
+                    name: "id", value: written,
+                    expected: "a URL slug of lowercase letters, digits and '-'; using '\(slug)'"), node)
+        }
+        return slug
+    }
+
+    mutating func layoutOverrides(_ root: JSONNode) -> LayoutOverrides {
+        var overrides = LayoutOverrides()
+        guard let layout = object(root, "layout"), let members = layout.members else { return overrides }
+        for member in members {
+            let value: LayoutOptionValue
+            switch member.value.value {
+            case .bool(let flag): value = .bool(flag)
+            case .number(let text): value = .number(text)
+            case .string(let text): value = .string(text)
+            default:
+                error(.wrongType(field: member.key, expected: "a string, number or boolean, not \(member.value.typeName)"), member.value)
+                continue
+            }
+            guard LayoutOptionParsing.isOption(member.key) else {
+                diagnostics.append(.warning(LayoutOptionParsing.unknownOption(member.key), at: member.keyLocation(in: path)))
+                continue
+            }
+            if let problem = LayoutOptionParsing.apply(member.key, value, to: &overrides) {
+                error(problem, member.value)
+            }
+        }
+        return overrides
+    }
+
+    // MARK: participants
+
+    mutating func participants(_ root: JSONNode) -> (list: [Participant], index: [String: Int]) {
+        var list: [Participant] = []
+        var index: [String: Int] = [:]
+        var firstSeen: [String: SourceLocation] = [:]
+        guard let elements = array(root, "participants", required: true) else { return (list, index) }
+        for element in elements {
+            guard element.members != nil else {
+                error(.wrongType(field: "participants", expected: "an array of objects { \"id\", \"name\" }, not one holding \(element.typeName)"), element)
+                continue
+            }
+            let idNode = element["id"]
+            guard let id = string(element, "id", required: true) else { continue }
+            let name = string(element, "name", required: true) ?? id
+            let avatar = media(element, "avatar")
+            var color: String?
+            if let colorNode = member(element, "color", required: false) {
+                if let text = colorNode.string, ParticipantColor.isValid(text) {
+                    color = text.lowercased()
+                } else {
+                    warning(
+                        .invalidOption(
+                            name: "color", value: colorNode.string ?? colorNode.typeName,
+                            expected: "a colour #rgb or #rrggbb; a colour derived from the id is used"), colorNode)
+                }
+            }
+            if let first = firstSeen[id] {
+                error(.duplicateParticipantID(id, firstAt: first), idNode ?? element)
+                continue
+            }
+            firstSeen[id] = at(idNode ?? element)
+            index[id] = list.count
+            list.append(Participant(id: id, name: name, avatar: avatar, color: color))
+        }
+        return (list, index)
+    }
+
+    // MARK: messages
+
+    mutating func messages(_ root: JSONNode, participants: [String: Int]) -> [Message] {
+        guard let elements = array(root, "messages", required: true) else { return [] }
+        var messages: [Message] = []
+        messages.reserveCapacity(elements.count)
+        var firstSeen: [String: SourceLocation] = [:]
+        firstSeen.reserveCapacity(elements.count)
+        var replyTargets: [(index: Int, node: JSONNode)] = []
+        for element in elements {
+            guard element.members != nil else {
+                error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
+                continue
+            }
+            let idNode = element["id"]
+            let id = string(element, "id", required: true)
+            if let id, let idNode {
+                if let first = firstSeen[id] {
+                    error(.duplicateMessageID(id, firstAt: first), idNode)
+                } else {
+                    firstSeen[id] = at(idNode)
+                }
+            }
+            guard let message = message(element, id: id ?? "", participants: participants) else { continue }
+            if message.replyTo != nil, let node = element["replyTo"] { replyTargets.append((messages.count, node)) }
+            messages.append(message)
+        }
+        // A reply to a message that is not here still renders, without the quote.
+        for (index, node) in replyTargets where firstSeen[messages[index].replyTo!] == nil {
+            warning(.unknownReplyTarget(messages[index].replyTo!), node)
+            messages[index].replyTo = nil
+        }
+        return sortedByDate(messages)
+    }
+
+    /// Orders by date; equal dates keep file order (a stable sort over the indices).
+    func sortedByDate(_ messages: [Message]) -> [Message] {
+        var isSorted = true
+        for index in messages.indices.dropFirst() where messages[index].date < messages[index - 1].date {
+            isSorted = false
+            break
+        }
+        if isSorted { return messages }
+        let order = messages.indices.sorted { left, right in
+            let (a, b) = (messages[left].date, messages[right].date)
+            return a != b ? a < b : left < right
+        }
+        return order.map { messages[$0] }
+    }
+
+    mutating func message(_ object: JSONNode, id: String, participants: [String: Int]) -> Message? {
+        var kindName = MessageKind.Name.text
+        var kindIsKnown = true
+        if let kindNode = member(object, "kind", required: false) {
+            if let text = kindNode.string, let name = MessageKind.Name(rawValue: text) {
+                kindName = name
+            } else {
+                error(.unknownKind(kindNode.string ?? kindNode.typeName), kindNode)
+                kindIsKnown = false
+            }
+        }
+        var sender: String?
+        if let senderNode = member(object, "sender", required: kindName != .system && kindIsKnown) {
+            if let text = senderNode.string {
+                if participants[text] != nil {
+                    sender = text
+                } else {
+                    error(.unknownSender(text), senderNode)
+                }
+            } else {
+                error(.wrongType(field: "sender", expected: "a participant id string, not \(senderNode.typeName)"), senderNode)
+            }
+        }
+        let date = self.date(object, "date", required: true)
+        let edited = self.date(object, "edited", required: false)
+        var status: DeliveryStatus?
+        if let statusNode = member(object, "status", required: false) {
+            if let text = statusNode.string, let value = DeliveryStatus(rawValue: text) {
+                status = value
+            } else {
+                warning(
+                    .invalidOption(
+                        name: "status", value: statusNode.string ?? statusNode.typeName,
+                        expected: "sent, delivered or read; the mark is left out"), statusNode)
+            }
+        }
+        let replyTo = string(object, "replyTo")
+        let reactions = self.reactions(object, participants: participants)
+        guard kindIsKnown, let kind = kind(kindName, object) else { return nil }
+        guard let date else { return nil }
+        return Message(
+            id: id, sender: kindName == .system ? nil : sender, date: date, kind: kind, replyTo: replyTo,
+            reactions: reactions, edited: edited, status: status, location: at(object))
+    }
+
+    mutating func reactions(_ object: JSONNode, participants: [String: Int]) -> [Reaction] {
+        guard let elements = array(object, "reactions") else { return [] }
+        var reactions: [Reaction] = []
+        for element in elements {
+            guard element.members != nil else {
+                error(.wrongType(field: "reactions", expected: "an array of { \"emoji\", \"senders\" } objects, not one holding \(element.typeName)"), element)
+                continue
+            }
+            guard let emoji = string(element, "emoji", required: true) else { continue }
+            var senders: [String] = []
+            if let senderNodes = array(element, "senders", required: true) {
+                for node in senderNodes {
+                    guard let sender = node.string else {
+                        error(.wrongType(field: "senders", expected: "participant id strings, not \(node.typeName)"), node)
+                        continue
+                    }
+                    guard participants[sender] != nil else {
+                        error(.unknownSender(sender), node)
+                        continue
+                    }
+                    senders.append(sender)
+                }
+            }
+            reactions.append(Reaction(emoji: emoji, senders: senders))
+        }
+        return reactions
+    }
+
+    // MARK: kinds
+
+    mutating func kind(_ name: MessageKind.Name, _ object: JSONNode) -> MessageKind? {
+        switch name {
+        case .text: return string(object, "text", required: true).map(MessageKind.text)
+        case .emoji: return string(object, "text", required: true).map(MessageKind.emoji)
+        case .system: return string(object, "text", required: true).map(MessageKind.system)
+        case .attributedText: return attributedText(object)
+        case .photo: return mediaItem(object, kind: name).map(MessageKind.photo)
+        case .video: return mediaItem(object, kind: name).map(MessageKind.video)
+        case .audio: return mediaItem(object, kind: name).map(MessageKind.audio)
+        case .location: return location(object)
+        case .contact: return contact(object)
+        case .linkPreview: return linkPreview(object)
+        case .custom: return custom(object)
+        }
+    }
+
+    mutating func attributedText(_ object: JSONNode) -> MessageKind? {
+        if let markdownNode = object["markdown"] {
+            guard let markdown = string(object, "markdown") else { return nil }
+            let images = RichTextImages(context: context, file: file, location: at(markdownNode))
+            let result = context.markdown.render(markdown, imageURL: images.url(for:))
+            diagnostics.append(contentsOf: images.warnings)
+            return .attributedText(RichText(sanitizedHTML: result.html, plainText: result.plainText))
+        }
+        if let htmlNode = object["html"] {
+            guard let html = string(object, "html") else { return nil }
+            let images = RichTextImages(context: context, file: file, location: at(htmlNode))
+            let result = context.sanitizer.sanitize(html, imageURL: images.url(for:))
+            diagnostics.append(contentsOf: images.warnings)
+            return .attributedText(RichText(sanitizedHTML: result.html, plainText: result.plainText))
+        }
+        error(.missingField("markdown' or 'html"), object)
+        return nil
+    }
+
+    mutating func mediaItem(_ object: JSONNode, kind: MessageKind.Name) -> MediaItem? {
+        guard let media = self.object(object, "media", required: true) else { return nil }
+        guard let source = self.media(media, "url", required: true) else { return nil }
+        let width = positiveInteger(media, "width")
+        let height = positiveInteger(media, "height")
+        var size: PixelSize?
+        if let width, let height {
+            size = PixelSize(width: width, height: height)
+        } else if case .local(let asset) = source {
+            size = asset.pixelSize
+        }
+        let poster = kind == .video ? self.media(media, "poster") : nil
+        let duration = number(media, "duration", in: 0...1e9)
+        return MediaItem(
+            source: source, size: size, alt: string(media, "alt"), caption: string(media, "caption"),
+            poster: poster, duration: duration, title: string(media, "title"))
+    }
+
+    mutating func location(_ object: JSONNode) -> MessageKind? {
+        guard let location = self.object(object, "location", required: true) else { return nil }
+        let latitude = number(location, "latitude", required: true, in: -90...90)
+        let longitude = number(location, "longitude", required: true, in: -180...180)
+        let name = string(location, "name")
+        let address = string(location, "address")
+        guard let latitude, let longitude else { return nil }
+        return .location(LocationItem(latitude: latitude, longitude: longitude, name: name, address: address))
+    }
+
+    mutating func contact(_ object: JSONNode) -> MessageKind? {
+        guard let contact = self.object(object, "contact", required: true) else { return nil }
+        let name = string(contact, "name", required: true)
+        let phones = stringArray(contact, "phones")
+        let emails = stringArray(contact, "emails")
+        guard let name else { return nil }
+        return .contact(ContactItem(name: name, phones: phones, emails: emails))
+    }
+
+    mutating func linkPreview(_ object: JSONNode) -> MessageKind? {
+        let text = string(object, "text") ?? ""
+        guard let link = self.object(object, "link", required: true) else { return nil }
+        guard let urlNode = member(link, "url", required: true) else { return nil }
+        guard let url = urlNode.string else {
+            error(.wrongType(field: "url", expected: "an http(s) URL string, not \(urlNode.typeName)"), urlNode)
+            return nil
+        }
+        let scheme = MediaResolver.scheme(of: url)
+        guard scheme == "http" || scheme == "https", let parsed = URL(string: url), parsed.host?.isEmpty == false else {
+            warning(
+                .invalidOption(name: "url", value: url, expected: "an http(s) URL; the preview card is left out"), urlNode)
+            return .text(text)
+        }
+        var item = LinkItem(
+            url: url, title: string(link, "title"), teaser: string(link, "teaser"),
+            thumbnail: media(link, "thumbnail"), siteName: string(link, "siteName"))
+        if item.title == nil || item.teaser == nil || item.thumbnail == nil || item.siteName == nil,
+            let saved = context.previews.preview(for: url)
+        {
+            item.title = item.title ?? saved.title
+            item.teaser = item.teaser ?? saved.teaser
+            item.siteName = item.siteName ?? saved.siteName
+            if item.thumbnail == nil, let image = saved.imageURL {
+                // A saved page's relative image path is relative to the page, in `previews/`.
+                let page = context.inputRoot.appendingPathComponent("previews").appendingPathComponent("page.html")
+                item.thumbnail = context.media.resolve(image, relativeTo: page, at: at(urlNode), diagnostics: &diagnostics)
+            }
+        }
+        return .linkPreview(text: text, link: item)
+    }
+
+    mutating func custom(_ object: JSONNode) -> MessageKind? {
+        guard let custom = self.object(object, "custom", required: true) else { return nil }
+        guard let id = string(custom, "id", required: true) else { return nil }
+        let data = custom["data"]?.jsonValue ?? .null
+        return .custom(CustomItem(id: id, data: data))
+    }
+}
+
+/// `#rgb` / `#rrggbb` colours: the only form a participant colour may take, so it cannot carry CSS.
+enum ParticipantColor {
+    static func isValid(_ text: String) -> Bool {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 4 || utf8.count == 7, utf8[0] == UInt8(ascii: "#") else { return false }
+        return utf8.dropFirst().allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        }
+    }
+}
+
+/// The image-URL mapping rich text uses: a local file becomes `@root/<sitePath>` (the renderer
+/// turns `@root/` into the relative path to the site root), a remote URL stays as it is, and a
+/// refused or missing one drops the image. Collects the resolver's warnings.
+final class RichTextImages {
+    let context: ReadingContext
+    let file: URL
+    let location: SourceLocation
+    /// Warnings about the images met so far.
+    private(set) var warnings: [Diagnostic] = []
+
+    init(context: ReadingContext, file: URL, location: SourceLocation) {
+        self.context = context
+        self.file = file
+        self.location = location
+    }
+
+    /// The URL the page should use for the image `reference`, or `nil` to drop it.
+    func url(for reference: String) -> String? {
+        switch context.media.resolve(reference, relativeTo: file, at: location, diagnostics: &warnings) {
+        case .local(let asset): return "@root/" + asset.sitePath
+        case .remote(let url): return url
+        case .unavailable: return nil
+        }
     }
 }

@@ -1,6 +1,12 @@
 import Foundation
 import ScrollbackModel
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns a media reference written in a log (a relative path or a URL) into a `MediaSource`.
 ///
 /// Relative paths resolve against the log file's folder and must stay inside the input folder
@@ -8,17 +14,41 @@ import ScrollbackModel
 /// PNG/JPEG/GIF/WebP, the pixel size read from the file header. `http(s)` URLs become `.remote`
 /// (or `.unavailable` when remote media is off). Anything else is refused with a warning.
 ///
-/// STUB: to be replaced by the real resolver.
+/// Refused with a warning: absolute paths, `//host` references, every scheme other than
+/// `http`/`https` — including all `data:` URLs (an inline image should be saved as a file next
+/// to the log; keeping data URLs out keeps pages small and the rule simple) — and paths that
+/// leave the input folder, lexically (`../`) or through a symlink.
+///
+/// Each file is read and hashed once per resolver however often it is referenced;
+/// the resolver is safe to use from several threads.
 public final class MediaResolver: @unchecked Sendable {
     /// The input folder; nothing outside it is read.
     public let inputRoot: URL
     /// Whether `http(s)` media is referenced (config `remoteMedia`).
     public let allowsRemoteMedia: Bool
 
+    /// What a path resolved to; cached so a file referenced 10,000 times is examined once.
+    private enum Outcome {
+        case asset(LocalAsset)
+        case missing
+        case refused(String)
+    }
+
+    private let lock = NSLock()
+    /// By the standardized absolute path the reference names (before symlinks).
+    private var outcomes: [String: Outcome] = [:]
+    /// By real path: two references to one file share the asset.
+    private var assets: [String: LocalAsset] = [:]
+    /// The input folder with symlinks resolved, or `nil` if it does not exist.
+    private let realRoot: String?
+    private let standardRoot: String
+
     /// Creates a resolver for `inputRoot`.
     public init(inputRoot: URL, allowsRemoteMedia: Bool) {
         self.inputRoot = inputRoot
         self.allowsRemoteMedia = allowsRemoteMedia
+        self.standardRoot = inputRoot.standardizedFileURL.path
+        self.realRoot = MediaResolver.realPath(inputRoot.standardizedFileURL.path)
     }
 
     /// Resolves `reference`, written in `logFile` at `location`; warnings go to `diagnostics`.
@@ -26,6 +56,222 @@ public final class MediaResolver: @unchecked Sendable {
         _ reference: String, relativeTo logFile: URL, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
     ) -> MediaSource {
-        .unavailable(original: reference)
+        func refuse(_ reason: String) -> MediaSource {
+            diagnostics.append(.warning(.refusedMediaReference(reference, reason: reason), at: location))
+            return .unavailable(original: reference)
+        }
+        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return refuse("it is empty; expected a relative path or an http(s) URL") }
+        if let scheme = MediaResolver.scheme(of: trimmed) {
+            switch scheme {
+            case "http", "https":
+                guard let url = URL(string: trimmed), let host = url.host, !host.isEmpty else {
+                    return refuse("it is not a valid http(s) URL")
+                }
+                return allowsRemoteMedia ? .remote(trimmed) : .unavailable(original: reference)
+            case "data":
+                return refuse("data: URLs are not supported; save the file next to the log and use a relative path")
+            default:
+                return refuse("the '\(scheme):' scheme is not allowed; expected a relative path or an http(s) URL")
+            }
+        }
+        if trimmed.hasPrefix("/") || trimmed.hasPrefix("\\") {
+            return refuse("absolute paths are not allowed; expected a path relative to the log file")
+        }
+        let folder = logFile.deletingLastPathComponent().standardizedFileURL.path
+        var outcome = self.outcome(forPath: MediaResolver.join(folder, trimmed))
+        if case .missing = outcome, trimmed.contains("%"), let decoded = trimmed.removingPercentEncoding {
+            // Markdown destinations are URL-like: `my%20photo.png` names `my photo.png`.
+            outcome = self.outcome(forPath: MediaResolver.join(folder, decoded))
+        }
+        switch outcome {
+        case .asset(let asset): return .local(asset)
+        case .refused(let reason): return refuse(reason)
+        case .missing:
+            diagnostics.append(.warning(.missingMediaFile(reference), at: location))
+            return .unavailable(original: reference)
+        }
+    }
+
+    /// Every local file resolved so far, ordered by site path: what the site must copy
+    /// (also files only rich text refers to, as `@root/media/…`).
+    public func resolvedAssets() -> [LocalAsset] {
+        lock.lock()
+        defer { lock.unlock() }
+        return assets.values.sorted { $0.sitePath < $1.sitePath }
+    }
+
+    // MARK: paths
+
+    private func outcome(forPath path: String) -> Outcome {
+        lock.lock()
+        if let cached = outcomes[path] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let computed = examine(path)
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = outcomes[path] { return cached }  // another thread was faster
+        if case .asset(let asset) = computed, let shared = assets[asset.sourcePath] {
+            outcomes[path] = .asset(shared)
+            return .asset(shared)
+        }
+        if case .asset(let asset) = computed { assets[asset.sourcePath] = asset }
+        outcomes[path] = computed
+        return computed
+    }
+
+    private func examine(_ path: String) -> Outcome {
+        let outside = "it leaves the input folder; expected a path inside \(inputRoot.lastPathComponent)/"
+        guard MediaResolver.isInside(path, root: standardRoot) else { return .refused(outside) }
+        guard let real = MediaResolver.realPath(path) else { return .missing }
+        guard let realRoot, MediaResolver.isInside(real, root: realRoot) else {
+            return .refused("it is a link to a file outside the input folder")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return .refused("it is a folder, not a file")
+        }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: real), options: .mappedIfSafe) else {
+            return .refused("the file cannot be read")
+        }
+        let hash = data.withUnsafeBytes { MediaResolver.fnv1a64(UnsafeRawBufferPointer($0)) }
+        let hex = String(hash, radix: 16)
+        let name = String(repeating: "0", count: 16 - hex.count) + hex
+        let sitePath = "media/" + name + MediaResolver.siteExtension(of: real)
+        let size = data.withUnsafeBytes { ImageHeader.pixelSize(of: UnsafeRawBufferPointer($0)) }
+        return .asset(LocalAsset(sourcePath: real, sitePath: sitePath, pixelSize: size))
+    }
+
+    /// `.png` for `Photo.PNG`; extensions other than short alphanumerics become `.bin`.
+    static func siteExtension(of path: String) -> String {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext.isEmpty { return "" }
+        guard ext.utf8.count <= 10, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return ".bin" }
+        return "." + ext
+    }
+
+    /// The URL scheme of `reference` (lowercased), if it starts with one (`name:` before any `/`, `?` or `#`).
+    static func scheme(of reference: String) -> String? {
+        guard let colon = reference.firstIndex(of: ":") else { return nil }
+        let candidate = reference[..<colon]
+        guard let first = candidate.first, first.isASCII, first.isLetter,
+            candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return candidate.lowercased()
+    }
+
+    /// `folder/relative`, with `.` and `..` removed lexically.
+    static func join(_ folder: String, _ relative: String) -> String {
+        var parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        for part in relative.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(String(part))
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    static func isInside(_ path: String, root: String) -> Bool {
+        let base = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(base)
+    }
+
+    /// The canonical path with every symlink resolved, or `nil` if it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// FNV-1a, 64 bits: a fast content hash for file names (not a security property:
+    /// the files are the user's own).
+    static func fnv1a64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}
+
+/// Reads the pixel size from the header of a PNG, JPEG, GIF or WebP file.
+enum ImageHeader {
+    /// The size, or `nil` if the bytes are none of these formats or the header is cut short.
+    static func pixelSize(of bytes: UnsafeRawBufferPointer) -> PixelSize? {
+        let count = bytes.count
+        func byte(_ index: Int) -> Int { Int(bytes[index]) }
+        func bigEndian16(_ index: Int) -> Int { byte(index) << 8 | byte(index + 1) }
+        func bigEndian32(_ index: Int) -> Int { bigEndian16(index) << 16 | bigEndian16(index + 2) }
+        func littleEndian16(_ index: Int) -> Int { byte(index) | byte(index + 1) << 8 }
+        func littleEndian24(_ index: Int) -> Int { littleEndian16(index) | byte(index + 2) << 16 }
+        func matches(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            guard offset + signature.count <= count else { return false }
+            for (index, expected) in signature.enumerated() where bytes[offset + index] != expected { return false }
+            return true
+        }
+        func size(_ width: Int, _ height: Int) -> PixelSize? {
+            width > 0 && height > 0 ? PixelSize(width: width, height: height) : nil
+        }
+
+        // PNG: signature, then the IHDR chunk with width and height (big-endian).
+        if matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard count >= 24, matches(Array("IHDR".utf8), at: 12) else { return nil }
+            return size(bigEndian32(16), bigEndian32(20))
+        }
+        // GIF: logical screen size (little-endian).
+        if matches(Array("GIF87a".utf8)) || matches(Array("GIF89a".utf8)) {
+            guard count >= 10 else { return nil }
+            return size(littleEndian16(6), littleEndian16(8))
+        }
+        // JPEG: walk the marker segments to the first start-of-frame.
+        if matches([0xFF, 0xD8]) {
+            var offset = 2
+            while offset + 3 < count {
+                guard bytes[offset] == 0xFF else { return nil }
+                let marker = bytes[offset + 1]
+                if marker == 0xFF {  // fill byte
+                    offset += 1
+                    continue
+                }
+                if marker == 0x01 || (0xD0...0xD7).contains(marker) {  // no length
+                    offset += 2
+                    continue
+                }
+                if marker == 0xD9 || marker == 0xDA { return nil }  // end of image / scan before any frame
+                let length = bigEndian16(offset + 2)
+                guard length >= 2 else { return nil }
+                let isStartOfFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+                if isStartOfFrame {
+                    guard offset + 8 < count else { return nil }
+                    return size(bigEndian16(offset + 7), bigEndian16(offset + 5))
+                }
+                offset += 2 + length
+            }
+            return nil
+        }
+        // WebP: RIFF container, then a VP8 (lossy), VP8L (lossless) or VP8X (extended) chunk.
+        if matches(Array("RIFF".utf8)), matches(Array("WEBP".utf8), at: 8) {
+            if matches(Array("VP8 ".utf8), at: 12) {
+                guard count >= 30, matches([0x9D, 0x01, 0x2A], at: 23) else { return nil }
+                return size(littleEndian16(26) & 0x3FFF, littleEndian16(28) & 0x3FFF)
+            }
+            if matches(Array("VP8L".utf8), at: 12) {
+                guard count >= 25, bytes[20] == 0x2F else { return nil }
+                let bits = byte(21) | byte(22) << 8 | byte(23) << 16 | byte(24) << 24
+                return size((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+            }
+            if matches(Array("VP8X".utf8), at: 12) {
+                guard count >= 30 else { return nil }
+                return size(littleEndian24(24) + 1, littleEndian24(27) + 1)
+            }
+        }
+        return nil
     }
 }

@@ -1,0 +1,566 @@
+import ScrollbackModel
+
+/// A JSON value with the place it was written: what the readers need to point errors at
+/// the exact line and column of a bad field.
+public struct JSONNode: Sendable {
+    /// The value and, for arrays and objects, its children.
+    public enum Value: Sendable {
+        case null
+        case bool(Bool)
+        /// The number's text exactly as written (RFC 8259 grammar already checked).
+        case number(String)
+        case string(String)
+        case array([JSONNode])
+        /// Members in source order; a repeated key keeps every occurrence.
+        case object([JSONMember])
+    }
+
+    /// The value.
+    public var value: Value
+    // 32-bit positions keep a node at 32 bytes: a 1M-message log has millions of nodes.
+    private var storedLine: UInt32
+    private var storedColumn: UInt32
+
+    /// Creates a node at `line`:`column`.
+    public init(_ value: Value, line: Int, column: Int) {
+        self.value = value
+        self.storedLine = UInt32(clamping: line)
+        self.storedColumn = UInt32(clamping: column)
+    }
+
+    /// 1-based line of the value's first byte.
+    public var line: Int { Int(storedLine) }
+    /// 1-based column (in UTF-8 bytes) of the value's first byte.
+    public var column: Int { Int(storedColumn) }
+
+    /// Where the value starts in `file`.
+    public func location(in file: String) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// The value of the first member named `key`, if this is an object that has one.
+    public subscript(key: String) -> JSONNode? {
+        guard case .object(let members) = value else { return nil }
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
+
+    /// The members, if this is an object.
+    public var members: [JSONMember]? {
+        if case .object(let members) = value { return members }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var elements: [JSONNode]? {
+        if case .array(let elements) = value { return elements }
+        return nil
+    }
+
+    /// The string, if this is a string.
+    public var string: String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+
+    /// The boolean, if this is `true` or `false`.
+    public var bool: Bool? {
+        if case .bool(let flag) = value { return flag }
+        return nil
+    }
+
+    /// The number as a `Double`, if this is a number.
+    public var number: Double? {
+        if case .number(let text) = value { return Double(text) }
+        return nil
+    }
+
+    /// What kind of JSON value this is, for "expected a string, got an array" messages.
+    public var typeName: String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// The same value without positions, as the model keeps custom data.
+    public var jsonValue: JSONValue {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let text): return .number(text)
+        case .string(let text): return .string(text)
+        case .array(let elements): return .array(elements.map(\.jsonValue))
+        case .object(let members): return .object(members.map { (key: $0.key, value: $0.value.jsonValue) })
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Sendable {
+    /// The key, unescaped.
+    public var key: String
+    /// The value.
+    public var value: JSONNode
+    private var storedKeyLine: UInt32
+    private var storedKeyColumn: UInt32
+
+    /// Creates a member whose key starts at `keyLine`:`keyColumn`.
+    public init(key: String, value: JSONNode, keyLine: Int, keyColumn: Int) {
+        self.key = key
+        self.value = value
+        self.storedKeyLine = UInt32(clamping: keyLine)
+        self.storedKeyColumn = UInt32(clamping: keyColumn)
+    }
+
+    /// 1-based line of the key's opening quote.
+    public var keyLine: Int { Int(storedKeyLine) }
+    /// 1-based column of the key's opening quote.
+    public var keyColumn: Int { Int(storedKeyColumn) }
+
+    /// Where the key starts in `file`.
+    public func keyLocation(in file: String) -> SourceLocation {
+        SourceLocation(file: file, line: keyLine, column: keyColumn)
+    }
+}
+
+/// A strict RFC 8259 JSON parser that remembers where every value and key was written.
+///
+/// Works on raw bytes (no `String` per character); strings without escapes are built from a
+/// byte slice in one step. UTF-8 is validated inside strings as they are scanned, so invalid
+/// UTF-8 is reported at its first bad byte. No trailing commas, no comments, no `NaN`.
+public enum JSONParser {
+    /// Deepest nesting accepted; deeper input is refused instead of overflowing the stack.
+    public static let maximumDepth = 512
+
+    /// Parses `bytes` (one JSON text). `file` is the path shown in diagnostics.
+    ///
+    /// Throws a `Diagnostic` error with `.malformedJSON(expected:)` or `.invalidUTF8`
+    /// at the exact line and column (1-based, columns in UTF-8 bytes).
+    public static func parse(_ bytes: [UInt8], file: String) throws(Diagnostic) -> JSONNode {
+        let result: Result<JSONNode, Diagnostic> = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer: buffer, file: file)
+            do throws(Diagnostic) {
+                return .success(try scanner.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses the UTF-8 of `text`.
+    public static func parse(_ text: String, file: String) throws(Diagnostic) -> JSONNode {
+        try parse(Array(text.utf8), file: file)
+    }
+}
+
+// ASCII bytes the scanner compares against.
+private enum Byte {
+    static let quote: UInt8 = 0x22, backslash: UInt8 = 0x5C, slash: UInt8 = 0x2F
+    static let openBrace: UInt8 = 0x7B, closeBrace: UInt8 = 0x7D
+    static let openBracket: UInt8 = 0x5B, closeBracket: UInt8 = 0x5D
+    static let comma: UInt8 = 0x2C, colon: UInt8 = 0x3A
+    static let space: UInt8 = 0x20, tab: UInt8 = 0x09, newline: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
+    static let minus: UInt8 = 0x2D, plus: UInt8 = 0x2B, dot: UInt8 = 0x2E
+    static let zero: UInt8 = 0x30, nine: UInt8 = 0x39
+    static let lowerE: UInt8 = 0x65, upperE: UInt8 = 0x45
+}
+
+/// The cursor over the bytes; lives only for one `parse` call.
+private struct JSONScanner {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    let file: String
+    var position = 0
+    var line = 1
+    /// Offset of the first byte of the current line; column = position - lineStart + 1.
+    var lineStart = 0
+    var depth = 0
+    /// Reused for strings with escapes.
+    var scratch: [UInt8] = []
+    /// Children of the arrays and objects being parsed, innermost last. Each container copies
+    /// its own children out into an exactly sized array: no growth slack kept in the tree.
+    var elementStack: [JSONNode] = []
+    var memberStack: [JSONMember] = []
+
+    init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
+        // An empty buffer may have no base address; point at a dummy byte we never read.
+        self.base = buffer.baseAddress.map { UnsafePointer($0) } ?? UnsafePointer(bitPattern: 1)!
+        self.end = buffer.count
+        self.file = file
+        // A UTF-8 byte order mark is allowed (RFC 8259 §8.1) and ignored.
+        if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
+            position = 3
+            lineStart = 3
+        }
+    }
+
+    // MARK: errors
+
+    func location(at offset: Int) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: offset - lineStart + 1)
+    }
+
+    func failure(_ expected: String, at offset: Int) -> Diagnostic {
+        .error(.malformedJSON(expected: expected), at: location(at: offset))
+    }
+
+    /// The error for an unexpected byte: invalid UTF-8 if it starts a bad sequence, else `expected`.
+    func unexpected(_ expected: String, at offset: Int) -> Diagnostic {
+        if offset < end, base[offset] >= 0x80, utf8SequenceLength(at: offset) == nil {
+            return .error(.invalidUTF8, at: location(at: offset))
+        }
+        return failure(expected, at: offset)
+    }
+
+    // MARK: structure
+
+    mutating func parseDocument() throws(Diagnostic) -> JSONNode {
+        skipWhitespace()
+        let node = try parseValue()
+        skipWhitespace()
+        if position < end { throw unexpected("end of input after the top-level value", at: position) }
+        return node
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < end {
+            let byte = base[position]
+            if byte == Byte.space || byte == Byte.tab || byte == Byte.carriageReturn {
+                position += 1
+            } else if byte == Byte.newline {
+                position += 1
+                line += 1
+                lineStart = position
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func parseValue() throws(Diagnostic) -> JSONNode {
+        guard position < end else { throw failure("a value", at: position) }
+        let startLine = line
+        let startColumn = position - lineStart + 1
+        let value: JSONNode.Value
+        switch base[position] {
+        case Byte.quote: value = .string(try parseString())
+        case Byte.openBrace: value = try parseObject()
+        case Byte.openBracket: value = try parseArray()
+        case Byte.minus, Byte.zero...Byte.nine: value = .number(try parseNumber())
+        case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
+        default: throw unexpected("a value", at: position)
+        }
+        return JSONNode(value, line: startLine, column: startColumn)
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(Diagnostic) {
+        let count = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for index in 0..<count {
+            guard position + index < end, base[position + index] == text[index] else {
+                throw unexpected("a value (did you mean '\(literal)'?)", at: position)
+            }
+        }
+        position += count
+    }
+
+    mutating func enterContainer() throws(Diagnostic) {
+        depth += 1
+        if depth > JSONParser.maximumDepth {
+            throw failure("nesting at most \(JSONParser.maximumDepth) levels deep", at: position)
+        }
+    }
+
+    mutating func parseObject() throws(Diagnostic) -> JSONNode.Value {
+        try enterContainer()
+        position += 1  // {
+        let firstMember = memberStack.count
+        skipWhitespace()
+        if position < end, base[position] == Byte.closeBrace {
+            position += 1
+            depth -= 1
+            return .object([])
+        }
+        while true {
+            guard position < end, base[position] == Byte.quote else {
+                throw unexpected(memberStack.count == firstMember ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+            }
+            let keyLine = line
+            let keyColumn = position - lineStart + 1
+            let key = try parseString()
+            skipWhitespace()
+            guard position < end, base[position] == Byte.colon else {
+                throw unexpected("':' after member name", at: position)
+            }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue()
+            memberStack.append(JSONMember(key: key, value: value, keyLine: keyLine, keyColumn: keyColumn))
+            skipWhitespace()
+            guard position < end else { throw failure("',' or '}' after object member", at: position) }
+            let byte = base[position]
+            if byte == Byte.comma {
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBrace {
+                    throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
+                }
+            } else if byte == Byte.closeBrace {
+                position += 1
+                depth -= 1
+                let members = Array(memberStack[firstMember...])
+                memberStack.removeSubrange(firstMember...)
+                return .object(members)
+            } else {
+                throw unexpected("',' or '}' after object member", at: position)
+            }
+        }
+    }
+
+    mutating func parseArray() throws(Diagnostic) -> JSONNode.Value {
+        try enterContainer()
+        position += 1  // [
+        let firstElement = elementStack.count
+        skipWhitespace()
+        if position < end, base[position] == Byte.closeBracket {
+            position += 1
+            depth -= 1
+            return .array([])
+        }
+        while true {
+            elementStack.append(try parseValue())
+            skipWhitespace()
+            guard position < end else { throw failure("',' or ']' after array element", at: position) }
+            let byte = base[position]
+            if byte == Byte.comma {
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBracket {
+                    throw failure("a value (trailing commas are not allowed)", at: position)
+                }
+            } else if byte == Byte.closeBracket {
+                position += 1
+                depth -= 1
+                let elements = Array(elementStack[firstElement...])
+                elementStack.removeSubrange(firstElement...)
+                return .array(elements)
+            } else {
+                throw unexpected("',' or ']' after array element", at: position)
+            }
+        }
+    }
+
+    // MARK: numbers
+
+    mutating func parseNumber() throws(Diagnostic) -> String {
+        let start = position
+        if base[position] == Byte.minus { position += 1 }
+        guard position < end, isDigit(base[position]) else {
+            throw unexpected("a digit after '-'", at: position)
+        }
+        if base[position] == Byte.zero {
+            position += 1
+            if position < end, isDigit(base[position]) {
+                throw failure("'.', 'e' or the end of the number (no leading zeros)", at: position)
+            }
+        } else {
+            while position < end, isDigit(base[position]) { position += 1 }
+        }
+        if position < end, base[position] == Byte.dot {
+            position += 1
+            guard position < end, isDigit(base[position]) else {
+                throw unexpected("a digit after the decimal point", at: position)
+            }
+            while position < end, isDigit(base[position]) { position += 1 }
+        }
+        if position < end, base[position] == Byte.lowerE || base[position] == Byte.upperE {
+            position += 1
+            if position < end, base[position] == Byte.plus || base[position] == Byte.minus { position += 1 }
+            guard position < end, isDigit(base[position]) else {
+                throw unexpected("a digit in the exponent", at: position)
+            }
+            while position < end, isDigit(base[position]) { position += 1 }
+        }
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte &- Byte.zero < 10 }
+
+    // MARK: strings
+
+    /// Parses a string starting at its opening quote; leaves `position` after the closing quote.
+    mutating func parseString() throws(Diagnostic) -> String {
+        let open = position
+        position += 1
+        let contentStart = position
+        // Fast path: no escapes. Scan ASCII quickly, validate multi-byte sequences as met.
+        while position < end {
+            let byte = base[position]
+            if byte == Byte.quote {
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart),
+                    as: UTF8.self)
+                position += 1
+                return text
+            } else if byte == Byte.backslash {
+                return try parseEscapedString(open: open, contentStart: contentStart)
+            } else if byte < 0x20 {
+                throw controlCharacter(at: position, open: open)
+            } else if byte < 0x80 {
+                position += 1
+            } else {
+                guard let length = utf8SequenceLength(at: position) else {
+                    throw Diagnostic.error(.invalidUTF8, at: location(at: position))
+                }
+                position += length
+            }
+        }
+        throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
+    }
+
+    func controlCharacter(at offset: Int, open: Int) -> Diagnostic {
+        if base[offset] == Byte.newline {
+            return failure("'\"' before the end of the line (unterminated string; write a line break as \\n)", at: offset)
+        }
+        return failure("'\"' or an escape such as \\t or \\u0000 instead of a raw control character in a string", at: offset)
+    }
+
+    /// The slow path, from the first backslash: decodes escapes into `scratch`.
+    mutating func parseEscapedString(open: Int, contentStart: Int) throws(Diagnostic) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart))
+        while position < end {
+            let byte = base[position]
+            if byte == Byte.quote {
+                position += 1
+                return String(decoding: scratch, as: UTF8.self)
+            } else if byte == Byte.backslash {
+                try parseEscape()
+            } else if byte < 0x20 {
+                throw controlCharacter(at: position, open: open)
+            } else if byte < 0x80 {
+                scratch.append(byte)
+                position += 1
+            } else {
+                guard let length = utf8SequenceLength(at: position) else {
+                    throw Diagnostic.error(.invalidUTF8, at: location(at: position))
+                }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + position, count: length))
+                position += length
+            }
+        }
+        throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
+    }
+
+    mutating func parseEscape() throws(Diagnostic) {
+        let escapeStart = position
+        position += 1
+        guard position < end else { throw failure("an escape character after '\\'", at: position) }
+        let byte = base[position]
+        position += 1
+        switch byte {
+        case Byte.quote: scratch.append(Byte.quote)
+        case Byte.backslash: scratch.append(Byte.backslash)
+        case Byte.slash: scratch.append(Byte.slash)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(Byte.newline)
+        case UInt8(ascii: "r"): scratch.append(Byte.carriageReturn)
+        case UInt8(ascii: "t"): scratch.append(Byte.tab)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4(escapeStart: escapeStart)
+            if scalar >= 0xD800 && scalar <= 0xDBFF {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard position + 1 < end, base[position] == Byte.backslash, base[position + 1] == UInt8(ascii: "u") else {
+                    throw failure("a '\\uDC00'-'\\uDFFF' low surrogate after the high surrogate", at: position)
+                }
+                let lowStart = position
+                position += 2
+                let low = try parseHex4(escapeStart: lowStart)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw failure("a '\\uDC00'-'\\uDFFF' low surrogate after the high surrogate", at: lowStart)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                throw failure("a high surrogate '\\uD800'-'\\uDBFF' before a low surrogate", at: escapeStart)
+            }
+            appendUTF8(scalar)
+        default:
+            throw unexpected("one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX after '\\'", at: position - 1)
+        }
+    }
+
+    mutating func parseHex4(escapeStart: Int) throws(Diagnostic) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < end else { throw failure("four hex digits after '\\u'", at: position) }
+            let byte = base[position]
+            let digit: UInt8
+            switch byte {
+            case Byte.zero...Byte.nine: digit = byte - Byte.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw unexpected("four hex digits after '\\u'", at: position)
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `offset` (a byte ≥ 0x80),
+    /// or `nil` if it is malformed (Unicode Table 3-7: no overlongs, no surrogates, ≤ U+10FFFF).
+    func utf8SequenceLength(at offset: Int) -> Int? {
+        let first = base[offset]
+        func continuation(_ index: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+            offset + index < end && range.contains(base[offset + index])
+        }
+        switch first {
+        case 0xC2...0xDF:
+            return continuation(1) ? 2 : nil
+        case 0xE0:
+            return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : nil
+        case 0xE1...0xEC, 0xEE...0xEF:
+            return continuation(1) && continuation(2) ? 3 : nil
+        case 0xED:
+            return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : nil
+        case 0xF0:
+            return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : nil
+        case 0xF1...0xF3:
+            return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
+        case 0xF4:
+            return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : nil
+        default:
+            return nil
+        }
+    }
+}
