@@ -3,7 +3,34 @@ import ScrollbackModel
 
 /// The layout pass (spec §3): turns a conversation into pages of positioned, decorated rows.
 ///
-/// STUB: to be replaced by the real layout pass.
+/// Decisions made here (templates never compute layout):
+/// - **Options**: the site's options with the conversation's `layout` overrides on top; dates are
+///   shown and days split in `conversation.timeZone`, else the options' zone.
+/// - **Alignment**: `system` → center; sender is `me` → right; everything else → left.
+/// - **Grouping**: neighbours group while neither is `system`, the sender is the same, the local
+///   calendar day is the same and the gap is at most `groupGap` (inclusive). Positions are computed
+///   over the whole conversation, so a group may run across a page boundary and a page may open
+///   with a `middle` or `last` message.
+/// - **Avatar**: only on left-aligned messages, like MessageKit, which hides the avatar of the
+///   current sender by default: your own bubbles need no face. With `collapseProfilePicture`, only
+///   on the last message of a group (or a single one). Never on `system` messages.
+/// - **Header / footer**: with `collapseEnclosingViews`, the header only on the first (or single)
+///   message and the footer only on the last (or single); otherwise on every message. A footer is
+///   only shown when it has something to show: an edited mark, or a delivery status on a
+///   right-aligned message. `system` messages have neither.
+/// - **Timestamps**: `top` → the first (or single) message shows it above the bubble; `bottom` →
+///   the last (or single) shows it below; `off` → every message shows it below. A `system` message
+///   stands alone, so it always shows its own time below it.
+/// - **Day separators** before the first message of each local day, and again at the top of a page
+///   that starts in the middle of a day (`repeatsPreviousPage`), so every page says which day it is.
+/// - **Dates**: send times in the timestamp format (a time style, or a pattern) with the locale;
+///   edit times and the summary's first and last dates with their day ("May 3, 2024 at 9:41 AM");
+///   every ISO text as `yyyy-MM-dd'T'HH:mm:ssXXXXX` in the zone; day separators as the
+///   localized "EEEEMMMMdy" ("Friday, May 3, 2024") and `yyyy-MM-dd`.
+/// - **Replies** quote the target's sender, page and a one-line excerpt (`TextExcerpt`); a reply to
+///   a missing message gets no quote. **Reactions** name who reacted (display name, else id).
+/// - **Pages** of `pageSize` messages (day separators do not count); `pageSize <= 0` puts every
+///   message on one page.
 public struct ConversationLayouter: Sendable {
     /// Site-wide options; the conversation's overrides are applied on top.
     public var options: LayoutOptions
@@ -16,14 +43,145 @@ public struct ConversationLayouter: Sendable {
         self.pageSize = pageSize
     }
 
-    /// Lays out `conversation`.
+    /// Lays out `conversation`: every page at once.
+    ///
+    /// For very large conversations prefer `plan(_:)` and build one page at a time, so only a
+    /// page's rows are in memory.
     public func layout(_ conversation: Conversation) -> ConversationLayout {
-        let summary = ConversationSummary(
-            id: conversation.id, title: conversation.displayTitle, description: conversation.description,
-            participantNames: conversation.participants.map(\.name), messageCount: conversation.messages.count,
-            firstDate: nil, lastDate: nil, lastMessagePreview: nil)
+        let plan = plan(conversation)
         return ConversationLayout(
-            conversation: conversation, options: options.applying(conversation.layout),
-            pages: [PageLayout(index: 0, items: [])], pageOfMessage: [:], summary: summary)
+            conversation: plan.conversation, options: plan.options, pages: (0..<plan.pageCount).map(plan.page),
+            pageOfMessage: plan.pageOfMessage, summary: plan.summary)
+    }
+
+    /// Makes every layout decision for `conversation` except building the rows, which
+    /// `ConversationPlan.page(_:)` does for one page on demand.
+    ///
+    /// All the formatter work happens here, once per conversation; pages are then pure assembly.
+    public func plan(_ conversation: Conversation) -> ConversationPlan {
+        let options = self.options.applying(conversation.layout)
+        let zoneName = conversation.timeZone ?? options.timeZone
+        // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
+        let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        let formats = ConversationDateFormats(options: options, timeZone: timeZone)
+
+        var conversation = conversation
+        conversation.messages = Self.orderedByDate(conversation.messages)
+        let messages = conversation.messages
+        let count = messages.count
+
+        var participants = [String: Participant](minimumCapacity: conversation.participants.count)
+        for participant in conversation.participants.reversed() {
+            participants[participant.id] = participant  // backwards, so the first of a duplicate id wins
+        }
+        var indexOfMessage = [String: Int](minimumCapacity: count)
+        for index in messages.indices.reversed() {
+            indexOfMessage.updateValue(index, forKey: messages[index].id)
+        }
+
+        // One pass over the dates: wall-clock seconds, time texts, day separators, group starts.
+        var localSeconds = [Int64]()
+        localSeconds.reserveCapacity(count)
+        var timeTexts = [String]()
+        timeTexts.reserveCapacity(count)
+        var daySeparators = [Int64: FormattedDate]()
+        var isoOutsideYears1To9999 = [Int: String]()
+        var startsGroup = [Bool]()
+        startsGroup.reserveCapacity(count)
+        var previousDay = Int64.min
+        for index in 0..<count {
+            let message = messages[index]
+            let local = formats.localSeconds(message.date)
+            localSeconds.append(local)
+            timeTexts.append(formats.timestampText(message.date, localSeconds: local))
+            let day = ConversationDateFormats.floorDivide(local, ConversationDateFormats.secondsPerDay)
+            if day != previousDay, daySeparators[day] == nil {
+                daySeparators[day] = formats.day(message.date)
+            }
+            if !ConversationPlan.handFormatsISO(message.date) {
+                isoOutsideYears1To9999[index] = formats.formatISO(message.date, localSeconds: local)
+            }
+            startsGroup.append(
+                index == 0 || !Self.groups(messages[index - 1], with: message, sameDay: previousDay == day, options.grouping))
+            previousDay = day
+        }
+
+        var positions = [GroupPosition]()
+        positions.reserveCapacity(count)
+        for index in 0..<count {
+            let nextStartsGroup = index + 1 == count || startsGroup[index + 1]
+            positions.append(Self.position(startsGroup: startsGroup[index], nextStartsGroup: nextStartsGroup))
+        }
+
+        var editedTimes = [Int: FormattedDate]()
+        for (index, message) in messages.enumerated() {
+            if let edited = message.edited { editedTimes[index] = formats.dayAndTime(edited) }
+        }
+
+        let messagesPerPage = pageSize > 0 ? pageSize : max(count, 1)
+        return ConversationPlan(
+            conversation: conversation, options: options, messagesPerPage: messagesPerPage,
+            summary: Self.summary(conversation, participants: participants, formats: formats),
+            participants: participants, indexOfMessage: indexOfMessage, positions: positions,
+            localSeconds: localSeconds, timeTexts: timeTexts, daySeparators: daySeparators,
+            editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999)
+    }
+
+    // MARK: Grouping
+
+    /// Whether `message` continues the group that `previous` belongs to.
+    static func groups(_ previous: Message, with message: Message, sameDay: Bool, _ grouping: MessageGroupingOption)
+        -> Bool
+    {
+        guard case .sameSender(let gap) = grouping else { return false }
+        guard previous.kind.name != .system, message.kind.name != .system else { return false }
+        guard let sender = message.sender, previous.sender == sender, sameDay else { return false }
+        return message.date.timeIntervalSince(previous.date) <= gap
+    }
+
+    static func position(startsGroup: Bool, nextStartsGroup: Bool) -> GroupPosition {
+        switch (startsGroup, nextStartsGroup) {
+        case (true, true): return .single
+        case (true, false): return .first
+        case (false, true): return .last
+        case (false, false): return .middle
+        }
+    }
+
+    /// `messages` ordered by date, ties in their given order; the readers already sort, so this
+    /// usually only checks.
+    private static func orderedByDate(_ messages: [Message]) -> [Message] {
+        var isOrdered = true
+        for index in messages.indices.dropFirst() where messages[index - 1].date > messages[index].date {
+            isOrdered = false
+            break
+        }
+        if isOrdered { return messages }
+        return messages.enumerated()
+            .sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }
+            .map(\.element)
+    }
+
+    // MARK: Summary
+
+    private static func summary(
+        _ conversation: Conversation, participants: [String: Participant], formats: ConversationDateFormats
+    ) -> ConversationSummary {
+        let messages = conversation.messages
+        var lastMessagePreview: String?
+        if let last = messages.last {
+            let excerpt = TextExcerpt.make(last.kind.plainText)
+            if last.kind.name != .system, let senderID = last.sender {
+                lastMessagePreview = "\(participants[senderID]?.name ?? senderID): \(excerpt)"
+            } else {
+                lastMessagePreview = excerpt
+            }
+        }
+        return ConversationSummary(
+            id: conversation.id, title: conversation.displayTitle, description: conversation.description,
+            participantNames: conversation.participants.map(\.name), messageCount: messages.count,
+            firstDate: messages.first.map { formats.dayAndTime($0.date) },
+            lastDate: messages.last.map { formats.dayAndTime($0.date) },
+            lastMessagePreview: lastMessagePreview)
     }
 }

@@ -109,10 +109,14 @@ public enum LayoutItem: Sendable {
 public struct DaySeparator: Hashable, Sendable {
     /// The day, e.g. text "Friday, May 3, 2024" and iso "2024-05-03".
     public var day: FormattedDate
+    /// Whether this separator repeats, at the top of a page, the day that the previous page
+    /// already opened (the day did not change here; the page did).
+    public var repeatsPreviousPage: Bool
 
     /// Creates a separator.
-    public init(day: FormattedDate) {
+    public init(day: FormattedDate, repeatsPreviousPage: Bool = false) {
         self.day = day
+        self.repeatsPreviousPage = repeatsPreviousPage
     }
 }
 

@@ -15,7 +15,10 @@ public struct RenderedMarkdown: Hashable, Sendable {
 /// Renders GitHub-flavoured Markdown (tables, strikethrough, autolinks, task lists) to safe HTML
 /// through cmark-gfm.
 ///
-/// STUB: to be replaced by the real cmark-gfm wrapper.
+/// Safe mode: raw HTML is omitted, `javascript:`, `vbscript:`, `file:` and `data:` (except
+/// images) links are dropped, and the GFM tag filter is on. Soft line breaks render as `<br />`
+/// because chat messages keep their line breaks. Parsing is serialized process-wide (cmark-gfm
+/// keeps a global table), so the renderer is safe to call from any number of tasks.
 public struct MarkdownRenderer: Sendable {
     /// Creates a renderer.
     public init() {}
@@ -23,6 +26,6 @@ public struct MarkdownRenderer: Sendable {
     /// Renders `markdown`. `imageURL` maps each image destination to the URL the page should use,
     /// or `nil` to drop the image (its alt text stays).
     public func render(_ markdown: String, imageURL: (String) -> String? = { $0 }) -> RenderedMarkdown {
-        RenderedMarkdown(html: "<p>STUB</p>", plainText: markdown)
+        MarkdownDocument(markdown).render(imageURL: imageURL)
     }
 }

@@ -1,4 +1,7 @@
 /// What a message is and what it carries, after MessageKit's `MessageKind`.
+///
+/// The cases with large payloads are `indirect` so a `Message` stays small: an archive of a
+/// million messages is held one conversation at a time, and its size is what peak memory follows.
 public enum MessageKind: Hashable, Sendable {
     /// Plain text: escaped, line breaks kept, URLs, e-mail addresses and @mentions linked.
     case text(String)
@@ -7,21 +10,21 @@ public enum MessageKind: Hashable, Sendable {
     /// Emoji only: shown large, without a bubble.
     case emoji(String)
     /// An image.
-    case photo(MediaItem)
+    indirect case photo(MediaItem)
     /// A video.
-    case video(MediaItem)
+    indirect case video(MediaItem)
     /// A sound recording.
-    case audio(MediaItem)
+    indirect case audio(MediaItem)
     /// A place on the map.
-    case location(LocationItem)
+    indirect case location(LocationItem)
     /// A contact card.
-    case contact(ContactItem)
+    indirect case contact(ContactItem)
     /// Text followed by a preview card of a link.
-    case linkPreview(text: String, link: LinkItem)
+    indirect case linkPreview(text: String, link: LinkItem)
     /// A note about the conversation itself: centred, no bubble, no avatar.
     case system(String)
     /// Anything else, drawn by the renderer registered for its id.
-    case custom(CustomItem)
+    indirect case custom(CustomItem)
 
     /// The names spec §1 gives the kinds, as written in logs and in `data-kind`.
     public enum Name: String, CaseIterable, Hashable, Sendable {

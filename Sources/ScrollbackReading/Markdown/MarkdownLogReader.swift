@@ -1,14 +1,492 @@
 import Foundation
+import ScrollbackMarkdown
 import ScrollbackModel
 
 /// Reads a Markdown conversation log (spec §2) through cmark-gfm's document tree.
 ///
-/// STUB: to be replaced by the real reader.
+/// - YAML front matter (`---` … `---` at the top) gives the conversation's fields, decoded
+///   with Yams (see `MarkdownFrontMatter`).
+/// - Only top-level blocks are looked at: a heading whose whole text is `YYYY-MM-DD` sets the
+///   day; a paragraph whose first inline is **strong** (a participant id or display name)
+///   followed on its first line by a time starts a message; a paragraph starting with an
+///   *emphasised* time is a system message. A header inside a code block, quote or list item is
+///   content of the message around it.
+/// - A message's body is the rest of its header paragraph and every block up to the next
+///   message start or date heading; its kind is inferred from the body (`MarkdownKindInference`).
+/// - Message ids are `m1`, `m2`, … in the order the messages are written (system messages
+///   included), so an id names the same message as long as nothing is inserted before it.
+/// - A dated header (`YYYY-MM-DD HH:MM` or ISO 8601) also sets the day for the times after it.
+///
+/// Every error in the file is collected; any error makes the conversation `nil`.
 struct MarkdownLogReader {
     let context: ReadingContext
 
     /// Reads the log at `file`, whose bytes are `data`.
     func read(_ data: [UInt8], file: URL) -> ReadResult {
-        ReadResult(conversation: nil, diagnostics: [])
+        let path = context.displayPath(file)
+        guard var text = String(validating: data, as: UTF8.self) else {
+            return ReadResult(
+                conversation: nil,
+                diagnostics: [.error(.invalidUTF8, at: Self.firstInvalidUTF8(data, file: path))])
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        var session = MarkdownLogSession(context: context, file: file, path: path)
+        let conversation = session.conversation(from: text)
+        let hasError = session.diagnostics.contains { $0.severity == .error }
+        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: session.diagnostics)
+    }
+
+    /// Where the first byte that is not valid UTF-8 sits.
+    private static func firstInvalidUTF8(_ data: [UInt8], file: String) -> SourceLocation {
+        var line = 1
+        var lineStart = 0
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == UInt8(ascii: "\n") {
+                    line += 1
+                    lineStart = offset + 1
+                }
+                offset += encoded.count
+            case .error:
+                return SourceLocation(file: file, line: line, column: offset - lineStart + 1)
+            case .emptyInput:
+                return SourceLocation(file: file, line: line, column: 1)
+            }
+        }
+    }
+}
+
+/// What a top-level block means in a Markdown log.
+private enum BlockRole {
+    /// A date heading: the day for the times that follow.
+    case day(MarkdownClock.Day)
+    /// A message header: the paragraph's first line names the sender and the time.
+    case message(MessageHeader)
+    /// A system message: the paragraph starts with an emphasised time.
+    case system(SystemHeader)
+    /// A heading, header or time that is meant as one but is wrong; already reported. Ends the
+    /// previous message like a real start, so errors do not cascade.
+    case brokenStart
+    /// Anything else: content of the message it follows.
+    case content
+}
+
+private struct MessageHeader {
+    /// The participant id, when the strong text names one.
+    var sender: String
+    var time: MarkdownClock.WrittenTime
+    var timeText: String
+    var timeLocation: SourceLocation
+}
+
+private struct SystemHeader {
+    var time: MarkdownClock.WrittenTime
+    var timeText: String
+    var timeLocation: SourceLocation
+}
+
+/// The state of reading one Markdown file.
+struct MarkdownLogSession {
+    let context: ReadingContext
+    let file: URL
+    let path: String
+    var diagnostics: [Diagnostic] = []
+
+    /// Participant ids, and display names to ids, for resolving header senders.
+    private var participantIDs: Set<String> = []
+    private var idsByName: [String: String] = [:]
+    /// Preview data from the front matter's `links:`, by URL.
+    private(set) var frontMatterLinks: [String: LinkItem] = [:]
+
+    init(context: ReadingContext, file: URL, path: String) {
+        self.context = context
+        self.file = file
+        self.path = path
+    }
+
+    func location(_ position: MarkdownPosition) -> SourceLocation {
+        SourceLocation(file: path, line: max(position.line, 1), column: max(position.column, 1))
+    }
+
+    mutating func error(_ problem: Problem, at location: SourceLocation) {
+        diagnostics.append(.error(problem, at: location))
+    }
+
+    mutating func warning(_ problem: Problem, at location: SourceLocation) {
+        diagnostics.append(.warning(problem, at: location))
+    }
+
+    // MARK: - The file
+
+    mutating func conversation(from text: String) -> Conversation? {
+        let (placement, body) = splitFrontMatter(text)
+        var frontMatter = MarkdownFrontMatter()
+        if let placement {
+            switch placement.decode(file: path) {
+            case .success(let decoded): frontMatter = decoded
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+                return nil
+            }
+        }
+        let yaml = placement ?? FrontMatterPlacement(yaml: "", lines: [])
+        let header = conversationFields(frontMatter, yaml: yaml)
+
+        let zoneName = header.timeZone ?? header.layout.timeZone ?? context.config.layout.timeZone
+        let clock = MarkdownClock(timeZone: TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!)
+        let document = MarkdownDocument(body)
+        let messages = self.messages(in: document, clock: clock)
+        return Conversation(
+            id: header.id, title: frontMatter.title, description: frontMatter.description, me: header.me,
+            timeZone: header.timeZone, participants: header.participants, messages: messages, layout: header.layout,
+            source: SourceLocation(file: path, line: 1, column: 1))
+    }
+
+    /// Splits `---` front matter from the Markdown. The Markdown keeps the front matter's lines as
+    /// empty lines, so cmark-gfm's line numbers are the file's.
+    mutating func splitFrontMatter(_ text: String) -> (FrontMatterPlacement?, String) {
+        guard text.hasPrefix("---") else { return (nil, text) }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        guard let first = lines.first, first.trimmingTrailingWhitespace() == "---" else { return (nil, text) }
+        guard let closing = lines.indices.dropFirst().first(where: {
+            let line = lines[$0].trimmingTrailingWhitespace()
+            return line == "---" || line == "..."
+        }) else {
+            error(
+                .invalidYAML("the front matter opened on line 1 is never closed; expected a line '---' after it"),
+                at: SourceLocation(file: path, line: 1, column: 1))
+            return (nil, "")
+        }
+        let yamlLines = Array(lines[1..<closing])
+        let placement = FrontMatterPlacement(yaml: yamlLines.joined(separator: "\n"), lines: yamlLines)
+        let body = String(repeating: "\n", count: closing + 1) + lines[(closing + 1)...].joined(separator: "\n")
+        return (placement, body)
+    }
+
+    // MARK: - Front matter fields
+
+    private struct ConversationFields {
+        var id: String
+        var me: String?
+        var timeZone: String?
+        var participants: [Participant] = []
+        var layout = LayoutOverrides()
+    }
+
+    private mutating func conversationFields(_ frontMatter: MarkdownFrontMatter, yaml: FrontMatterPlacement)
+        -> ConversationFields
+    {
+        for key in frontMatter.unknownKeys {
+            warning(
+                .other(
+                    "unknown front matter field '\(key.value)' is ignored; expected one of \(MarkdownFrontMatter.knownKeys.sorted().joined(separator: ", "))"
+                ), at: yaml.location(key.mark, file: path))
+        }
+        if let version = frontMatter.version, version.value != .number("1") {
+            error(.unsupportedVersion(version.value.description), at: yaml.location(version.mark, file: path))
+        }
+        var fields = ConversationFields(id: conversationID(frontMatter, yaml: yaml))
+        if let zone = frontMatter.timezone {
+            if LayoutOptionParsing.isTimeZone(zone.value) {
+                fields.timeZone = zone.value
+            } else {
+                error(.unknownTimeZone(zone.value), at: yaml.location(zone.mark, file: path))
+            }
+        }
+        for entry in frontMatter.layout?.entries ?? [] {
+            let at = yaml.location(entry.mark, file: path)
+            guard LayoutOptionParsing.isOption(entry.key) else {
+                warning(LayoutOptionParsing.unknownOption(entry.key), at: at)
+                continue
+            }
+            if let problem = LayoutOptionParsing.apply(entry.key, entry.value, to: &fields.layout) {
+                error(problem, at: at)
+            }
+        }
+        if let participants = frontMatter.participants {
+            for entry in participants.entries {
+                let at = yaml.location(entry.mark, file: path)
+                let name = entry.value.name.trimmingCharacters(in: .whitespaces)
+                if name.isEmpty {
+                    error(.missingField("participants.\(entry.key).name"), at: at)
+                }
+                var avatar: MediaSource?
+                if let written = entry.value.avatar {
+                    avatar = context.media.resolve(
+                        written.value, relativeTo: file, at: yaml.location(written.mark, file: path),
+                        diagnostics: &diagnostics)
+                }
+                var color: String?
+                if let written = entry.value.color {
+                    if ParticipantColor.isValid(written.value) {
+                        color = written.value.lowercased()
+                    } else {
+                        warning(
+                            .invalidOption(
+                                name: "color", value: written.value,
+                                expected: "a colour #rgb or #rrggbb; a colour derived from the id is used"),
+                            at: yaml.location(written.mark, file: path))
+                    }
+                }
+                participantIDs.insert(entry.key)
+                if idsByName[name] == nil { idsByName[name] = entry.key }
+                fields.participants.append(Participant(id: entry.key, name: name, avatar: avatar, color: color))
+            }
+        } else {
+            error(
+                .missingField("participants"),
+                at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        if let me = frontMatter.me {
+            if participantIDs.contains(me.value) {
+                fields.me = me.value
+            } else {
+                error(.unknownSender(me.value), at: yaml.location(me.mark, file: path))
+            }
+        }
+        for entry in frontMatter.links?.entries ?? [] {
+            let at = yaml.location(entry.mark, file: path)
+            let scheme = MediaResolver.scheme(of: entry.key)
+            guard scheme == "http" || scheme == "https" else {
+                warning(.invalidOption(name: "links", value: entry.key, expected: "an http(s) URL; the entry is ignored"), at: at)
+                continue
+            }
+            var thumbnail: MediaSource?
+            if let written = entry.value.thumbnail {
+                thumbnail = context.media.resolve(
+                    written.value, relativeTo: file, at: yaml.location(written.mark, file: path), diagnostics: &diagnostics)
+            }
+            frontMatterLinks[entry.key] = LinkItem(
+                url: entry.key, title: entry.value.title, teaser: entry.value.teaser, thumbnail: thumbnail,
+                siteName: entry.value.siteName)
+        }
+        return fields
+    }
+
+    private mutating func conversationID(_ frontMatter: MarkdownFrontMatter, yaml: FrontMatterPlacement) -> String {
+        guard let written = frontMatter.id else {
+            return ConversationSlug.make(from: file.deletingPathExtension().lastPathComponent)
+        }
+        let slug = ConversationSlug.make(from: written.value)
+        if slug != written.value {
+            warning(
+                .invalidOption(
+                    name: "id", value: written.value,
+                    expected: "a URL slug of lowercase letters, digits and '-'; using '\(slug)'"),
+                at: yaml.location(written.mark, file: path))
+        }
+        return slug
+    }
+
+    // MARK: - Messages
+
+    /// The participant id a header's strong text names: an id, else an exact display name.
+    private func participantID(named text: String) -> String? {
+        if participantIDs.contains(text) { return text }
+        return idsByName[text]
+    }
+
+    private mutating func messages(in document: MarkdownDocument, clock: MarkdownClock) -> [Message] {
+        let blocks = document.blocks
+        let roles = blocks.map { role(of: $0) }
+        var messages: [Message] = []
+        var day: MarkdownClock.Day?
+        // After a date heading that is wrong (already reported), times have no day; saying so
+        // again for each of them would only repeat the first error.
+        var dayIsBroken = false
+        var number = 0
+        var index = 0
+        var warnedAboutStrayContent = false
+        while index < blocks.count {
+            let start = index
+            index += 1
+            switch roles[start] {
+            case .day(let newDay):
+                day = newDay
+                dayIsBroken = false
+                continue
+            case .brokenStart:
+                if blocks[start].kind == .heading {
+                    day = nil
+                    dayIsBroken = true
+                    continue
+                }
+                number += 1
+            case .content:
+                if blocks[start].kind != .heading, !warnedAboutStrayContent {
+                    warnedAboutStrayContent = true
+                    warning(
+                        .other(
+                            "text outside any message is ignored; expected a message header such as '**alice** 09:41' or a '# YYYY-MM-DD' heading before it"
+                        ), at: location(blocks[start].start))
+                }
+                continue
+            case .message, .system:
+                number += 1
+            }
+            // The body: every following block up to the next start or date heading.
+            while index < blocks.count, case .content = roles[index] { index += 1 }
+            switch roles[start] {
+            case .message(let header):
+                guard
+                    let date = resolve(
+                        header.time, text: header.timeText, at: header.timeLocation, day: &day, dayIsBroken: dayIsBroken,
+                        clock: clock)
+                else { continue }
+                var inference = MarkdownKindInference(session: self, document: document)
+                let kind = inference.kind(headerBlock: start, bodyEnd: index)
+                diagnostics += inference.diagnostics
+                messages.append(
+                    Message(
+                        id: "m\(number)", sender: header.sender, date: date, kind: kind,
+                        location: location(blocks[start].start)))
+            case .system(let header):
+                guard
+                    let date = resolve(
+                        header.time, text: header.timeText, at: header.timeLocation, day: &day, dayIsBroken: dayIsBroken,
+                        clock: clock)
+                else { continue }
+                let text = systemText(document: document, headerBlock: start, bodyEnd: index)
+                messages.append(
+                    Message(
+                        id: "m\(number)", sender: nil, date: date, kind: .system(text),
+                        location: location(blocks[start].start)))
+            default:
+                continue
+            }
+        }
+        return Self.sortedByDate(messages)
+    }
+
+    /// The date of a header time; a dated time also becomes the current day.
+    private mutating func resolve(
+        _ time: MarkdownClock.WrittenTime, text: String, at location: SourceLocation, day: inout MarkdownClock.Day?,
+        dayIsBroken: Bool, clock: MarkdownClock
+    ) -> Date? {
+        guard let date = clock.date(time, on: day) else {
+            if case .timeOfDay = time, day == nil {
+                if !dayIsBroken { error(.timeBeforeAnyDate(text), at: location) }
+            } else {
+                error(.invalidDate(text, expected: MarkdownClock.expectedTime), at: location)
+            }
+            return nil
+        }
+        if case .timeOfDay = time {} else { day = clock.day(of: date) }
+        return date
+    }
+
+    /// Orders by date; equal dates keep file order.
+    private static func sortedByDate(_ messages: [Message]) -> [Message] {
+        let order = messages.indices.sorted { left, right in
+            let (a, b) = (messages[left].date, messages[right].date)
+            return a != b ? a < b : left < right
+        }
+        return order.map { messages[$0] }
+    }
+
+    /// What a top-level block is; reports the errors of headings and headers that are meant as
+    /// such but are wrong.
+    private mutating func role(of block: MarkdownBlock) -> BlockRole {
+        switch block.kind {
+        case .heading:
+            let text = block.plainText.trimmingCharacters(in: .whitespaces)[...]
+            if let day = MarkdownClock.parseDay(text) { return .day(day) }
+            if MarkdownClock.looksLikeDay(text) {
+                error(.invalidDate(String(text), expected: MarkdownClock.expectedDay), at: location(block.start))
+                return .brokenStart
+            }
+            return .content
+        case .paragraph:
+            return headerRole(of: block)
+        default:
+            return .content
+        }
+    }
+
+    private mutating func headerRole(of block: MarkdownBlock) -> BlockRole {
+        let inlines = block.inlines
+        guard let first = inlines.first else { return .content }
+        let lineEnd = inlines.firstIndex { $0.kind == .softBreak || $0.kind == .lineBreak } ?? inlines.endIndex
+        switch first.kind {
+        case .strong:
+            let senderText = first.plainText.trimmingCharacters(in: .whitespaces)
+            let tail = inlines[1..<lineEnd]
+            let tailText = tail.map(\.plainText).joined()
+            let (skipped, timeText) = Self.strippingSeparators(tailText)
+            guard let firstCharacter = timeText.first, firstCharacter.isASCII, firstCharacter.isNumber else {
+                return .content
+            }
+            let sender = participantID(named: senderText)
+            guard sender != nil || MarkdownClock.looksLikeTime(timeText) else { return .content }
+            let timeLocation = offsetLocation(of: tail.first, byUTF8: skipped, fallback: block.start)
+            guard let sender else {
+                error(.unknownSender(senderText), at: location(first.start.line > 0 ? first.start : block.start))
+                return .brokenStart
+            }
+            guard let time = MarkdownClock.parseTime(timeText) else {
+                error(.invalidDate(String(timeText), expected: MarkdownClock.expectedTime), at: timeLocation)
+                return .brokenStart
+            }
+            return .message(MessageHeader(sender: sender, time: time, timeText: String(timeText), timeLocation: timeLocation))
+        case .emphasis:
+            let timeText = first.plainText.trimmingCharacters(in: .whitespaces)[...]
+            guard let time = MarkdownClock.parseTime(timeText) else { return .content }
+            return .system(
+                SystemHeader(
+                    time: time, timeText: String(timeText),
+                    timeLocation: location(first.start.line > 0 ? first.start : block.start)))
+        default:
+            return .content
+        }
+    }
+
+    /// The location `utf8Offset` bytes into `inline` (whose text starts the header's time part).
+    private func offsetLocation(of inline: MarkdownInline?, byUTF8 utf8Offset: Int, fallback: MarkdownPosition)
+        -> SourceLocation
+    {
+        guard let inline, inline.start.line > 0 else { return location(fallback) }
+        return location(MarkdownPosition(line: inline.start.line, column: inline.start.column + utf8Offset))
+    }
+
+    /// Characters allowed between the sender and the time, or after a system message's time.
+    private static let separators: Set<Character> = ["·", "-", "—", "–", ",", "|", ":", "•"]
+
+    /// `text` without leading whitespace and separators, and how many UTF-8 bytes were skipped;
+    /// trailing whitespace is trimmed too.
+    static func strippingSeparators(_ text: String) -> (skippedUTF8: Int, rest: Substring) {
+        var rest = text[...]
+        var skipped = 0
+        while let character = rest.first, character.isWhitespace || separators.contains(character) {
+            skipped += character.utf8.count
+            rest = rest.dropFirst()
+        }
+        while let last = rest.last, last.isWhitespace { rest = rest.dropLast() }
+        return (skipped, rest)
+    }
+
+    /// A system message's text: the rest of its paragraph after the time, then any following blocks.
+    private func systemText(document: MarkdownDocument, headerBlock: Int, bodyEnd: Int) -> String {
+        var parts: [String] = []
+        let rest = document.blocks[headerBlock].inlines.dropFirst().map(\.plainText).joined()
+        let (_, text) = Self.strippingSeparators(rest)
+        if !text.isEmpty { parts.append(String(text)) }
+        if headerBlock + 1 < bodyEnd {
+            let following = document.render(blocks: (headerBlock + 1)..<bodyEnd).plainText
+            if !following.isEmpty { parts.append(following) }
+        }
+        return parts.joined(separator: "\n")
+    }
+}
+
+extension Substring {
+    /// The text without trailing spaces, tabs and carriage returns.
+    fileprivate func trimmingTrailingWhitespace() -> Substring {
+        var result = self
+        while let last = result.last, last == " " || last == "\t" || last == "\r" { result = result.dropLast() }
+        return result
     }
 }

@@ -1,0 +1,280 @@
+import CCMarkGFM
+import Foundation
+
+/// A parsed Markdown document: cmark-gfm's tree, seen from Swift as top-level `blocks`, and
+/// renderable block range by block range to safe HTML.
+///
+/// The class owns the C tree and frees it in `deinit`; no C pointer leaves it. It is not
+/// `Sendable`: use one document from one task at a time (parsing itself is serialized
+/// process-wide, see `CMarkEnvironment`).
+public final class MarkdownDocument {
+    /// The top-level blocks, in source order.
+    public let blocks: [MarkdownBlock]
+
+    /// The parser, kept alive because it owns the extension list the HTML renderer needs.
+    private let parser: OpaquePointer
+    /// The document node; owns the whole tree.
+    private let root: OpaquePointer
+    /// The C node of each entry of `blocks`.
+    private let blockNodes: [OpaquePointer]
+
+    /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
+    public init(_ markdown: String) {
+        let (parser, root) = CMarkEnvironment.parse(markdown)
+        self.parser = parser
+        self.root = root
+        var nodes: [OpaquePointer] = []
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            nodes.append(node)
+            child = cmark_node_next(node)
+        }
+        self.blockNodes = nodes
+        self.blocks = nodes.map(Self.block)
+    }
+
+    deinit {
+        cmark_node_free(root)
+        cmark_parser_free(parser)
+    }
+
+    /// Renders the whole document.
+    ///
+    /// `imageURL` maps each image destination to the URL the page should use, or `nil` to
+    /// replace the image by its alt text.
+    public func render(imageURL: (String) -> String? = { $0 }) -> RenderedMarkdown {
+        render(nodes: [root], imageURL: imageURL)
+    }
+
+    /// Renders the top-level blocks in `range` to safe HTML and collapsed plain text.
+    ///
+    /// With `droppingFirstLine`, when the first block of the range is a paragraph, its first
+    /// line (the inlines up to and including the first soft or hard line break; all of them when
+    /// there is none) is left out; a paragraph left empty is not rendered at all. This is how a
+    /// chat log's message header line is cut from the message body.
+    ///
+    /// Rendering does not change the document: images and dropped lines are restored afterwards,
+    /// so a range can be rendered again with other options.
+    public func render(
+        blocks range: Range<Int>, droppingFirstLine: Bool = false, imageURL: (String) -> String? = { $0 }
+    ) -> RenderedMarkdown {
+        precondition(range.lowerBound >= 0 && range.upperBound <= blockNodes.count, "block range out of bounds")
+        guard !range.isEmpty else { return RenderedMarkdown(html: "", plainText: "") }
+        var nodes = Array(blockNodes[range])
+        var removed: [OpaquePointer] = []
+        if droppingFirstLine, let first = nodes.first, cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH {
+            removed = Self.unlinkFirstLine(of: first)
+            if cmark_node_first_child(first) == nil { nodes.removeFirst() }
+        }
+        defer {
+            if let first = blockNodes[range].first {
+                // Put the header line back, in its original order.
+                for node in removed.reversed() { cmark_node_prepend_child(first, node) }
+            }
+        }
+        return render(nodes: nodes, imageURL: imageURL)
+    }
+
+    /// How many syntax extensions the renderer gets (for tests: the tag filter only works when
+    /// the parser's extension list reaches `cmark_render_html`).
+    var attachedExtensionCount: Int {
+        var count = 0
+        var entry = cmark_parser_get_syntax_extensions(parser)
+        while let current = entry {
+            count += 1
+            entry = current.pointee.next
+        }
+        return count
+    }
+
+    // MARK: - Rendering
+
+    /// Renders `nodes` one after the other, rewriting images for the duration of the render.
+    private func render(nodes: [OpaquePointer], imageURL: (String) -> String?) -> RenderedMarkdown {
+        var restorations: [ImageRestoration] = []
+        for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
+        defer { restore(restorations) }
+
+        let extensions = cmark_parser_get_syntax_extensions(parser)
+        var html = ""
+        var plain: [String] = []
+        for node in nodes {
+            html += CMarkEnvironment.consume(cmark_render_html(node, CMarkEnvironment.renderOptions, extensions))
+            plain.append(CMarkEnvironment.consume(cmark_render_plaintext(node, CMarkEnvironment.renderOptions, 0)))
+        }
+        return RenderedMarkdown(html: html, plainText: Self.collapsingWhitespace(plain.joined(separator: "\n")))
+    }
+
+    /// What to undo after a render: an image's original URL, or the text node that stood in for it.
+    private enum ImageRestoration {
+        case url(image: OpaquePointer, original: String)
+        case replaced(image: OpaquePointer, by: OpaquePointer)
+    }
+
+    /// Points every image under `node` at `imageURL(destination)`, or swaps it for a text node
+    /// holding its alt text when that is `nil`.
+    private func rewriteImages(
+        in node: OpaquePointer, imageURL: (String) -> String?, restorations: inout [ImageRestoration]
+    ) {
+        var images: [OpaquePointer] = []
+        guard let iterator = cmark_iter_new(node) else { return }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let current = cmark_iter_get_node(iterator),
+                cmark_node_get_type(current) == CMARK_NODE_IMAGE
+            {
+                images.append(current)
+            }
+        }
+        cmark_iter_free(iterator)
+
+        for image in images {
+            let original = cmark_node_get_url(image).map { String(cString: $0) } ?? ""
+            if let url = imageURL(original) {
+                cmark_node_set_url(image, url)
+                restorations.append(.url(image: image, original: original))
+            } else if let text = cmark_node_new(CMARK_NODE_TEXT) {
+                cmark_node_set_literal(text, Self.inlines(under: image).plainText)
+                if cmark_node_replace(image, text) != 0 {
+                    restorations.append(.replaced(image: image, by: text))
+                } else {
+                    cmark_node_free(text)
+                }
+            }
+        }
+    }
+
+    /// Undoes `rewriteImages`, last change first.
+    private func restore(_ restorations: [ImageRestoration]) {
+        for restoration in restorations.reversed() {
+            switch restoration {
+            case .url(let image, let original):
+                cmark_node_set_url(image, original)
+            case .replaced(let image, let text):
+                _ = cmark_node_replace(text, image)
+                cmark_node_free(text)
+            }
+        }
+    }
+
+    /// Unlinks the inlines of `paragraph` up to and including its first line break; returns them in order.
+    private static func unlinkFirstLine(of paragraph: OpaquePointer) -> [OpaquePointer] {
+        var removed: [OpaquePointer] = []
+        while let child = cmark_node_first_child(paragraph) {
+            let type = cmark_node_get_type(child)
+            cmark_node_unlink(child)
+            removed.append(child)
+            if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK { break }
+        }
+        return removed
+    }
+
+    /// Turns runs of whitespace into one space and trims the ends.
+    static func collapsingWhitespace(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    // MARK: - Swift values of the tree
+
+    private static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    private static func typeName(_ node: OpaquePointer) -> String {
+        string(cmark_node_get_type_string(node))
+    }
+
+    private static func block(_ node: OpaquePointer) -> MarkdownBlock {
+        let type = cmark_node_get_type(node)
+        let kind: MarkdownBlock.Kind
+        switch type {
+        case CMARK_NODE_PARAGRAPH: kind = .paragraph
+        case CMARK_NODE_HEADING: kind = .heading
+        case CMARK_NODE_CODE_BLOCK: kind = .codeBlock
+        case CMARK_NODE_HTML_BLOCK: kind = .htmlBlock
+        case CMARK_NODE_BLOCK_QUOTE: kind = .blockQuote
+        case CMARK_NODE_LIST: kind = .list
+        case CMARK_NODE_ITEM: kind = .listItem
+        case CMARK_NODE_THEMATIC_BREAK: kind = .thematicBreak
+        default: kind = typeName(node) == "table" ? .table : .other
+        }
+        var literal = ""
+        var fenceInfo: String?
+        if kind == .codeBlock || kind == .htmlBlock { literal = string(cmark_node_get_literal(node)) }
+        if kind == .codeBlock {
+            var length: Int32 = 0
+            var offset: Int32 = 0
+            var character: CChar = 0
+            if cmark_node_get_fenced(node, &length, &offset, &character) != 0 {
+                fenceInfo = string(cmark_node_get_fence_info(node))
+            }
+        }
+        var children: [MarkdownBlock] = []
+        if kind == .blockQuote || kind == .list || kind == .listItem {
+            var child = cmark_node_first_child(node)
+            while let current = child {
+                children.append(block(current))
+                child = cmark_node_next(current)
+            }
+        }
+        return MarkdownBlock(
+            kind: kind, typeName: typeName(node),
+            start: MarkdownPosition(
+                line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node))),
+            end: MarkdownPosition(line: Int(cmark_node_get_end_line(node)), column: Int(cmark_node_get_end_column(node))),
+            headingLevel: kind == .heading ? Int(cmark_node_get_heading_level(node)) : 0,
+            literal: literal, fenceInfo: fenceInfo,
+            inlines: kind == .paragraph || kind == .heading ? inlines(under: node) : [],
+            children: children)
+    }
+
+    private static func inlines(under node: OpaquePointer) -> [MarkdownInline] {
+        var result: [MarkdownInline] = []
+        var child = cmark_node_first_child(node)
+        while let current = child {
+            result.append(inline(current))
+            child = cmark_node_next(current)
+        }
+        return result
+    }
+
+    private static func inline(_ node: OpaquePointer) -> MarkdownInline {
+        let type = cmark_node_get_type(node)
+        let kind: MarkdownInline.Kind
+        switch type {
+        case CMARK_NODE_TEXT: kind = .text
+        case CMARK_NODE_SOFTBREAK: kind = .softBreak
+        case CMARK_NODE_LINEBREAK: kind = .lineBreak
+        case CMARK_NODE_CODE: kind = .code
+        case CMARK_NODE_HTML_INLINE: kind = .html
+        case CMARK_NODE_EMPH: kind = .emphasis
+        case CMARK_NODE_STRONG: kind = .strong
+        case CMARK_NODE_LINK: kind = .link
+        case CMARK_NODE_IMAGE: kind = .image
+        default: kind = typeName(node) == "strikethrough" ? .strikethrough : .other
+        }
+        let hasLiteral = kind == .text || kind == .code || kind == .html
+        let hasURL = kind == .link || kind == .image
+        return MarkdownInline(
+            kind: kind, typeName: typeName(node),
+            start: MarkdownPosition(
+                line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node))),
+            literal: hasLiteral ? string(cmark_node_get_literal(node)) : "",
+            url: hasURL ? string(cmark_node_get_url(node)) : nil,
+            title: hasURL ? cmark_node_get_title(node).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } : nil,
+            children: hasLiteral ? [] : inlines(under: node))
+    }
+}

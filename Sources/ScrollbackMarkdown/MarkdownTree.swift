@@ -1,0 +1,106 @@
+/// A place in the Markdown source, as cmark-gfm reports it: 1-based line, 1-based column in
+/// UTF-8 bytes. Zero means cmark-gfm did not record a position for that node.
+public struct MarkdownPosition: Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column, counting UTF-8 bytes.
+    public var column: Int
+
+    /// Creates a position.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `line:column`.
+    public var description: String { "\(line):\(column)" }
+}
+
+/// One block of a Markdown document (a paragraph, heading, code block, list, …) as a Swift value.
+public struct MarkdownBlock: Hashable, Sendable {
+    /// What kind of block this is.
+    public enum Kind: Hashable, Sendable {
+        case paragraph
+        case heading
+        case codeBlock
+        case htmlBlock
+        case blockQuote
+        case list
+        case listItem
+        case thematicBreak
+        case table
+        /// Anything else (extension blocks such as table rows); `typeName` says which.
+        case other
+    }
+
+    /// What kind of block this is.
+    public var kind: Kind
+    /// cmark-gfm's name for the node type (`paragraph`, `code_block`, `table`, …).
+    public var typeName: String
+    /// Where the block starts.
+    public var start: MarkdownPosition
+    /// Where the block ends (inclusive).
+    public var end: MarkdownPosition
+    /// Heading level 1–6; 0 for other blocks.
+    public var headingLevel: Int
+    /// Text of a code or HTML block; empty for other blocks.
+    public var literal: String
+    /// Info string of a fenced code block (`custom poll`, `vcard`, `swift`); `nil` when not fenced.
+    public var fenceInfo: String?
+    /// Inline content of paragraphs and headings; empty for other blocks.
+    public var inlines: [MarkdownInline]
+    /// Child blocks of block quotes, lists and list items; empty for other blocks.
+    public var children: [MarkdownBlock]
+
+    /// The inline content as plain text (soft and hard breaks become `\n`).
+    public var plainText: String { inlines.plainText }
+}
+
+/// One inline element of a paragraph or heading as a Swift value.
+public struct MarkdownInline: Hashable, Sendable {
+    /// What kind of inline this is.
+    public enum Kind: Hashable, Sendable {
+        case text
+        case softBreak
+        case lineBreak
+        case code
+        case html
+        case emphasis
+        case strong
+        case strikethrough
+        case link
+        case image
+        /// Anything else; `typeName` says which.
+        case other
+    }
+
+    /// What kind of inline this is.
+    public var kind: Kind
+    /// cmark-gfm's name for the node type.
+    public var typeName: String
+    /// Where the inline starts (may be 0:0 when cmark-gfm recorded no position).
+    public var start: MarkdownPosition
+    /// Text of text, code and HTML inlines; empty for containers.
+    public var literal: String
+    /// Destination of links and images.
+    public var url: String?
+    /// Title of links and images (`![alt](src "title")`).
+    public var title: String?
+    /// Children of emphasis, strong, strikethrough, links and images (an image's children are its alt text).
+    public var children: [MarkdownInline]
+
+    /// This inline as plain text: literals, children's text, breaks as `\n`.
+    public var plainText: String {
+        switch kind {
+        case .text, .code: return literal
+        case .softBreak, .lineBreak: return "\n"
+        case .html: return ""
+        default: return children.plainText
+        }
+    }
+}
+
+extension Array where Element == MarkdownInline {
+    /// The inlines' plain text, concatenated.
+    public var plainText: String { map(\.plainText).joined() }
+}

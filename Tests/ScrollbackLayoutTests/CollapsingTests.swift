@@ -1,0 +1,135 @@
+import Foundation
+import ScrollbackModel
+import Testing
+
+@testable import ScrollbackLayout
+
+/// A group of three from Alice, then one edited message from Bob.
+private func threeAndOne(me: String? = nil, layout overrides: LayoutOverrides = LayoutOverrides()) -> ConversationLayout {
+    layOut(
+        conversation(
+            [
+                message("a1", "alice", "2024-05-03T09:00:00Z", edited: "2024-05-03T09:10:00Z", status: .read),
+                message("a2", "alice", "2024-05-03T09:01:00Z", status: .read),
+                message("a3", "alice", "2024-05-03T09:02:00Z", status: .delivered),
+                message("b1", "bob", "2024-05-03T09:03:00Z", edited: "2024-05-04T08:00:00Z"),
+            ], me: me, layout: overrides))
+}
+
+@Suite("Collapsing avatars, headers, footers and timestamps (spec §3)")
+struct CollapsingTests {
+    @Test func collapsedProfilePictureShowsOnlyOnTheLastOfAGroup() {
+        let layout = threeAndOne()
+        #expect(layout.messageRows.map(\.showsAvatar) == [false, false, true, true])
+    }
+
+    @Test func uncollapsedProfilePictureShowsOnEveryMessage() {
+        var overrides = LayoutOverrides()
+        overrides.collapseProfilePicture = false
+        #expect(threeAndOne(layout: overrides).messageRows.map(\.showsAvatar) == [true, true, true, true])
+    }
+
+    /// Like MessageKit's default, the current sender's own bubbles have no avatar.
+    @Test func rightAlignedMessagesShowNoAvatar() {
+        #expect(threeAndOne(me: "alice").messageRows.map(\.showsAvatar) == [false, false, false, true])
+        var overrides = LayoutOverrides()
+        overrides.collapseProfilePicture = false
+        #expect(threeAndOne(me: "alice", layout: overrides).messageRows.map(\.showsAvatar) == [false, false, false, true])
+    }
+
+    @Test func systemMessagesShowNoAvatarHeaderOrFooter() {
+        var overrides = LayoutOverrides()
+        overrides.collapseProfilePicture = false
+        overrides.collapseEnclosingViews = false
+        let layout = layOut(
+            conversation(
+                [message("s", nil, "2024-05-03T09:00:00Z", text: "Bob joined", edited: "2024-05-03T09:01:00Z")],
+                layout: overrides))
+        let row = layout.row("s")
+        #expect(row.alignment == .center)
+        #expect(row.sender == nil)
+        #expect(!row.showsAvatar && !row.showsHeader && !row.showsFooter)
+        #expect(row.timestamp == .bottom)
+    }
+
+    @Test func collapsedEnclosingViewsPutTheHeaderFirstAndTheFooterLast() {
+        // Alice is "me" so her statuses count; a1 is edited but only the group's last shows a footer.
+        let layout = threeAndOne(me: "alice")
+        #expect(layout.messageRows.map(\.showsHeader) == [true, false, false, true])
+        #expect(layout.messageRows.map(\.showsFooter) == [false, false, true, true])
+    }
+
+    @Test func uncollapsedEnclosingViewsShowHeaderAndFooterOnEveryMessage() {
+        var overrides = LayoutOverrides()
+        overrides.collapseEnclosingViews = false
+        let layout = threeAndOne(me: "alice", layout: overrides)
+        #expect(layout.messageRows.map(\.showsHeader) == [true, true, true, true])
+        #expect(layout.messageRows.map(\.showsFooter) == [true, true, true, true])
+    }
+
+    /// A footer holds edited and status marks; status only counts on right-aligned messages.
+    @Test func aFooterWithNothingToShowIsNotShown() {
+        var overrides = LayoutOverrides()
+        overrides.collapseEnclosingViews = false
+        // No `me`: Alice's statuses are not shown, so only edited messages have a footer.
+        let layout = threeAndOne(layout: overrides)
+        #expect(layout.messageRows.map(\.showsFooter) == [true, false, false, true])
+    }
+
+    @Test func bottomTimestampsGoOnTheLastOfEachGroup() {
+        let layout = threeAndOne()
+        #expect(layout.messageRows.map(\.timestamp) == [.hidden, .hidden, .bottom, .bottom])
+    }
+
+    @Test func topTimestampsGoOnTheFirstOfEachGroup() {
+        var overrides = LayoutOverrides()
+        overrides.collapseTimestamps = .top
+        #expect(threeAndOne(layout: overrides).messageRows.map(\.timestamp) == [.top, .hidden, .hidden, .top])
+    }
+
+    @Test func uncollapsedTimestampsShowOnEveryMessage() {
+        var overrides = LayoutOverrides()
+        overrides.collapseTimestamps = .off
+        #expect(threeAndOne(layout: overrides).messageRows.map(\.timestamp) == [.bottom, .bottom, .bottom, .bottom])
+    }
+
+    @Test func systemMessagesAlwaysShowTheirTimeBelow() {
+        for collapsing in TimestampCollapsing.allCases {
+            var overrides = LayoutOverrides()
+            overrides.collapseTimestamps = collapsing
+            let layout = layOut(conversation([message("s", nil, "2024-05-03T09:00:00Z")], layout: overrides))
+            #expect(layout.row("s").timestamp == .bottom)
+        }
+    }
+
+    @Test func editedDatesAreFormattedWithTheirDay() {
+        let layout = threeAndOne()
+        #expect(layout.row("b1").edited == FormattedDate(text: "May 4, 2024 at 8:00\u{202F}AM", iso: "2024-05-04T08:00:00Z"))
+        #expect(layout.row("a2").edited == nil)
+    }
+}
+
+@Suite("Alignment (spec §1 me, §5 data-align)")
+struct AlignmentTests {
+    @Test func meAlignsRightOthersLeftSystemCenter() {
+        let layout = layOut(
+            conversation(
+                [
+                    message("1", "alice", "2024-05-03T09:00:00Z"),
+                    message("2", "bob", "2024-05-03T09:01:00Z"),
+                    message("s", nil, "2024-05-03T09:02:00Z"),
+                ], me: "alice"))
+        #expect(layout.messageRows.map(\.alignment) == [.right, .left, .center])
+        #expect(layout.row("1").sender == alice)
+    }
+
+    @Test func withoutMeEveryNonSystemMessageAlignsLeft() {
+        let layout = layOut(
+            conversation([
+                message("1", "alice", "2024-05-03T09:00:00Z"),
+                message("2", "bob", "2024-05-03T09:01:00Z"),
+                message("s", nil, "2024-05-03T09:02:00Z"),
+            ]))
+        #expect(layout.messageRows.map(\.alignment) == [.left, .left, .center])
+    }
+}
