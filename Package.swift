@@ -66,7 +66,7 @@ let package = Package(
             ]),
         .testTarget(name: "ScrollbackMarkdownTests", dependencies: ["ScrollbackMarkdown"]),
         .testTarget(name: "ScrollbackHTMLTests", dependencies: ["ScrollbackHTML"]),
-        .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading"]),
+        .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading", "ScrollbackLayout"]),
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering"]),
         .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite"]),

@@ -8,29 +8,30 @@ import Foundation
 /// `Sendable`: use one document from one task at a time (parsing itself is serialized
 /// process-wide, see `CMarkEnvironment`).
 public final class MarkdownDocument {
-    /// The top-level blocks, in source order.
-    public let blocks: [MarkdownBlock]
+    /// The top-level blocks, in source order (built on first use: rendering a whole document
+    /// does not need them).
+    public private(set) lazy var blocks: [MarkdownBlock] = blockNodes.map(Self.block)
 
     /// The parser, kept alive because it owns the extension list the HTML renderer needs.
     private let parser: OpaquePointer
     /// The document node; owns the whole tree.
     private let root: OpaquePointer
     /// The C node of each entry of `blocks`.
-    private let blockNodes: [OpaquePointer]
-
-    /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
-    public init(_ markdown: String) {
-        let (parser, root) = CMarkEnvironment.parse(markdown)
-        self.parser = parser
-        self.root = root
+    private lazy var blockNodes: [OpaquePointer] = {
         var nodes: [OpaquePointer] = []
         var child = cmark_node_first_child(root)
         while let node = child {
             nodes.append(node)
             child = cmark_node_next(node)
         }
-        self.blockNodes = nodes
-        self.blocks = nodes.map(Self.block)
+        return nodes
+    }()
+
+    /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
+    public init(_ markdown: String) {
+        let (parser, root) = CMarkEnvironment.parse(markdown)
+        self.parser = parser
+        self.root = root
     }
 
     deinit {

@@ -20,14 +20,23 @@ public struct MarkdownPosition: Hashable, Sendable, CustomStringConvertible {
 public struct MarkdownBlock: Hashable, Sendable {
     /// What kind of block this is.
     public enum Kind: Hashable, Sendable {
+        /// A paragraph; its content is in `inlines`.
         case paragraph
+        /// An ATX or setext heading; `headingLevel` and `inlines` describe it.
         case heading
+        /// A fenced or indented code block; `literal` is the code, `fenceInfo` the info string.
         case codeBlock
+        /// Raw HTML (omitted when rendered in safe mode); `literal` is the HTML.
         case htmlBlock
+        /// A block quote; its blocks are in `children`.
         case blockQuote
+        /// A bullet or ordered list; its items are in `children`.
         case list
+        /// One list item (task list items included); its blocks are in `children`.
         case listItem
+        /// A thematic break (`---`).
         case thematicBreak
+        /// A GFM table.
         case table
         /// Anything else (extension blocks such as table rows); `typeName` says which.
         case other
@@ -60,15 +69,25 @@ public struct MarkdownBlock: Hashable, Sendable {
 public struct MarkdownInline: Hashable, Sendable {
     /// What kind of inline this is.
     public enum Kind: Hashable, Sendable {
+        /// Plain text; `literal` holds it.
         case text
+        /// A line break in the source that is not a hard break.
         case softBreak
+        /// A hard line break (two trailing spaces or a backslash).
         case lineBreak
+        /// A code span; `literal` holds the code.
         case code
+        /// Raw inline HTML (omitted when rendered in safe mode); `literal` holds it.
         case html
+        /// `*emphasis*`; content in `children`.
         case emphasis
+        /// `**strong**`; content in `children`.
         case strong
+        /// `~~strikethrough~~` (GFM); content in `children`.
         case strikethrough
+        /// A link (also an autolink); `url`, `title`, text in `children`.
         case link
+        /// An image; `url`, `title`, alt text in `children`.
         case image
         /// Anything else; `typeName` says which.
         case other

@@ -3,6 +3,14 @@ import ScrollbackMarkdown
 import ScrollbackHTML
 import ScrollbackModel
 
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+#endif
+
 /// What reading one log file gave: the conversation (unless an error stopped it) and every diagnostic.
 public struct ReadResult: Sendable {
     /// The conversation; `nil` when an error made it unusable.
@@ -64,12 +72,11 @@ public struct LogReader: Sendable {
     /// Reads one log file; the extension chooses the reader.
     public func read(_ file: URL) -> ReadResult {
         let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+        guard let bytes = LogReader.contents(ofFile: file.path) else {
             return ReadResult(
                 conversation: nil,
                 diagnostics: [.error(.fileSystem("cannot read file"), at: location)])
         }
-        let bytes = [UInt8](data)
         if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
         switch file.pathExtension.lowercased() {
         case "md", "markdown":
@@ -84,6 +91,30 @@ public struct LogReader: Sendable {
 }
 
 extension LogReader {
+    /// The bytes of the file at `path`, read straight into an array (no `Data` copy: logs can
+    /// be hundreds of megabytes), or `nil` if it cannot be read.
+    static func contents(ofFile path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var total = 0
+            while total < size {
+                let count = systemRead(descriptor, buffer.baseAddress! + total, size - total)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                total += count
+            }
+            failed = total != size
+            initialized = total
+        }
+        return failed ? nil : bytes
+    }
+
     /// Every local media file the logs read so far refer to (also images inside rich text,
     /// written there as `@root/media/…`), ordered by site path: the files the site must copy.
     public var mediaAssets: [LocalAsset] { context.media.resolvedAssets() }

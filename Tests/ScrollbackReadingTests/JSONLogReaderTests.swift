@@ -245,4 +245,37 @@ import Testing
         #expect(result.diagnostics.isEmpty)
         #expect(result.conversation?.messages.first?.kind == .photo(MediaItem(source: .unavailable(original: "https://example.com/x.jpg"))))
     }
+
+    @Test func participantsAfterMessagesAreStillChecked() throws {
+        let result = try readLog("""
+            {"messages": [
+              {"id": "1", "sender": "bob", "date": "2024-01-01T00:00:00Z", "text": "x",
+               "reactions": [{"emoji": "!", "senders": ["ann", "eve"]}]},
+              {"id": "2", "sender": "mallory", "date": "2024-01-01T00:00:00Z", "text": "x"}
+            ],
+            "participants": [{"id": "bob", "name": "Bob"}, {"id": "ann", "name": "Ann"}]}
+            """)
+        #expect(result.errors.map(\.problem) == [.unknownSender("eve"), .unknownSender("mallory")])
+        #expect(result.errors.map { $0.location!.line } == [3, 4])
+        #expect(result.errors.map { $0.location!.column } == [52, 25])
+        let good = try readLog("""
+            {"messages": [{"id": "1", "sender": "bob", "date": "2024-01-01T00:00:00Z", "text": "x"}],
+             "participants": [{"id": "bob", "name": "Bob"}], "me": "bob"}
+            """)
+        #expect(good.diagnostics.isEmpty)
+        #expect(good.conversation?.messages.first?.sender == "bob")
+    }
+
+    @Test func inPlaceDateSortIsStableOnManyMessages() throws {
+        var generator = SystemRandomNumberGenerator()
+        let dates = (0..<500).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 0..<40, using: &generator))) }
+        var messages = dates.enumerated().map { index, date in
+            Message(id: String(index), sender: "a", date: date, kind: .text(""), location: SourceLocation(file: "f", line: index + 1, column: 1))
+        }
+        let expected = messages.enumerated().sorted { left, right in
+            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
+        }.map(\.element.id)
+        JSONLogSessionTesting.sortByDate(&messages, dates: dates)
+        #expect(messages.map(\.id) == expected)
+    }
 }

@@ -171,4 +171,32 @@ import Testing
         #expect(root["a"]?.line == 3)
         #expect(root["a"]?.column == 3)
     }
+
+    @Test func streamingHandsOutTopLevelArrayElementsInOrder() throws {
+        var seen: [(String, Int, Int)] = []
+        let root = try JSONParser.parse(
+            Array(#"{"a": [9], "messages": [{"id": "1"},\#n {"id": "2"}], "nested": {"messages": [3]}}"#.utf8),
+            file: "t.json", streamingElementsOf: "messages"
+        ) { node in
+            seen.append((node["id"]?.string ?? "?", node.line, node.column))
+        }
+        #expect(seen.map(\.0) == ["1", "2"])
+        #expect(seen.map(\.1) == [1, 2])
+        #expect(seen.map(\.2) == [25, 2])
+        #expect(root["messages"]?.elements?.isEmpty == true)
+        #expect(root["messages"]?.column == 24)
+        #expect(root["a"]?.elements?.count == 1)
+        // Only the top-level member streams.
+        #expect(root["nested"]?["messages"]?.elements?.count == 1)
+    }
+
+    @Test func streamingStillReportsSyntaxErrors() {
+        var count = 0
+        #expect(throws: Diagnostic.self) {
+            _ = try JSONParser.parse(Array(#"{"messages": [1, 2 3]}"#.utf8), file: "t.json", streamingElementsOf: "messages") { _ in
+                count += 1
+            }
+        }
+        #expect(count == 2)
+    }
 }

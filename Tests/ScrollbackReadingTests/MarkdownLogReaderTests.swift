@@ -244,6 +244,36 @@ private typealias Support = MarkdownTestSupport
         #expect(error.location?.column == 5)
     }
 
+    @Test func yamlColumnsCountUTF8Bytes() throws {
+        // `Zoë` has 3 scalars and 4 UTF-8 bytes: the bad indentation after it is reported in bytes.
+        let text = "---\nparticipants:\n  zoe: {name: Zoë, color: \"#fff\" avatar: x}\n---\n"
+        let result = try Support.read(text)
+        let error = try #require(result.markdownErrors.first)
+        #expect(error.location?.line == 3)
+        #expect(error.location?.column == Support.column(of: "avatar", in: text))
+    }
+
+    @Test func duplicateParticipantIsAnError() throws {
+        let text = "---\nparticipants:\n  alice: Alice\n  bob: Bob\n  alice: Alicia\n---\n"
+        let result = try Support.read(text)
+        #expect(result.conversation == nil)
+        let error = try #require(result.markdownErrors.first)
+        guard case .invalidYAML(let detail) = error.problem else {
+            Issue.record("expected invalidYAML, got \(error.problem)")
+            return
+        }
+        #expect(detail.contains("alice"))
+        #expect((3...5).contains(error.location?.line ?? 0))
+    }
+
+    @Test func textOutsideAnyMessageIsIgnoredWithAWarning() throws {
+        let text = Support.log("# Our trip\n\nSome notes.\n\n# 2024-05-03\n\n**alice** 09:41\nhi\n")
+        let result = try Support.read(text)
+        #expect(result.conversation?.messages.count == 1)
+        #expect(result.diagnostics.map(\.severity) == [.warning])
+        #expect(result.diagnostics.first?.location?.line == Support.line(of: "Some notes.", in: text))
+    }
+
     @Test func unclosedFrontMatterIsAnError() throws {
         let result = try Support.read("---\ntitle: Trip\n\n# 2024-05-03\n")
         #expect(result.conversation == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackLayout
 import ScrollbackModel
 import Testing
 @testable import ScrollbackReading
@@ -31,6 +32,20 @@ private typealias Support = MarkdownTestSupport
         #expect(markdown.me == json.me)
         #expect(markdown.timeZone == json.timeZone)
         #expect(markdown.layout == json.layout)
+
+        // And the layout groups them the same way.
+        func groupPositions(_ conversation: Conversation) -> [String] {
+            ConversationLayouter(options: LayoutOptions(), pageSize: 0).layout(conversation).pages
+                .flatMap(\.items)
+                .compactMap { item -> String? in
+                    guard case .message(let row) = item else { return nil }
+                    return "\(row.message.id):\(row.groupPosition.rawValue)"
+                }
+        }
+        let markdownPositions = groupPositions(markdown)
+        #expect(markdownPositions == groupPositions(json))
+        // Bob's 09:43 and 09:44 messages form a group.
+        #expect(markdownPositions.contains("m2:first") && markdownPositions.contains("m3:last"))
     }
 
     @Test func theSampleConversationReadsCleanlyAndUsesEveryKind() throws {

@@ -18,11 +18,77 @@ enum ISO8601DateParser {
 
     /// Parses UTF-8 bytes; see `parse(_:)`.
     static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        var index = 0
-        let count = bytes.count
+        var cursor = Cursor(bytes: bytes)
+        guard let year = cursor.digits(4), cursor.expect(0x2D), let month = cursor.digits(2), cursor.expect(0x2D),
+            let day = cursor.digits(2)
+        else { return nil }
+        guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
+        guard let separator = cursor.peek(), separator == 0x54 || separator == 0x74 || separator == 0x20 else { return nil }
+        cursor.index += 1
+        guard let hour = cursor.digits(2), hour < 24, cursor.expect(0x3A), let minute = cursor.digits(2), minute < 60 else {
+            return nil
+        }
+        var seconds = 0.0
+        if cursor.expect(0x3A) {
+            guard let whole = cursor.digits(2), whole < 60 else { return nil }
+            seconds = Double(whole)
+            if let mark = cursor.peek(), mark == 0x2E || mark == 0x2C {
+                cursor.index += 1
+                var fraction = 0
+                var scale = 1
+                let fractionStart = cursor.index
+                while let byte = cursor.peek(), byte &- 0x30 < 10 {
+                    if scale < 1_000_000_000 {  // nanoseconds are enough
+                        fraction = fraction * 10 + Int(byte &- 0x30)
+                        scale *= 10
+                    }
+                    cursor.index += 1
+                }
+                guard cursor.index > fractionStart else { return nil }
+                seconds += Double(fraction) / Double(scale)
+            }
+        }
+        guard let zone = cursor.peek() else { return nil }
+        var offsetSeconds = 0
+        switch zone {
+        case 0x5A, 0x7A:  // Z z
+            cursor.index += 1
+        case 0x2B, 0x2D:  // + -
+            cursor.index += 1
+            guard let offsetHours = cursor.digits(2), offsetHours < 24 else { return nil }
+            var offsetMinutes = 0
+            if cursor.peek() != nil {
+                _ = cursor.expect(0x3A)
+                guard let minutes = cursor.digits(2), minutes < 60 else { return nil }
+                offsetMinutes = minutes
+            }
+            offsetSeconds = (zone == 0x2D ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
+        default:
+            return nil
+        }
+        guard cursor.peek() == nil else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let local = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + seconds
+        return Date(timeIntervalSince1970: local)
+    }
 
-        func digits(_ length: Int) -> Int? {
-            guard index + length <= count else { return nil }
+    /// A position in the text being parsed.
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        @inline(__always) func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        @inline(__always) mutating func expect(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        @inline(__always) mutating func digits(_ length: Int) -> Int? {
+            guard index + length <= bytes.count else { return nil }
             var value = 0
             for offset in 0..<length {
                 let digit = bytes[index + offset] &- 0x30
@@ -32,60 +98,6 @@ enum ISO8601DateParser {
             index += length
             return value
         }
-        func expect(_ byte: UInt8) -> Bool {
-            guard index < count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else {
-            return nil
-        }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year) else { return nil }
-        guard index < count, bytes[index] == 0x54 || bytes[index] == 0x74 || bytes[index] == 0x20 else { return nil }
-        index += 1
-        guard let hour = digits(2), hour < 24, expect(0x3A), let minute = digits(2), minute < 60 else { return nil }
-        var seconds = 0.0
-        if expect(0x3A) {
-            guard let whole = digits(2), whole < 60 else { return nil }
-            seconds = Double(whole)
-            if index < count, bytes[index] == 0x2E || bytes[index] == 0x2C {
-                index += 1
-                var fraction = 0.0
-                var scale = 0.1
-                let fractionStart = index
-                while index < count, bytes[index] &- 0x30 < 10 {
-                    fraction += Double(bytes[index] - 0x30) * scale
-                    scale /= 10
-                    index += 1
-                }
-                guard index > fractionStart else { return nil }
-                seconds += fraction
-            }
-        }
-        guard index < count else { return nil }
-        var offsetSeconds = 0
-        switch bytes[index] {
-        case 0x5A, 0x7A:  // Z z
-            index += 1
-        case 0x2B, 0x2D:  // + -
-            let sign = bytes[index] == 0x2D ? -1 : 1
-            index += 1
-            guard let offsetHours = digits(2), offsetHours < 24 else { return nil }
-            var offsetMinutes = 0
-            if index < count {
-                _ = expect(0x3A)
-                guard let minutes = digits(2), minutes < 60 else { return nil }
-                offsetMinutes = minutes
-            }
-            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
-        default:
-            return nil
-        }
-        guard index == count else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
-        let local = Double(days * 86_400 + hour * 3600 + minute * 60) + seconds
-        return Date(timeIntervalSince1970: local - Double(offsetSeconds))
     }
 
     static func isLeapYear(_ year: Int) -> Bool {

@@ -10,18 +10,28 @@ struct JSONLogReader {
     let context: ReadingContext
 
     /// Reads the log at `file`, whose bytes are `data`.
+    ///
+    /// Messages are converted one by one as the parser meets them (`streamingElementsOf:`), so
+    /// the whole file's JSON tree never exists at once; checks that need the participants
+    /// (which may come after the messages) run once the file is read.
     func read(_ data: [UInt8], file: URL) -> ReadResult {
         let path = context.displayPath(file)
+        var session = JSONLogSession(context: context, file: file, path: path)
+        session.firstIDPositions.reserveCapacity(data.count / 256)  // a guess: messages are rarely smaller
         let root: JSONNode
         do {
-            root = try JSONParser.parse(data, file: path)
+            root = try JSONParser.parse(data, file: path, streamingElementsOf: "messages") { session.collect($0) }
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
         }
-        var session = JSONLogSession(context: context, file: file, path: path)
         let conversation = session.conversation(from: root)
         let hasError = session.diagnostics.contains { $0.severity == .error }
-        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: session.diagnostics)
+        // File order, whatever order the checks ran in; equal locations keep their order.
+        let ordered = session.diagnostics.enumerated().sorted { left, right in
+            left.element.location == right.element.location
+                ? left.offset < right.offset : left.element < right.element
+        }.map(\.element)
+        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
     }
 }
 
@@ -32,6 +42,20 @@ private struct JSONLogSession {
     let path: String
     var diagnostics: [Diagnostic] = []
 
+    // Messages as they are read, and what must be checked once the participants are known.
+    // Positions are packed (`line << 32 | column`): a million messages need compact side tables.
+    var messages: [Message] = []
+    /// Each message's date, parallel to `messages`: sorting reads these, not the large messages.
+    var dates: [Date] = []
+    /// Every message sender and where it was written.
+    var senders: [(sender: String, position: UInt64)] = []
+    /// Every reaction sender and where it was written.
+    var reactionSenders: [(sender: String, position: UInt64)] = []
+    /// Where each message id was first written.
+    var firstIDPositions: [String: UInt64] = [:]
+    /// Messages with a `replyTo`, and where it was written.
+    var replies: [(index: Int, position: UInt64)] = []
+
     init(context: ReadingContext, file: URL, path: String) {
         self.context = context
         self.file = file
@@ -41,6 +65,12 @@ private struct JSONLogSession {
     // MARK: diagnostics and typed fields
 
     func at(_ node: JSONNode) -> SourceLocation { node.location(in: path) }
+
+    func packed(_ node: JSONNode) -> UInt64 { UInt64(node.line) << 32 | UInt64(node.column) }
+
+    func location(_ position: UInt64) -> SourceLocation {
+        SourceLocation(file: path, line: Int(position >> 32), column: Int(position & 0xFFFF_FFFF))
+    }
 
     mutating func error(_ problem: Problem, _ node: JSONNode) {
         diagnostics.append(.error(problem, at: at(node)))
@@ -198,7 +228,10 @@ private struct JSONLogSession {
                 error(.wrongType(field: "me", expected: "a participant id string, not \(meNode.typeName)"), meNode)
             }
         }
-        let messages = self.messages(root, participants: participants.index)
+        if let elements = array(root, "messages", required: true) {
+            for element in elements { collect(element) }  // empty when they were streamed
+        }
+        let messages = checkedMessages(participants: participants.index)
         return Conversation(
             id: id, title: title, description: description, me: me, timeZone: timeZone,
             participants: participants.list, messages: messages, layout: layout,
@@ -286,55 +319,76 @@ private struct JSONLogSession {
 
     // MARK: messages
 
-    mutating func messages(_ root: JSONNode, participants: [String: Int]) -> [Message] {
-        guard let elements = array(root, "messages", required: true) else { return [] }
-        var messages: [Message] = []
-        messages.reserveCapacity(elements.count)
-        var firstSeen: [String: SourceLocation] = [:]
-        firstSeen.reserveCapacity(elements.count)
-        var replyTargets: [(index: Int, node: JSONNode)] = []
-        for element in elements {
-            guard element.members != nil else {
-                error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
-                continue
-            }
-            let idNode = element["id"]
-            let id = string(element, "id", required: true)
-            if let id, let idNode {
-                if let first = firstSeen[id] {
-                    error(.duplicateMessageID(id, firstAt: first), idNode)
-                } else {
-                    firstSeen[id] = at(idNode)
-                }
-            }
-            guard let message = message(element, id: id ?? "", participants: participants) else { continue }
-            if message.replyTo != nil, let node = element["replyTo"] { replyTargets.append((messages.count, node)) }
-            messages.append(message)
+    /// Converts one element of `messages`; checks needing other messages or the participants wait.
+    mutating func collect(_ element: JSONNode) {
+        guard element.members != nil else {
+            error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
+            return
         }
-        // A reply to a message that is not here still renders, without the quote.
-        for (index, node) in replyTargets where firstSeen[messages[index].replyTo!] == nil {
-            warning(.unknownReplyTarget(messages[index].replyTo!), node)
-            messages[index].replyTo = nil
+        let idNode = element["id"]
+        let id = string(element, "id", required: true)
+        if let id, let idNode {
+            if let first = firstIDPositions[id] {
+                error(.duplicateMessageID(id, firstAt: location(first)), idNode)
+            } else {
+                firstIDPositions[id] = packed(idNode)
+            }
         }
-        return sortedByDate(messages)
+        guard let message = message(element, id: id ?? "") else { return }
+        if message.replyTo != nil, let node = element["replyTo"] { replies.append((messages.count, packed(node))) }
+        if let sender = message.sender, let node = element["sender"] { senders.append((sender, packed(node))) }
+        dates.append(message.date)
+        messages.append(message)
     }
 
-    /// Orders by date; equal dates keep file order (a stable sort over the indices).
-    func sortedByDate(_ messages: [Message]) -> [Message] {
+    /// The messages, after the checks that need all of them and the participants, ordered by date.
+    mutating func checkedMessages(participants: [String: Int]) -> [Message] {
+        var lastKnown = ""  // senders come in runs: skip the lookup for a repeat
+        for (sender, position) in senders + reactionSenders where sender != lastKnown {
+            if participants[sender] == nil {
+                diagnostics.append(.error(.unknownSender(sender), at: location(position)))
+            } else {
+                lastKnown = sender
+            }
+        }
+        // A reply to a message that is not here still renders, without the quote.
+        for (index, position) in replies where firstIDPositions[messages[index].replyTo!] == nil {
+            diagnostics.append(.warning(.unknownReplyTarget(messages[index].replyTo!), at: location(position)))
+            messages[index].replyTo = nil
+        }
+        var sorted = messages
+        messages = []
+        JSONLogSession.sortByDate(&sorted, dates: dates)
+        return sorted
+    }
+
+    /// Orders `messages` by `dates` (parallel to it); equal dates keep file order. Sorts indices,
+    /// then permutes in place by swapping, so no second copy of the messages is made.
+    static func sortByDate(_ messages: inout [Message], dates: [Date]) {
         var isSorted = true
-        for index in messages.indices.dropFirst() where messages[index].date < messages[index - 1].date {
+        for index in dates.indices.dropFirst() where dates[index] < dates[index - 1] {
             isSorted = false
             break
         }
-        if isSorted { return messages }
-        let order = messages.indices.sorted { left, right in
-            let (a, b) = (messages[left].date, messages[right].date)
-            return a != b ? a < b : left < right
+        if isSorted { return }
+        // order[i]: the index of the message that belongs at position i.
+        var order = dates.indices.sorted { left, right in
+            dates[left] != dates[right] ? dates[left] < dates[right] : left < right
         }
-        return order.map { messages[$0] }
+        for start in order.indices where order[start] != start {
+            // Follow the cycle: each swap puts one message in its place.
+            var position = start
+            while order[position] != start {
+                let source = order[position]
+                messages.swapAt(position, source)
+                order[position] = position
+                position = source
+            }
+            order[position] = position
+        }
     }
 
-    mutating func message(_ object: JSONNode, id: String, participants: [String: Int]) -> Message? {
+    mutating func message(_ object: JSONNode, id: String) -> Message? {
         var kindName = MessageKind.Name.text
         var kindIsKnown = true
         if let kindNode = member(object, "kind", required: false) {
@@ -348,11 +402,7 @@ private struct JSONLogSession {
         var sender: String?
         if let senderNode = member(object, "sender", required: kindName != .system && kindIsKnown) {
             if let text = senderNode.string {
-                if participants[text] != nil {
-                    sender = text
-                } else {
-                    error(.unknownSender(text), senderNode)
-                }
+                sender = text  // checked against the participants once they are known
             } else {
                 error(.wrongType(field: "sender", expected: "a participant id string, not \(senderNode.typeName)"), senderNode)
             }
@@ -371,7 +421,7 @@ private struct JSONLogSession {
             }
         }
         let replyTo = string(object, "replyTo")
-        let reactions = self.reactions(object, participants: participants)
+        let reactions = self.reactions(object)
         guard kindIsKnown, let kind = kind(kindName, object) else { return nil }
         guard let date else { return nil }
         return Message(
@@ -379,7 +429,7 @@ private struct JSONLogSession {
             reactions: reactions, edited: edited, status: status, location: at(object))
     }
 
-    mutating func reactions(_ object: JSONNode, participants: [String: Int]) -> [Reaction] {
+    mutating func reactions(_ object: JSONNode) -> [Reaction] {
         guard let elements = array(object, "reactions") else { return [] }
         var reactions: [Reaction] = []
         for element in elements {
@@ -395,10 +445,7 @@ private struct JSONLogSession {
                         error(.wrongType(field: "senders", expected: "participant id strings, not \(node.typeName)"), node)
                         continue
                     }
-                    guard participants[sender] != nil else {
-                        error(.unknownSender(sender), node)
-                        continue
-                    }
+                    reactionSenders.append((sender, packed(node)))
                     senders.append(sender)
                 }
             }
@@ -518,6 +565,14 @@ private struct JSONLogSession {
         guard let id = string(custom, "id", required: true) else { return nil }
         let data = custom["data"]?.jsonValue ?? .null
         return .custom(CustomItem(id: id, data: data))
+    }
+}
+
+/// Internals of the JSON reader that tests exercise directly.
+enum JSONLogSessionTesting {
+    /// See `JSONLogSession.sortByDate(_:dates:)`.
+    static func sortByDate(_ messages: inout [Message], dates: [Date]) {
+        JSONLogSession.sortByDate(&messages, dates: dates)
     }
 }
 

@@ -153,6 +153,28 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses like `parse(_:file:)`, but hands each element of the top-level object's array
+    /// member `key` to `body` as soon as it is parsed instead of keeping it; in the returned tree
+    /// that member is an empty array. A log's `messages` read this way keep one message's
+    /// nodes in memory at a time instead of the whole file's.
+    public static func parse(
+        _ bytes: [UInt8], file: String, streamingElementsOf key: String, to body: (JSONNode) -> Void
+    ) throws(Diagnostic) -> JSONNode {
+        let result: Result<JSONNode, Diagnostic> = withoutActuallyEscaping(body) { body in
+            bytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer: buffer, file: file)
+                scanner.streamedKey = key
+                scanner.streamHandler = body
+                do throws(Diagnostic) {
+                    return .success(try scanner.parseDocument())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses the UTF-8 of `text`.
     public static func parse(_ text: String, file: String) throws(Diagnostic) -> JSONNode {
         try parse(Array(text.utf8), file: file)
@@ -187,6 +209,9 @@ private struct JSONScanner {
     /// its own children out into an exactly sized array: no growth slack kept in the tree.
     var elementStack: [JSONNode] = []
     var memberStack: [JSONMember] = []
+    /// The top-level member whose array elements go to `streamHandler` instead of the tree.
+    var streamedKey: String?
+    var streamHandler: ((JSONNode) -> Void)?
 
     init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
         // An empty buffer may have no base address; point at a dummy byte we never read.
@@ -303,7 +328,14 @@ private struct JSONScanner {
             }
             position += 1
             skipWhitespace()
-            let value = try parseValue()
+            let value: JSONNode
+            if depth == 1, let streamHandler, key == streamedKey, position < end, base[position] == Byte.openBracket {
+                let startColumn = position - lineStart + 1
+                let startLine = line
+                value = JSONNode(try parseArray(streamingTo: streamHandler), line: startLine, column: startColumn)
+            } else {
+                value = try parseValue()
+            }
             memberStack.append(JSONMember(key: key, value: value, keyLine: keyLine, keyColumn: keyColumn))
             skipWhitespace()
             guard position < end else { throw failure("',' or '}' after object member", at: position) }
@@ -326,7 +358,8 @@ private struct JSONScanner {
         }
     }
 
-    mutating func parseArray() throws(Diagnostic) -> JSONNode.Value {
+    /// Parses an array; with a `handler`, each element goes to it instead of into the result.
+    mutating func parseArray(streamingTo handler: ((JSONNode) -> Void)? = nil) throws(Diagnostic) -> JSONNode.Value {
         try enterContainer()
         position += 1  // [
         let firstElement = elementStack.count
@@ -337,7 +370,8 @@ private struct JSONScanner {
             return .array([])
         }
         while true {
-            elementStack.append(try parseValue())
+            let element = try parseValue()
+            if let handler { handler(element) } else { elementStack.append(element) }
             skipWhitespace()
             guard position < end else { throw failure("',' or ']' after array element", at: position) }
             let byte = base[position]

@@ -4,20 +4,36 @@ import ScrollbackModel
 
 /// Reads a Markdown conversation log (spec §2) through cmark-gfm's document tree.
 ///
-/// - YAML front matter (`---` … `---` at the top) gives the conversation's fields, decoded
-///   with Yams (see `MarkdownFrontMatter`).
-/// - Only top-level blocks are looked at: a heading whose whole text is `YYYY-MM-DD` sets the
-///   day; a paragraph whose first inline is **strong** (a participant id or display name)
-///   followed on its first line by a time starts a message; a paragraph starting with an
-///   *emphasised* time is a system message. A header inside a code block, quote or list item is
-///   content of the message around it.
+/// - YAML front matter (`---` … `---` or `...` at the top) gives the conversation's fields,
+///   decoded with Yams (see `MarkdownFrontMatter`): `title`, `description`, `me`, `timezone`,
+///   `version`, `id`, `participants` (id → name, or id → `{ name, avatar, color }`), `links`
+///   (URL → `{ title, teaser, thumbnail, siteName }`) and `layout` (the spec §3 options, parsed
+///   by `LayoutOptionParsing` like the JSON reader and the config do). `participants` is required.
+/// - Only top-level blocks are looked at: a heading (any level) whose whole text is
+///   `YYYY-MM-DD` sets the day; a paragraph whose first inline is **strong** (a participant id
+///   or exact display name) followed on its first line by a time starts a message; a paragraph
+///   starting with an *emphasised* time is a system message. A header inside a code block,
+///   quote or list item is content of the message around it.
+/// - Between sender and time any of `·`, `-`, `—`, `–`, `,`, `|`, `:`, `•` and spaces may stand.
+///   Times: `HH:MM`, `HH:MM:SS` (on the current day), `YYYY-MM-DD HH:MM[:SS]` (local), or
+///   ISO 8601 with `Z` or an offset. A dated header also sets the day for the times after it.
+///   Local times are in the front matter's `timezone`, else `layout.timezone`, else the site's.
+/// - A strong first inline is taken as a header attempt when it names a participant and a digit
+///   follows, or when what follows looks like a time (`9:`, `2024-`): only then are an unknown
+///   sender or an unparsable time errors, so `**Note** 3 things` stays text.
 /// - A message's body is the rest of its header paragraph and every block up to the next
 ///   message start or date heading; its kind is inferred from the body (`MarkdownKindInference`).
 /// - Message ids are `m1`, `m2`, … in the order the messages are written (system messages
 ///   included), so an id names the same message as long as nothing is inserted before it.
-/// - A dated header (`YYYY-MM-DD HH:MM` or ISO 8601) also sets the day for the times after it.
+///   Messages are then ordered by date, ties keeping file order. Replies and reactions have no
+///   Markdown syntax.
+/// - Headings before the first message (a title) are ignored; other text outside any message is
+///   ignored with one warning.
+/// - Images in rich text that are local files are written as `@root/media/<hash>.<ext>`; the
+///   renderer replaces `@root/` with the relative path to the site root.
 ///
-/// Every error in the file is collected; any error makes the conversation `nil`.
+/// Every error in the file is collected, each with file, line and column (cmark-gfm's source
+/// positions, the YAML mark plus the front matter's offset); any error makes the conversation `nil`.
 struct MarkdownLogReader {
     let context: ReadingContext
 
