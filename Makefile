@@ -1,13 +1,20 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site test bench bench-quick deps clean
+.PHONY: site serve test test-swift test-browser bench bench-quick deps deps-test clean
+
+SCROLLBACK := .build/release/scrollback
 
 # Build the sample site into _site/ (installs the C libraries and builds the release binary).
 site: deps
 	swift build -c release --product scrollback
-	.build/release/scrollback build sample-logs -o _site
+	$(SCROLLBACK) build sample-logs -o _site
+
+# Serve the sample site on http://127.0.0.1:8000/, rebuilding and reloading on every change.
+serve: deps
+	swift build -c release --product scrollback
+	$(SCROLLBACK) serve sample-logs
 
 # Run every test: the Swift unit tests, then the browser suite against built sites.
-test: deps
+test: deps-test
 	swift build -c release --product scrollback
 	swift test
 	bash scripts/test-browser.sh
@@ -19,9 +26,12 @@ bench: deps
 bench-quick: deps
 	bash scripts/bench/run.sh --messages 100000
 
-# Debian packages the build and the tests need.
+# Debian packages the build needs; deps-test adds what the browser tests need.
 deps:
 	bash scripts/install-deps.sh
+
+deps-test:
+	bash scripts/install-deps.sh --test
 
 clean:
 	rm -rf .build _site artifacts bench-work

@@ -69,6 +69,6 @@ let package = Package(
         .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading", "ScrollbackLayout"]),
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering"]),
-        .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite"]),
+        .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel"]),
     ]
 )

@@ -1,14 +1,30 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Scrollback builds and tests with, only when one is missing.
+# Installs the Debian packages Scrollback needs, only those that are missing.
+#   scripts/install-deps.sh          the C libraries the build links (cmark-gfm, libxml2)
+#   scripts/install-deps.sh --test   also what the browser tests run (chromium, fonts)
+# The Swift toolchain itself is expected on PATH (Swift 6.x); Swift packages come from
+# Package.swift.
 set -euo pipefail
+
 packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libxml2-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  $sudo_cmd apt-get install -y -qq -o DPkg::Lock::Timeout=300 "${missing[@]}"
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium fonts-dejavu-core fonts-noto-color-emoji)
 fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "install-deps: 'swift' is not on PATH; install Swift 6 (https://swift.org/install) first" >&2
+  exit 1
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+echo "install-deps: installing ${missing[*]}" >&2
+"${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+  -o DPkg::Lock::Timeout=300 "${missing[@]}"

@@ -1,8 +1,332 @@
+import Dispatch
 import Foundation
+import ScrollbackLayout
 import ScrollbackModel
+import ScrollbackReading
+import ScrollbackRendering
 
-/// STUB: the build pipeline (discover, read, lay out, render, write atomically).
-public struct SiteBuilder {
+/// The build pipeline: turns an input folder of logs into a site folder.
+///
+/// The steps, in order (each a method below, timed in `BuildReport.stepDurations`):
+/// 1. `checkFolders` — the input exists; the output may be replaced (`OutputFolder`).
+/// 2. `discoverInputs` — the logs, sorted (`InputDiscovery`).
+/// 3. `readConfig` — `scrollback.yml` and the settings fingerprint (config, templates,
+///    previews, generator); a config error stops the build.
+/// 4. `buildConversations` — per log, on every core: reuse the previous build's pages when the
+///    log, its media and the settings are unchanged, else read → lay out → render → write into a
+///    private part of the staging folder.
+/// 5. `placeConversations` — in input order: refuse duplicate and reserved conversation ids
+///    (naming both files), move each conversation's folder into the site.
+/// 6. `copyMedia` — every `.local` asset of a published conversation, once per content hash,
+///    hard-linked (or copied across file systems) to `media/<hash>.<ext>`.
+/// 7. `writeIndexAndAssets` — the index (summaries newest first, then by id) and the
+///    renderer's static files.
+/// 8. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
+/// 9. `publish` — swap the staging folder in for the output in one rename.
+///
+/// Any thrown error deletes the staging folder and leaves the previous output as it was.
+/// A log with errors is left out of the site; the others are published, and the report's
+/// `hasErrors` makes the CLI exit non-zero.
+public struct SiteBuilder: Sendable {
+    /// The generator's version; part of the settings fingerprint.
+    public static let version = "0.1.0"
+
+    /// What to build and how.
+    public struct Options: Sendable {
+        /// The folder of logs.
+        public var input: URL
+        /// The site folder to create or replace.
+        public var output: URL
+        /// Ignore the previous build's cache and rebuild every conversation (`--clean`).
+        public var ignoresCache = false
+        /// Called with each conversation's diagnostics as soon as they are known (from any thread).
+        public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
+        /// Test seam: runs just before the staged site is published; throwing aborts the build.
+        var beforePublish: (@Sendable (_ stagingPath: String) throws -> Void)?
+        /// Test seam: runs before each named step; throwing there aborts the build, as a
+        /// disk-full or permission error would.
+        var faultInjection: (@Sendable (_ step: String) throws -> Void)?
+
+        /// Options to build `input` into `output`.
+        public init(input: URL, output: URL, ignoresCache: Bool = false) {
+            self.input = input
+            self.output = output
+            self.ignoresCache = ignoresCache
+        }
+    }
+
+    /// What this builder does.
+    public var options: Options
+
     /// Creates a builder.
-    public init() {}
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// The pipeline's steps, in order.
+    public static let stepNames = [
+        "checkFolders", "discoverInputs", "readConfig", "buildConversations", "placeConversations", "copyMedia",
+        "writeIndexAndAssets", "writeManifest", "publish",
+    ]
+
+    /// Builds the site; returns the report. Throws `SiteBuildError` when nothing could be published.
+    public func build() throws -> BuildReport {
+        let start = DispatchTime.now()
+        var run = BuildRun(options: options)
+        defer { run.output.map { $0.discardStaging() } }
+        try run.step("checkFolders") { try $0.checkFolders() }
+        try run.step("discoverInputs") { $0.discoverInputs() }
+        try run.step("readConfig") { try $0.readConfig() }
+        try run.step("buildConversations") { try $0.buildConversations() }
+        try run.step("placeConversations") { try $0.placeConversations() }
+        try run.step("copyMedia") { try $0.copyMedia() }
+        try run.step("writeIndexAndAssets") { try $0.writeIndexAndAssets() }
+        try run.step("writeManifest") { try $0.writeManifest() }
+        try run.step("publish") { try $0.publish() }
+        run.report.diagnostics.sort()
+        run.report.elapsedSeconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return run.report
+    }
+}
+
+/// The state of one build as it moves through the steps.
+struct BuildRun {
+    let options: SiteBuilder.Options
+    var report = BuildReport()
+    var output: OutputFolder?
+    var inputs: [InputDiscovery.Input] = []
+    var config = SiteConfig()
+    var settingsFingerprint = ""
+    var previousManifest: BuildManifest?
+    var outcomes: [ConversationOutcome] = []
+    /// Site paths of the renderer's own files; no conversation may claim their top folder.
+    var assetFiles: [RenderedFile] = []
+
+    init(options: SiteBuilder.Options) {
+        self.options = options
+    }
+
+    /// Runs one named step and records its duration.
+    mutating func step(_ name: String, _ body: (inout BuildRun) throws -> Void) throws {
+        let start = DispatchTime.now()
+        try options.faultInjection?(name)
+        try body(&self)
+        report.stepDurations.append((name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9))
+    }
+
+    var inputRoot: URL { options.input.standardizedFileURL }
+
+    /// The path of the staging folder.
+    var staging: String { output!.stagingPath }
+
+    /// Reports diagnostics as they are found and keeps them for the report.
+    mutating func record(_ diagnostics: [Diagnostic]) {
+        guard !diagnostics.isEmpty else { return }
+        options.onDiagnostics?(diagnostics.sorted())
+        report.diagnostics += diagnostics
+    }
+
+    /// How a diagnostic names a log: relative to the input folder's parent (`sample-logs/a.json`),
+    /// as the readers do.
+    func displayPath(_ input: InputDiscovery.Input) -> String {
+        (inputRoot.path as NSString).lastPathComponent + "/" + input.relativePath
+    }
+
+    // MARK: Steps
+
+    /// Step 1: the input must be a folder; the output must be safe to replace.
+    mutating func checkFolders() throws {
+        guard FileSystem.kind(inputRoot.path) == .directory else {
+            throw SiteBuildError.inputNotFound(options.input.path)
+        }
+        let folder = try OutputFolder(output: options.output, input: inputRoot)
+        if !options.ignoresCache { previousManifest = BuildManifest.load(outputPath: folder.path) }
+        try folder.createStaging()
+        output = folder
+    }
+
+    /// Step 2: the logs, sorted; the output folder is never walked even when inside the input.
+    mutating func discoverInputs() {
+        let outputURL = URL(fileURLWithPath: output!.path)
+        inputs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL]).logs()
+    }
+
+    /// Step 3: the site config, and the fingerprint of everything that affects every page.
+    mutating func readConfig() throws {
+        let (config, diagnostics) = ConfigReader.read(inputRoot: inputRoot)
+        record(diagnostics)
+        if diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidConfig }
+        self.config = config
+        settingsFingerprint = SettingsFingerprint.compute(inputRoot: inputRoot, generator: SiteBuilder.version)
+        if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
+        assetFiles = []  // TODO(merge): SiteRenderer(config:).assetFiles() once the renderer lands
+    }
+
+    /// Step 4: every log, reused or built, in parallel. Results land in input order.
+    mutating func buildConversations() throws {
+        let partsRoot = staging + "/" + BuildManifest.folderName + "/parts"
+        try FileSystem.makeDirectory(partsRoot)
+        let worker = ConversationWorker(
+            inputRoot: inputRoot, config: config, partsRoot: partsRoot,
+            previousOutput: output!.path, previousEntries: previousEntriesByPath(),
+            reservedTopLevelNames: reservedTopLevelNames())
+        let slots = OutcomeSlots(count: inputs.count)
+        let inputs = self.inputs
+        let displayPaths = inputs.map(displayPath)
+        let onDiagnostics = options.onDiagnostics
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+            let outcome = worker.build(inputs[index], number: index, displayPath: displayPaths[index])
+            if !outcome.diagnostics.isEmpty { onDiagnostics?(outcome.diagnostics.sorted()) }
+            slots.store(outcome, at: index)
+        }
+        outcomes = slots.values()
+        for outcome in outcomes {
+            report.diagnostics += outcome.diagnostics
+        }
+    }
+
+    /// Step 5: first log (in path order) to claim an id keeps it; later ones get an error naming
+    /// the first. Winners' folders move from their parts into the site.
+    mutating func placeConversations() throws {
+        var claimedBy: [String: String] = [:]
+        let reserved = reservedTopLevelNames()
+        for index in outcomes.indices {
+            guard let entry = outcomes[index].entry else { continue }
+            let input = outcomes[index].input
+            let location = SourceLocation(file: displayPath(input), line: 1, column: 1)
+            var problem: Problem?
+            if let first = claimedBy[entry.conversationID] {
+                problem = .duplicateConversationID(entry.conversationID, firstIn: first)
+            } else if let clash = Set(entry.files.map(Self.topLevelName)).intersection(reserved).sorted().first {
+                problem = .other("conversation id '\(entry.conversationID)' would overwrite the site's own '\(clash)'; expected another id")
+            }
+            if let problem {
+                let diagnostic = Diagnostic.error(problem, at: location)
+                outcomes[index].entry = nil
+                outcomes[index].diagnostics.append(diagnostic)
+                record([diagnostic])
+                continue
+            }
+            claimedBy[entry.conversationID] = displayPath(input)
+            let parts = outcomes[index].partsFolder
+            for top in Set(entry.files.map(Self.topLevelName)).sorted() {
+                try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
+            }
+        }
+        FileSystem.removeTree(staging + "/" + BuildManifest.folderName + "/parts")
+        for outcome in outcomes {
+            guard let entry = outcome.entry else { continue }
+            report.conversations += 1
+            report.messages += entry.summary.messageCount
+            report.pages += entry.pageCount
+            if outcome.reused { report.reusedConversations += 1 } else { report.rebuiltConversations += 1 }
+        }
+    }
+
+    /// Step 6: the media of published conversations, each site path once, in sorted order.
+    mutating func copyMedia() throws {
+        var sources: [String: String] = [:]
+        for outcome in outcomes {
+            for media in outcome.entry?.media ?? [] where sources[media.sitePath] == nil {
+                sources[media.sitePath] = media.sourcePath
+            }
+        }
+        var createdFolders: Set<String> = []
+        for sitePath in sources.keys.sorted() {
+            let destination = staging + "/" + sitePath
+            let folder = (destination as NSString).deletingLastPathComponent
+            if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
+            if try !FileSystem.linkOrCopy(sources[sitePath]!, to: destination) {
+                record([.warning(.fileSystem("media file '\(sources[sitePath]!)' disappeared during the build"), at: nil)])
+            } else {
+                report.mediaFiles += 1
+            }
+        }
+    }
+
+    /// Step 7: the index, newest conversation first (ties by id), and the renderer's own files.
+    mutating func writeIndexAndAssets() throws {
+        let published = outcomes.compactMap(\.entry).sorted { left, right in
+            switch (left.lastMessageDate, right.lastMessageDate) {
+            case let (l?, r?) where l != r: return l > r
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return left.conversationID < right.conversationID
+            }
+        }
+        let renderer = SiteRenderer(config: config)
+        let index = renderer.renderIndex(published.map(\.summary.conversationSummary))
+        for file in [index] + assetFiles {
+            let destination = staging + "/" + file.path
+            try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
+            try FileSystem.writeFile(file.contents, to: destination)
+        }
+        report.pages += 1
+    }
+
+    /// Step 8: the cache for the next build, deterministic for a given input.
+    mutating func writeManifest() throws {
+        let manifest = BuildManifest(settingsFingerprint: settingsFingerprint, entries: outcomes.compactMap(\.entry))
+        try FileSystem.writeFile(try manifest.encoded(), to: staging + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName)
+    }
+
+    /// Step 9: swap the staged site in.
+    mutating func publish() throws {
+        try options.beforePublish?(staging)
+        try output!.publishStaging()
+    }
+
+    // MARK: Helpers
+
+    /// The previous build's entries by input path (empty after `--clean` or a settings change).
+    func previousEntriesByPath() -> [String: BuildManifest.Entry] {
+        var entries: [String: BuildManifest.Entry] = [:]
+        for entry in previousManifest?.entries ?? [] { entries[entry.path] = entry }
+        return entries
+    }
+
+    /// Top-level names of the site that belong to the site, not to a conversation.
+    func reservedTopLevelNames() -> Set<String> {
+        Set(["index.html", "media", BuildManifest.folderName] + assetFiles.map { Self.topLevelName($0.path) })
+    }
+
+    /// `a` for `a/b/c.html`.
+    static func topLevelName(_ path: String) -> String {
+        path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
+    }
+}
+
+/// The result of one log: published (with its manifest entry) or skipped (errors).
+struct ConversationOutcome: Sendable {
+    var input: InputDiscovery.Input
+    /// `nil` when the conversation is not published.
+    var entry: BuildManifest.Entry?
+    /// Errors and warnings of this log (for a reused log: the warnings of the build that made it).
+    var diagnostics: [Diagnostic]
+    /// Whether the previous build's pages were reused.
+    var reused: Bool
+    /// Where its files were staged before placement.
+    var partsFolder: String
+}
+
+/// Result storage that the parallel workers fill, one slot each.
+final class OutcomeSlots: @unchecked Sendable {
+    private var slots: [ConversationOutcome?]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func store(_ outcome: ConversationOutcome, at index: Int) {
+        lock.lock()
+        slots[index] = outcome
+        lock.unlock()
+    }
+
+    func values() -> [ConversationOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
+    }
 }

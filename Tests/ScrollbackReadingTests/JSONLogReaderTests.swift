@@ -278,4 +278,35 @@ import Testing
         JSONLogSessionTesting.sortByDate(&messages, dates: dates)
         #expect(messages.map(\.id) == expected)
     }
+
+    @Test func linkPreviewFieldsMissingFromTheLogComeFromASavedPage() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("""
+            <html><head><title>Fallback</title>
+            <meta property="og:url" content="https://example.org/post">
+            <meta property="og:title" content="Saved title">
+            <meta property="og:description" content="Saved teaser">
+            <meta property="og:site_name" content="Saved site">
+            <meta property="og:image" content="post_files/cover.gif">
+            </head><body></body></html>
+            """, to: "previews/post.html", in: folder)
+        try write(Data(Array("GIF89a".utf8) + [40, 0, 20, 0, 0, 0, 0]), to: "previews/post_files/cover.gif", in: folder)
+        let file = try write(log(messages: """
+            {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "linkPreview", "text": "read",
+             "link": {"url": "https://example.org/post", "title": "Mine"}}
+            """), to: "chat.json", in: folder)
+        let result = LogReader(inputRoot: folder, config: SiteConfig()).read(file)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        guard case .linkPreview(let text, let link)? = result.conversation?.messages.first?.kind else {
+            Issue.record("expected a link preview")
+            return
+        }
+        #expect(text == "read")
+        #expect(link.title == "Mine")  // the log wins
+        #expect(link.teaser == "Saved teaser")
+        #expect(link.siteName == "Saved site")
+        #expect(link.thumbnail?.localAsset?.sourcePath == folder.appendingPathComponent("previews/post_files/cover.gif").path)
+        #expect(link.thumbnail?.localAsset?.pixelSize == PixelSize(width: 40, height: 20))
+    }
 }

@@ -199,4 +199,36 @@ import Testing
         }
         #expect(count == 2)
     }
+
+    @Test func embeddedJSONCountsLinesFromItsFirstLine() {
+        let error = failure(text: "{\"question\": \"Dinner?\",\n \"options\": [1,]}", firstLine: 12)
+        #expect(error?.location == SourceLocation(file: "t.json", line: 13, column: 16))
+    }
+
+    func failure(text: String, firstLine: Int) -> Diagnostic? {
+        do {
+            _ = try JSONParser.parse(text, file: "t.json", firstLine: firstLine)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func maximumNestingFitsOnASmallThreadStack() async {
+        // Worker threads (Dispatch, Swift concurrency) have 512 KiB stacks on Linux; the deepest
+        // accepted document must parse there, in debug builds too.
+        let depth = JSONParser.maximumDepth
+        let text = String(repeating: "{\"a\":[", count: depth / 2) + "1" + String(repeating: "]}", count: depth / 2)
+        let parsed = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let node = try? JSONParser.parse(text, file: "t.json")
+                // The conversion to the model recurses: it must fit too.
+                let value = node?.jsonValue
+                continuation.resume(returning: value != nil && value == node?.jsonValue)
+            }
+            thread.stackSize = 512 << 10
+            thread.start()
+        }
+        #expect(parsed)
+    }
 }

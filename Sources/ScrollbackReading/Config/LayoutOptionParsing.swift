@@ -6,9 +6,11 @@ import ScrollbackModel
 /// The three sources of layout options (site config, JSON `layout` object, Markdown front
 /// matter) all reduce their scalars to this, so one parser gives them one meaning.
 public enum LayoutOptionValue: Hashable, Sendable, Decodable, CustomStringConvertible {
+    /// A boolean (YAML also writes `on`/`off`, `yes`/`no`).
     case bool(Bool)
     /// A number, as its text (`90`, `0.5`).
     case number(String)
+    /// Any other scalar, as written.
     case string(String)
 
     /// Decodes a YAML or JSON scalar: a boolean, else a number, else a string.

@@ -193,14 +193,10 @@ private struct JSONLogSession {
             return nil
         }
         if let versionNode = member(root, "version", required: false) {
-            if case .number(let text) = versionNode.value, Double(text) == 1 {
-            } else {
-                let written: String
-                switch versionNode.value {
-                case .number(let text), .string(let text): written = text
-                default: written = versionNode.typeName
-                }
-                error(.unsupportedVersion(written), versionNode)
+            switch versionNode.value {
+            case .number(let text) where Double(text) == 1: break
+            case .number(let text): error(.unsupportedVersion(text), versionNode)
+            default: error(.wrongType(field: "version", expected: "the number 1, not \(versionNode.typeName)"), versionNode)
             }
         }
         let id = conversationID(root)
@@ -328,10 +324,10 @@ private struct JSONLogSession {
         let idNode = element["id"]
         let id = string(element, "id", required: true)
         if let id, let idNode {
-            if let first = firstIDPositions[id] {
+            // One hash lookup in the common (unique) case; a duplicate puts the first back.
+            if let first = firstIDPositions.updateValue(packed(idNode), forKey: id) {
+                firstIDPositions[id] = first
                 error(.duplicateMessageID(id, firstAt: location(first)), idNode)
-            } else {
-                firstIDPositions[id] = packed(idNode)
             }
         }
         guard let message = message(element, id: id ?? "") else { return }
@@ -375,16 +371,18 @@ private struct JSONLogSession {
         var order = dates.indices.sorted { left, right in
             dates[left] != dates[right] ? dates[left] < dates[right] : left < right
         }
-        for start in order.indices where order[start] != start {
-            // Follow the cycle: each swap puts one message in its place.
-            var position = start
-            while order[position] != start {
-                let source = order[position]
-                messages.swapAt(position, source)
+        messages.withUnsafeMutableBufferPointer { buffer in  // buffer swaps move, without retain/release
+            for start in order.indices where order[start] != start {
+                // Follow the cycle: each swap puts one message in its place.
+                var position = start
+                while order[position] != start {
+                    let source = order[position]
+                    buffer.swapAt(position, source)
+                    order[position] = position
+                    position = source
+                }
                 order[position] = position
-                position = source
             }
-            order[position] = position
         }
     }
 
@@ -546,15 +544,15 @@ private struct JSONLogSession {
             url: url, title: string(link, "title"), teaser: string(link, "teaser"),
             thumbnail: media(link, "thumbnail"), siteName: string(link, "siteName"))
         if item.title == nil || item.teaser == nil || item.thumbnail == nil || item.siteName == nil,
-            let saved = context.previews.preview(for: url)
+            let saved = context.previews.linkPreview(for: url)
         {
             item.title = item.title ?? saved.title
             item.teaser = item.teaser ?? saved.teaser
             item.siteName = item.siteName ?? saved.siteName
             if item.thumbnail == nil, let image = saved.imageURL {
                 // A saved page's relative image path is relative to the page, in `previews/`.
-                let page = context.inputRoot.appendingPathComponent("previews").appendingPathComponent("page.html")
-                item.thumbnail = context.media.resolve(image, relativeTo: page, at: at(urlNode), diagnostics: &diagnostics)
+                item.thumbnail = context.media.resolve(
+                    image, relativeTo: saved.pageFile, at: at(urlNode), diagnostics: &diagnostics)
             }
         }
         return .linkPreview(text: text, link: item)

@@ -5,11 +5,15 @@ import ScrollbackModel
 public struct JSONNode: Sendable {
     /// The value and, for arrays and objects, its children.
     public enum Value: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
         /// The number's text exactly as written (RFC 8259 grammar already checked).
         case number(String)
+        /// A string, unescaped.
         case string(String)
+        /// Elements in source order.
         case array([JSONNode])
         /// Members in source order; a repeated key keeps every occurrence.
         case object([JSONMember])
@@ -135,15 +139,19 @@ public struct JSONMember: Sendable {
 /// UTF-8 is reported at its first bad byte. No trailing commas, no comments, no `NaN`.
 public enum JSONParser {
     /// Deepest nesting accepted; deeper input is refused instead of overflowing the stack.
-    public static let maximumDepth = 512
+    public static let maximumDepth = 128
 
     /// Parses `bytes` (one JSON text). `file` is the path shown in diagnostics.
     ///
     /// Throws a `Diagnostic` error with `.malformedJSON(expected:)` or `.invalidUTF8`
     /// at the exact line and column (1-based, columns in UTF-8 bytes).
-    public static func parse(_ bytes: [UInt8], file: String) throws(Diagnostic) -> JSONNode {
+    ///
+    /// `firstLine` is the line the bytes start on, for JSON embedded in another file (such as a
+    /// `custom` fenced block in a Markdown log): positions and errors then refer to that file.
+    public static func parse(_ bytes: [UInt8], file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
         let result: Result<JSONNode, Diagnostic> = bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(buffer: buffer, file: file)
+            scanner.line = firstLine
             do throws(Diagnostic) {
                 return .success(try scanner.parseDocument())
             } catch {
@@ -175,9 +183,9 @@ public enum JSONParser {
         return try result.get()
     }
 
-    /// Parses the UTF-8 of `text`.
-    public static func parse(_ text: String, file: String) throws(Diagnostic) -> JSONNode {
-        try parse(Array(text.utf8), file: file)
+    /// Parses the UTF-8 of `text`; see `parse(_:file:firstLine:)`.
+    public static func parse(_ text: String, file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
+        try parse(Array(text.utf8), file: file, firstLine: firstLine)
     }
 }
 
@@ -202,7 +210,6 @@ private struct JSONScanner {
     var line = 1
     /// Offset of the first byte of the current line; column = position - lineStart + 1.
     var lineStart = 0
-    var depth = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
     /// Children of the arrays and objects being parsed, innermost last. Each container copies
@@ -269,22 +276,156 @@ private struct JSONScanner {
         }
     }
 
+    /// An array or object whose children are being parsed.
+    ///
+    /// The parser keeps these on an explicit stack instead of recursing, so the depth of a
+    /// document costs heap, not thread stack: worker threads have small stacks, and a log is
+    /// untrusted input.
+    struct OpenContainer {
+        /// Where the container starts.
+        var line: Int
+        var column: Int
+        /// Index of its first child in `elementStack` (arrays) or `memberStack` (objects).
+        var firstChild: Int
+        var isObject: Bool
+        /// Arrays: hand elements to `streamHandler` instead of keeping them.
+        var streams = false
+        /// Objects: the key whose value is being parsed, and where it was written.
+        var key = ""
+        var keyLine = 0
+        var keyColumn = 0
+    }
+
+    /// Parses one value (of any depth) starting at `position`, which is not whitespace.
     mutating func parseValue() throws(Diagnostic) -> JSONNode {
-        guard position < end else { throw failure("a value", at: position) }
-        let startLine = line
-        let startColumn = position - lineStart + 1
-        let value: JSONNode.Value
-        switch base[position] {
-        case Byte.quote: value = .string(try parseString())
-        case Byte.openBrace: value = try parseObject()
-        case Byte.openBracket: value = try parseArray()
-        case Byte.minus, Byte.zero...Byte.nine: value = .number(try parseNumber())
-        case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
-        default: throw unexpected("a value", at: position)
+        var open: [OpenContainer] = []
+        while true {
+            // Start a value: a scalar is complete at once; a non-empty container opens.
+            guard position < end else { throw failure("a value", at: position) }
+            let line = self.line
+            let column = position - lineStart + 1
+            var completed: JSONNode
+            switch base[position] {
+            case Byte.quote: completed = JSONNode(.string(try parseString()), line: line, column: column)
+            case Byte.minus, Byte.zero...Byte.nine: completed = JSONNode(.number(try parseNumber()), line: line, column: column)
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                completed = JSONNode(.bool(true), line: line, column: column)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                completed = JSONNode(.bool(false), line: line, column: column)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                completed = JSONNode(.null, line: line, column: column)
+            case Byte.openBrace:
+                try enterContainer(open.count)
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBrace {
+                    position += 1
+                    completed = JSONNode(.object([]), line: line, column: column)
+                } else {
+                    var container = OpenContainer(line: line, column: column, firstChild: memberStack.count, isObject: true)
+                    try parseMemberName(into: &container, isFirst: true)
+                    open.append(container)
+                    continue
+                }
+            case Byte.openBracket:
+                try enterContainer(open.count)
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBracket {
+                    position += 1
+                    completed = JSONNode(.array([]), line: line, column: column)
+                } else {
+                    var container = OpenContainer(line: line, column: column, firstChild: elementStack.count, isObject: false)
+                    // The top-level object's streamed member.
+                    if streamHandler != nil, open.count == 1, open[0].isObject, open[0].key == streamedKey {
+                        container.streams = true
+                    }
+                    open.append(container)
+                    continue
+                }
+            default:
+                throw unexpected("a value", at: position)
+            }
+
+            // Hand the completed value to its container; close containers that end here.
+            // (Containers are accessed in place: copying one out costs more than the parse.)
+            while true {
+                let top = open.count - 1
+                guard top >= 0 else { return completed }
+                skipWhitespace()
+                if open[top].isObject {
+                    memberStack.append(
+                        JSONMember(
+                            key: open[top].key, value: completed, keyLine: open[top].keyLine,
+                            keyColumn: open[top].keyColumn))
+                    guard position < end else { throw failure("',' or '}' after object member", at: position) }
+                    let byte = base[position]
+                    if byte == Byte.comma {
+                        position += 1
+                        skipWhitespace()
+                        if position < end, base[position] == Byte.closeBrace {
+                            throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
+                        }
+                        try parseMemberName(into: &open[top], isFirst: false)
+                        break
+                    } else if byte == Byte.closeBrace {
+                        position += 1
+                        let first = open[top].firstChild
+                        let members = Array(memberStack[first...])
+                        memberStack.removeSubrange(first...)
+                        completed = JSONNode(.object(members), line: open[top].line, column: open[top].column)
+                        open.removeLast()
+                    } else {
+                        throw unexpected("',' or '}' after object member", at: position)
+                    }
+                } else {
+                    if open[top].streams, let streamHandler {
+                        streamHandler(completed)
+                    } else {
+                        elementStack.append(completed)
+                    }
+                    guard position < end else { throw failure("',' or ']' after array element", at: position) }
+                    let byte = base[position]
+                    if byte == Byte.comma {
+                        position += 1
+                        skipWhitespace()
+                        if position < end, base[position] == Byte.closeBracket {
+                            throw failure("a value (trailing commas are not allowed)", at: position)
+                        }
+                        break
+                    } else if byte == Byte.closeBracket {
+                        position += 1
+                        let first = open[top].firstChild
+                        let elements = Array(elementStack[first...])
+                        elementStack.removeSubrange(first...)
+                        completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
+                        open.removeLast()
+                    } else {
+                        throw unexpected("',' or ']' after array element", at: position)
+                    }
+                }
+            }
         }
-        return JSONNode(value, line: startLine, column: startColumn)
+    }
+
+    /// Parses `"name"` and `:` of an object member (at `position`, after whitespace) into `container`,
+    /// leaving `position` at the member's value.
+    mutating func parseMemberName(into container: inout OpenContainer, isFirst: Bool) throws(Diagnostic) {
+        guard position < end, base[position] == Byte.quote else {
+            throw unexpected(isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+        }
+        container.keyLine = line
+        container.keyColumn = position - lineStart + 1
+        container.key = try parseString()
+        skipWhitespace()
+        guard position < end, base[position] == Byte.colon else {
+            throw unexpected("':' after member name", at: position)
+        }
+        position += 1
+        skipWhitespace()
     }
 
     mutating func expectLiteral(_ literal: StaticString) throws(Diagnostic) {
@@ -298,98 +439,10 @@ private struct JSONScanner {
         position += count
     }
 
-    mutating func enterContainer() throws(Diagnostic) {
-        depth += 1
-        if depth > JSONParser.maximumDepth {
+    /// Refuses to open a container below `openCount` others once that reaches the maximum depth.
+    func enterContainer(_ openCount: Int) throws(Diagnostic) {
+        if openCount >= JSONParser.maximumDepth {
             throw failure("nesting at most \(JSONParser.maximumDepth) levels deep", at: position)
-        }
-    }
-
-    mutating func parseObject() throws(Diagnostic) -> JSONNode.Value {
-        try enterContainer()
-        position += 1  // {
-        let firstMember = memberStack.count
-        skipWhitespace()
-        if position < end, base[position] == Byte.closeBrace {
-            position += 1
-            depth -= 1
-            return .object([])
-        }
-        while true {
-            guard position < end, base[position] == Byte.quote else {
-                throw unexpected(memberStack.count == firstMember ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
-            }
-            let keyLine = line
-            let keyColumn = position - lineStart + 1
-            let key = try parseString()
-            skipWhitespace()
-            guard position < end, base[position] == Byte.colon else {
-                throw unexpected("':' after member name", at: position)
-            }
-            position += 1
-            skipWhitespace()
-            let value: JSONNode
-            if depth == 1, let streamHandler, key == streamedKey, position < end, base[position] == Byte.openBracket {
-                let startColumn = position - lineStart + 1
-                let startLine = line
-                value = JSONNode(try parseArray(streamingTo: streamHandler), line: startLine, column: startColumn)
-            } else {
-                value = try parseValue()
-            }
-            memberStack.append(JSONMember(key: key, value: value, keyLine: keyLine, keyColumn: keyColumn))
-            skipWhitespace()
-            guard position < end else { throw failure("',' or '}' after object member", at: position) }
-            let byte = base[position]
-            if byte == Byte.comma {
-                position += 1
-                skipWhitespace()
-                if position < end, base[position] == Byte.closeBrace {
-                    throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
-                }
-            } else if byte == Byte.closeBrace {
-                position += 1
-                depth -= 1
-                let members = Array(memberStack[firstMember...])
-                memberStack.removeSubrange(firstMember...)
-                return .object(members)
-            } else {
-                throw unexpected("',' or '}' after object member", at: position)
-            }
-        }
-    }
-
-    /// Parses an array; with a `handler`, each element goes to it instead of into the result.
-    mutating func parseArray(streamingTo handler: ((JSONNode) -> Void)? = nil) throws(Diagnostic) -> JSONNode.Value {
-        try enterContainer()
-        position += 1  // [
-        let firstElement = elementStack.count
-        skipWhitespace()
-        if position < end, base[position] == Byte.closeBracket {
-            position += 1
-            depth -= 1
-            return .array([])
-        }
-        while true {
-            let element = try parseValue()
-            if let handler { handler(element) } else { elementStack.append(element) }
-            skipWhitespace()
-            guard position < end else { throw failure("',' or ']' after array element", at: position) }
-            let byte = base[position]
-            if byte == Byte.comma {
-                position += 1
-                skipWhitespace()
-                if position < end, base[position] == Byte.closeBracket {
-                    throw failure("a value (trailing commas are not allowed)", at: position)
-                }
-            } else if byte == Byte.closeBracket {
-                position += 1
-                depth -= 1
-                let elements = Array(elementStack[firstElement...])
-                elementStack.removeSubrange(firstElement...)
-                return .array(elements)
-            } else {
-                throw unexpected("',' or ']' after array element", at: position)
-            }
         }
     }
 

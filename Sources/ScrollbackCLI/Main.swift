@@ -1,4 +1,0 @@
-import ScrollbackSite
-
-// STUB: the `scrollback` command.
-print("scrollback")

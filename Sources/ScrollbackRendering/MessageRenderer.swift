@@ -1,0 +1,391 @@
+import Foundation
+import Mustache
+import ScrollbackLayout
+import ScrollbackModel
+
+/// Permalink anchors of one conversation: `m-<slug of id>`, made unique when two ids slug alike.
+struct AnchorTable: Sendable {
+    /// Anchors of ids that are not already slugs; the common case leaves this empty.
+    private var slugged: [String: String] = [:]
+
+    init(messages: [Message]) {
+        guard messages.contains(where: { !HTMLText.isSlug($0.id) }) else { return }
+        var used = Set(messages.lazy.filter { HTMLText.isSlug($0.id) }.map(\.id))
+        for message in messages where !HTMLText.isSlug(message.id) && slugged[message.id] == nil {
+            var base = HTMLText.slug(message.id)
+            if base.isEmpty { base = "x" }
+            var candidate = base
+            var suffix = 2
+            while used.contains(candidate) {
+                candidate = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            used.insert(candidate)
+            slugged[message.id] = candidate
+        }
+    }
+
+    /// The element id of message `id`.
+    func anchor(_ id: String) -> String {
+        "m-" + (slugged[id] ?? id)
+    }
+}
+
+/// Where a media reference points once the site's rules are applied.
+enum ResolvedMedia {
+    /// A URL the page may load (relative to the page, or http(s) when remote media is on).
+    case url(String)
+    /// Not loadable: the original reference (shown as text) and, for remote media that is
+    /// turned off, the link to open it.
+    case placeholder(original: String, link: String?)
+}
+
+/// Renders the rows of one conversation's pages: messages and day separators.
+struct MessageRenderer {
+    let templates: TemplateLibrary
+    let rows: RowTemplates
+    let customRenderers: [String: any CustomMessageRenderer]
+    let remoteMedia: Bool
+    let layout: ConversationLayout
+    let anchors: AnchorTable
+    let linkifier: TextLinkifier
+    /// Relative path from a conversation page to the site root.
+    let root = "../"
+    let bubbleMaxWidth: String
+    let cornerRadius: String
+    let showsAvatars: Bool
+    let showsHeaders: Bool
+    let showsFooters: Bool
+    /// Avatar and header views of every participant, made once.
+    let avatars: [String: AvatarView]
+    let headers: [String: HeaderView]
+
+    /// Warnings found while rendering (unknown custom renderers).
+    var diagnostics: [Diagnostic] = []
+    /// Extra files the messages need (contact cards' `.vcf`).
+    var extraFiles: [RenderedFile] = []
+
+    init(
+        layout: ConversationLayout, rows: RowTemplates, customRenderers: [String: any CustomMessageRenderer],
+        remoteMedia: Bool
+    ) {
+        self.layout = layout
+        self.rows = rows
+        self.templates = rows.library
+        self.customRenderers = customRenderers
+        self.remoteMedia = remoteMedia
+        self.anchors = AnchorTable(messages: layout.conversation.messages)
+        self.linkifier = TextLinkifier(participants: layout.conversation.participants)
+        self.bubbleMaxWidth = layout.options.messageMaxWidth.description
+        self.cornerRadius = layout.options.messageCornerRadius.description
+        self.showsAvatars = !templates.isEmpty("avatar")
+        self.showsHeaders = !templates.isEmpty("header")
+        self.showsFooters = !templates.isEmpty("footer")
+        var avatars: [String: AvatarView] = [:]
+        var headers: [String: HeaderView] = [:]
+        for participant in layout.conversation.participants {
+            let (colorClass, colorStyle) = Self.colour(participant)
+            var avatar = AvatarView(
+                name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
+                colorStyle: colorStyle, src: nil)
+            if let source = participant.avatar,
+                case .url(let url) = Self.resolve(source, root: "../", remoteMedia: remoteMedia)
+            {
+                avatar.src = url
+            }
+            avatars[participant.id] = avatar
+            headers[participant.id] = HeaderView(
+                name: participant.name, anchor: "p-" + HTMLText.slug(participant.id), colorClass: colorClass,
+                colorStyle: colorStyle)
+        }
+        self.avatars = avatars
+        self.headers = headers
+    }
+
+    /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`
+    /// (plus `lt` when the colour is too light for white initials, so the CSS keeps AA contrast).
+    static func colour(_ participant: Participant) -> (colorClass: String, colorStyle: String?) {
+        if let colour = participant.color, HTMLText.isHexColor(colour) {
+            return (isLight(colour) ? "cx lt" : "cx", "--pc:\(colour)")
+        }
+        return ("c\(HTMLText.stableHash(participant.id) % 12)", nil)
+    }
+
+    /// Whether white text on `hex` (`#rgb`/`#rrggbb`) falls below 4.5:1 (WCAG relative luminance above 0.183).
+    static func isLight(_ hex: String) -> Bool {
+        var digits = Array(hex.utf8.dropFirst()).map { byte -> Double in
+            Double(Int(String(UnicodeScalar(byte)), radix: 16) ?? 0)
+        }
+        if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
+        func channel(_ index: Int) -> Double {
+            let value = (digits[index * 2] * 16 + digits[index * 2 + 1]) / 255
+            return value <= 0.03928 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2)
+        return luminance > 0.183
+    }
+
+    /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
+    static func resolve(_ source: MediaSource, root: String, remoteMedia: Bool) -> ResolvedMedia {
+        switch source {
+        case .local(let asset):
+            let path = asset.sitePath
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !path.contains("..") else {
+                return .placeholder(original: path, link: nil)
+            }
+            return .url(root + path)
+        case .remote(let url):
+            guard let safe = HTMLText.safeWebURL(url) else { return .placeholder(original: url, link: nil) }
+            return remoteMedia ? .url(safe) : .placeholder(original: url, link: safe)
+        case .unavailable(let original):
+            return .placeholder(original: original, link: nil)
+        }
+    }
+
+    /// The HTML of one row, appended to `output`.
+    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
+        switch item {
+        case .daySeparator(let separator):
+            rows.render(
+                DayView(text: separator.day.text, iso: separator.day.iso, repeats: separator.repeatsPreviousPage),
+                into: &output)
+        case .message(let message):
+            let view = messageView(message, pageIndex: pageIndex)
+            rows.render(view, into: &output)
+        }
+        output += "\n"
+    }
+
+    /// The link to message `id` on page `targetPage`, from page `pageIndex`.
+    func link(toMessage id: String, onPage targetPage: Int, from pageIndex: Int) -> String {
+        let anchor = anchors.anchor(id)
+        if targetPage == pageIndex { return "#" + anchor }
+        return SiteRenderer.pageFileName(targetPage) + "#" + anchor
+    }
+
+    mutating func messageView(_ item: MessageLayout, pageIndex: Int) -> MessageView {
+        let message = item.message
+        let anchor = anchors.anchor(message.id)
+        let isSystem = message.kind.name == .system
+        let senderID = isSystem ? nil : message.sender
+
+        var avatar: AvatarView?
+        if showsAvatars, item.showsAvatar, !isSystem, let senderID { avatar = avatars[senderID] }
+        var header: HeaderView?
+        if showsHeaders, item.showsHeader, !isSystem, let senderID { header = headers[senderID] }
+        var time: TimeView?
+        if item.timestamp != .hidden {
+            time = TimeView(
+                anchor: anchor, text: item.time.text, iso: item.time.iso,
+                placement: item.timestamp == .top ? "tt" : "tb")
+        }
+        var footer: FooterView?
+        if showsFooters, item.showsFooter, !isSystem {
+            var view = FooterView(editedText: item.edited?.text, editedISO: item.edited?.iso, status: nil)
+            if item.alignment == .right, let status = message.status {
+                switch status {
+                case .sent: view.status = (mark: "✓", label: "Sent", cls: "sent")
+                case .delivered: view.status = (mark: "✓✓", label: "Delivered", cls: "dlv")
+                case .read: view.status = (mark: "✓✓", label: "Read", cls: "read")
+                }
+            }
+            if view.editedText != nil || view.status != nil { footer = view }
+        }
+        var reply: ReplyView?
+        if let preview = item.reply {
+            reply = ReplyView(
+                href: link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
+                sender: preview.senderName, excerpt: preview.excerpt)
+        }
+        let reactions = item.reactions.map { reaction in
+            ReactionView(emoji: reaction.emoji, count: reaction.count, names: reaction.senderNames.joined(separator: ", "))
+        }
+        return MessageView(
+            anchor: anchor, id: message.id, kind: message.kind.name.rawValue, sender: senderID,
+            align: item.alignment.rawValue, position: item.groupPosition.rawValue, avatar: avatar, header: header,
+            timestampTop: item.timestamp == .top ? time : nil, timestampBottom: item.timestamp == .bottom ? time : nil,
+            reply: reply, body: renderBody(item, anchor: anchor), reactions: reactions, footer: footer)
+    }
+
+    // MARK: - Bodies
+
+    /// The bubble (or, for system messages, the centred note) of `item`.
+    mutating func renderBody(_ item: MessageLayout, anchor: String) -> String {
+        switch item.message.kind {
+        case .text(let text):
+            return rows.render(HTMLBodyView(templateName: "kinds/text", html: linkifier.html(text)))
+        case .attributedText(let rich):
+            return rows.render(
+                HTMLBodyView(templateName: "kinds/attributedText", html: Self.rebaseRoot(rich.html, root: root)))
+        case .emoji(let text):
+            return rows.render(TextBodyView(templateName: "kinds/emoji", text: text))
+        case .system(let text):
+            return rows.render(TextBodyView(templateName: "kinds/system", text: text))
+        case .photo(let media):
+            var view = PhotoView(src: nil, alt: "", size: nil, placeholder: nil, caption: nonEmpty(media.caption))
+            switch resolve(media.source) {
+            case .url(let url):
+                view.src = url
+                view.alt = media.alt ?? media.caption ?? ""
+                view.size = sizeView(media.size)
+            case .placeholder(let original, let link):
+                view.placeholder = placeholder(original: original, link: link, label: "Image")
+            }
+            return rows.render(view)
+        case .video(let media):
+            var view = VideoView(
+                src: nil, poster: nil, size: nil, title: nil, placeholder: nil, caption: nonEmpty(media.caption),
+                duration: media.duration.flatMap(HTMLText.duration))
+            switch resolve(media.source) {
+            case .url(let url):
+                view.src = url
+                view.size = sizeView(media.size)
+                if let poster = media.poster, case .url(let posterURL) = resolve(poster) { view.poster = posterURL }
+                view.title = nonEmpty(media.title)
+            case .placeholder(let original, let link):
+                view.placeholder = placeholder(original: original, link: link, label: "Video")
+            }
+            return rows.render(view)
+        case .audio(let media):
+            var view = AudioView(
+                title: nonEmpty(media.title), src: nil, placeholder: nil,
+                duration: media.duration.flatMap(HTMLText.duration))
+            switch resolve(media.source) {
+            case .url(let url): view.src = url
+            case .placeholder(let original, let link):
+                view.placeholder = placeholder(original: original, link: link, label: "Audio")
+            }
+            return rows.render(view)
+        case .location(let location):
+            var view = LocationView(
+                name: nonEmpty(location.name), address: nonEmpty(location.address), coords: nil, href: nil)
+            if location.latitude.isFinite, location.longitude.isFinite, abs(location.latitude) <= 90,
+                abs(location.longitude) <= 180
+            {
+                let lat = HTMLText.coordinate(location.latitude)
+                let lon = HTMLText.coordinate(location.longitude)
+                view.coords = "\(lat), \(lon)"
+                view.href = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+            }
+            if view.name == nil, view.address == nil { view.name = "Location" }
+            return rows.render(view)
+        case .contact(let contact):
+            extraFiles.append(
+                RenderedFile(path: layout.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
+            let phones = contact.phones.map { phone in
+                let dialable = String(
+                    phone.unicodeScalars.filter { "0123456789+*#".unicodeScalars.contains($0) }.map(Character.init))
+                return ContactLinkView(text: phone, href: dialable.isEmpty ? nil : "tel:" + dialable)
+            }
+            let emails = contact.emails.map { email in
+                ContactLinkView(text: email, href: Self.isPlainEmail(email) ? "mailto:" + email : nil)
+            }
+            var fileName = HTMLText.slug(contact.name)
+            if fileName.isEmpty { fileName = "contact" }
+            return rows.render(
+                ContactView(
+                    name: contact.name, initials: HTMLText.initials(contact.name), phones: phones, emails: emails,
+                    vcf: anchor + ".vcf", vcfName: fileName + ".vcf"))
+        case .linkPreview(let text, let link):
+            var view = LinkPreviewView(
+                html: text.isEmpty ? nil : linkifier.html(text), href: nil, title: nonEmpty(link.title),
+                teaser: nonEmpty(link.teaser), site: nonEmpty(link.siteName), domain: nil, thumb: nil)
+            if let url = HTMLText.safeLinkURL(link.url) {
+                view.href = url
+                view.domain = HTMLText.host(of: url) ?? url
+            } else {
+                view.domain = link.url
+            }
+            if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { view.thumb = url }
+            return rows.render(view)
+        case .custom(let custom):
+            return renderCustom(custom, item: item)
+        }
+    }
+
+    mutating func renderCustom(_ custom: CustomItem, item: MessageLayout) -> String {
+        let info = CustomRendererInfo(
+            bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius, message: item, rootPath: root)
+        if let renderer = customRenderers[custom.id] {
+            return rows.render(CustomView(id: custom.id, html: renderer.render(item: custom, info: info)))
+        }
+        let templateName = "custom/" + custom.id
+        if templates.contains(templateName) {
+            var message: [String: Any] = ["id": item.message.id, "date": item.time.text, "iso": item.time.iso]
+            if let sender = item.sender {
+                message["sender"] = sender.id
+                message["senderName"] = sender.name
+            }
+            var context: [String: Any] = [
+                "id": custom.id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
+            ]
+            if let data = custom.data.mustacheValue { context["data"] = data }
+            return rows.render(CustomView(id: custom.id, html: templates.render(templateName, context)))
+        }
+        diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
+        return rows.render(CustomFallbackView(id: custom.id, json: custom.data.prettyJSON))
+    }
+
+    func resolve(_ source: MediaSource) -> ResolvedMedia {
+        Self.resolve(source, root: root, remoteMedia: remoteMedia)
+    }
+
+    func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+
+    func sizeView(_ size: PixelSize?) -> SizeView? {
+        guard let size, size.width > 0, size.height > 0 else { return nil }
+        return SizeView(w: size.width, h: size.height)
+    }
+
+    /// The image placeholder (template `image-placeholder`) as HTML.
+    func placeholder(original: String, link: String?, label: String) -> String {
+        rows.render(PlaceholderView(original: original, link: link, label: label))
+    }
+
+    /// Rich text with the readers' `@root/` prefix (local media) replaced by the page's root.
+    static func rebaseRoot(_ html: String, root: String) -> String {
+        guard html.contains("@root/") else { return html }
+        return html.replacingOccurrences(of: "=\"@root/", with: "=\"" + root)
+            .replacingOccurrences(of: "='@root/", with: "='" + root)
+    }
+
+    /// An address fit for a `mailto:` link: one `@`, no spaces, quotes, angle brackets, `?` or `:`.
+    static func isPlainEmail(_ email: String) -> Bool {
+        var atCount = 0
+        for byte in email.utf8 {
+            if byte == UInt8(ascii: "@") { atCount += 1 }
+            if byte <= 0x20 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: ":")
+                || byte == 0x7F
+            {
+                return false
+            }
+        }
+        return atCount == 1 && !email.hasPrefix("@") && !email.hasSuffix("@")
+    }
+
+    /// A vCard 3.0 for `contact`, with text values escaped per RFC 6350.
+    static func vCard(_ contact: ContactItem) -> String {
+        func value(_ text: String) -> String {
+            var output = ""
+            for character in text {
+                switch character {
+                case "\\": output += "\\\\"
+                case ",": output += "\\,"
+                case ";": output += "\\;"
+                case "\n", "\r\n", "\r": output += "\\n"
+                default: output.append(character)
+                }
+            }
+            return output
+        }
+        var card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(value(contact.name))\r\nN:\(value(contact.name));;;;\r\n"
+        for phone in contact.phones { card += "TEL:\(value(phone))\r\n" }
+        for email in contact.emails { card += "EMAIL:\(value(email))\r\n" }
+        card += "END:VCARD\r\n"
+        return card
+    }
+}

@@ -1,0 +1,114 @@
+/// Draws row views through their templates, using a compiled copy of a template (`RowView.write`)
+/// only where it was checked, when the renderer was made, to print the same bytes as the
+/// template in use. A site that overrides a template therefore always gets its own template.
+struct RowTemplates: Sendable {
+    let library: TemplateLibrary
+    /// Template names whose compiled copy matched the template on every probe.
+    let compiled: Set<String>
+
+    /// Checks each row template against its compiled copy on probe views (every optional part,
+    /// and text that needs escaping).
+    init(library: TemplateLibrary, allowCompiled: Bool = true) {
+        self.library = library
+        guard allowCompiled else {
+            self.compiled = []
+            return
+        }
+        let viaTemplates = RowTemplates(library: library, compiled: [])
+        var compiled: Set<String> = []
+        var failed: Set<String> = []
+        for view in Self.probes {
+            let name = view.templateName
+            guard library.contains(name), !failed.contains(name) else { continue }
+            var native = ""
+            view.write(into: &native, parts: viaTemplates)
+            let templated = library.render(name, view.context)
+            if native == templated {
+                compiled.insert(name)
+            } else {
+                failed.insert(name)
+                compiled.remove(name)
+            }
+        }
+        self.compiled = compiled
+    }
+
+    private init(library: TemplateLibrary, compiled: Set<String>) {
+        self.library = library
+        self.compiled = compiled
+    }
+
+    /// Appends `view` as its template draws it.
+    @inline(__always)
+    func render(_ view: some RowView, into output: inout String) {
+        let name = view.templateName
+        if compiled.contains(name) {
+            view.write(into: &output, parts: self)
+        } else {
+            output += library.render(name, view.context)
+        }
+    }
+
+    /// `view` as its template draws it.
+    func render(_ view: some RowView) -> String {
+        var output = ""
+        render(view, into: &output)
+        return output
+    }
+
+    /// Views that exercise every branch of every shipped row template.
+    static var probes: [any RowView] {
+        let hostile = "<b x=\"1\" y='2'>&amp; é 🎉"
+        let avatarA = AvatarView(name: hostile, initials: "A<", colorClass: "c1", colorStyle: nil, src: nil)
+        let avatarB = AvatarView(name: "B", initials: "B", colorClass: "cx", colorStyle: "--pc:#abc", src: nil)
+        let avatarC = AvatarView(name: "C", initials: "C", colorClass: "c2", colorStyle: nil, src: "../media/a&b.png")
+        let headerA = HeaderView(name: hostile, anchor: "p-a", colorClass: "c3", colorStyle: nil)
+        let headerB = HeaderView(name: "Bob", anchor: "p-b", colorClass: "cx", colorStyle: "--pc:#abcdef")
+        let time = TimeView(anchor: "m-1", text: hostile, iso: "2024-05-03T09:41:00Z", placement: "tb")
+        let footerA = FooterView(editedText: hostile, editedISO: "2024", status: (mark: "✓✓", label: "Read", cls: "read"))
+        let footerB = FooterView(editedText: nil, editedISO: nil, status: (mark: "✓", label: "Sent", cls: "sent"))
+        let footerC = FooterView(editedText: "May 3", editedISO: "2024", status: nil)
+        let replyA = ReplyView(href: "page-2.html#m-1", sender: hostile, excerpt: hostile)
+        let replyB = ReplyView(href: "#m-1", sender: nil, excerpt: "x")
+        let full = MessageView(
+            anchor: "m-a", id: hostile, kind: "text", sender: hostile, align: "left", position: "first",
+            avatar: avatarA, header: headerA, timestampTop: time, timestampBottom: time, reply: replyA,
+            body: "<div>body</div>", reactions: [ReactionView(emoji: hostile, count: 3, names: hostile)], footer: footerA)
+        let bare = MessageView(
+            anchor: "m-b", id: "b", kind: "system", sender: nil, align: "center", position: "single", avatar: nil,
+            header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "", reactions: [], footer: nil)
+        let size = SizeView(w: 800, h: 600)
+        return [
+            DayView(text: hostile, iso: "2024-05-03"), DayView(text: "Mon", iso: "2024-05-06", repeats: true), time, avatarA, avatarB, avatarC, headerA, headerB,
+            footerA, footerB, footerC, replyA, replyB, full, bare,
+            HTMLBodyView(templateName: "kinds/text", html: "<a href=\"x\">y</a>"),
+            HTMLBodyView(templateName: "kinds/attributedText", html: "<p>z</p>"),
+            TextBodyView(templateName: "kinds/emoji", text: hostile),
+            TextBodyView(templateName: "kinds/system", text: hostile),
+            PlaceholderView(original: hostile, link: nil, label: "Image"),
+            PlaceholderView(original: hostile, link: "https://e.com/?a=1&b=2", label: "Video"),
+            PhotoView(src: "a&b.png", alt: hostile, size: size, placeholder: nil, caption: hostile),
+            PhotoView(src: "a.png", alt: "", size: nil, placeholder: nil, caption: nil),
+            PhotoView(src: nil, alt: "", size: nil, placeholder: "<span>ph</span>", caption: nil),
+            VideoView(src: "v.mp4", poster: "p&.jpg", size: size, title: hostile, placeholder: nil, caption: hostile,
+                      duration: "1:02"),
+            VideoView(src: "v.mp4", poster: nil, size: nil, title: nil, placeholder: nil, caption: nil, duration: "0:05"),
+            VideoView(src: nil, poster: nil, size: nil, title: nil, placeholder: "<span>ph</span>", caption: nil,
+                      duration: nil),
+            AudioView(title: hostile, src: "a&.ogg", placeholder: nil, duration: "1:23"),
+            AudioView(title: nil, src: nil, placeholder: "<span>ph</span>", duration: nil),
+            LocationView(name: hostile, address: hostile, coords: "1.5, 2", href: "https://osm/?a=1&b=2"),
+            LocationView(name: "Location", address: nil, coords: nil, href: nil),
+            ContactView(
+                name: hostile, initials: "X", phones: [ContactLinkView(text: hostile, href: "tel:+1"), ContactLinkView(text: "x", href: nil)],
+                emails: [ContactLinkView(text: "a@b.c", href: "mailto:a@b.c")], vcf: "m-a.vcf", vcfName: "a&b.vcf"),
+            ContactView(name: "N", initials: "N", phones: [], emails: [], vcf: "m-b.vcf", vcfName: "n.vcf"),
+            LinkPreviewView(html: "<a>t</a>", href: "https://e.com/?a&b", title: hostile, teaser: hostile, site: hostile,
+                            domain: "e.com", thumb: "t&.png"),
+            LinkPreviewView(html: nil, href: nil, title: nil, teaser: nil, site: nil, domain: hostile, thumb: nil),
+            LinkPreviewView(html: nil, href: nil, title: nil, teaser: nil, site: nil, domain: nil, thumb: nil),
+            CustomView(id: hostile, html: "<div class=\"poll\"></div>"),
+            CustomFallbackView(id: hostile, json: "{\n  \"a\": \"<script>\"\n}"),
+        ]
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+
+/// The build cache, kept in the output at `.scrollback/manifest.json`.
+///
+/// Its presence also marks a folder as Scrollback output, which the builder requires before it
+/// replaces a non-empty folder. It lives inside the output (a dot folder, so the dev server and
+/// most web servers do not serve it) so it moves with the site and is swapped in atomically with
+/// it. Its content is deterministic: entries sorted by path, keys sorted, no build time.
+struct BuildManifest: Codable, Equatable {
+    /// The manifest's own format; another value means "ignore the cache".
+    static let currentFormat = 1
+    /// Folder of the marker and the manifest, relative to the output.
+    static let folderName = ".scrollback"
+    /// File name of the manifest inside `folderName`.
+    static let fileName = "manifest.json"
+
+    var format = BuildManifest.currentFormat
+    /// Fingerprint of everything that affects every page: generator, config, templates, previews.
+    var settingsFingerprint: String
+    /// One entry per published conversation, sorted by `path`.
+    var entries: [Entry]
+
+    /// One input log and what it produced.
+    struct Entry: Codable, Equatable {
+        /// Path of the log relative to the input folder.
+        var path: String
+        var size: Int64
+        var modifiedNanoseconds: Int64
+        /// `ContentFingerprint` of the log's bytes.
+        var contentHash: String
+        var conversationID: String
+        /// What the index shows of the conversation.
+        var summary: Summary
+        /// Date of the last message (seconds since 1970), for ordering the index.
+        var lastMessageDate: Double?
+        var pageCount: Int
+        /// Files written, relative to the output, sorted.
+        var files: [String]
+        /// Local media the conversation ships, with their stamps (a change means rebuild).
+        var media: [Media]
+        /// Warnings the conversation had, re-reported when it is reused.
+        var warnings: [StoredDiagnostic]
+    }
+
+    /// A media file of the input and where the site keeps it.
+    struct Media: Codable, Equatable {
+        var sourcePath: String
+        var sitePath: String
+        var size: Int64
+        var modifiedNanoseconds: Int64
+    }
+
+    /// `ConversationSummary` in a codable form.
+    struct Summary: Codable, Equatable {
+        var id: String
+        var title: String
+        var description: String?
+        var participantNames: [String]
+        var messageCount: Int
+        var firstDate: [String]?
+        var lastDate: [String]?
+        var lastMessagePreview: String?
+
+        init(_ summary: ConversationSummary) {
+            id = summary.id
+            title = summary.title
+            description = summary.description
+            participantNames = summary.participantNames
+            messageCount = summary.messageCount
+            firstDate = summary.firstDate.map { [$0.text, $0.iso] }
+            lastDate = summary.lastDate.map { [$0.text, $0.iso] }
+            lastMessagePreview = summary.lastMessagePreview
+        }
+
+        var conversationSummary: ConversationSummary {
+            func date(_ pair: [String]?) -> FormattedDate? {
+                guard let pair, pair.count == 2 else { return nil }
+                return FormattedDate(text: pair[0], iso: pair[1])
+            }
+            return ConversationSummary(
+                id: id, title: title, description: description, participantNames: participantNames,
+                messageCount: messageCount, firstDate: date(firstDate), lastDate: date(lastDate),
+                lastMessagePreview: lastMessagePreview)
+        }
+    }
+
+    /// A warning as printed, kept so a reused conversation reports the same warnings.
+    struct StoredDiagnostic: Codable, Equatable {
+        var severity: String
+        var file: String?
+        var line: Int?
+        var column: Int?
+        var message: String
+
+        init(_ diagnostic: Diagnostic) {
+            severity = diagnostic.severity.rawValue
+            file = diagnostic.location?.file
+            line = diagnostic.location?.line
+            column = diagnostic.location?.column
+            message = diagnostic.problem.message
+        }
+
+        /// The diagnostic again; its problem is `.other` with the same text, so it prints the same.
+        var diagnostic: Diagnostic {
+            let location = file.map { SourceLocation(file: $0, line: line ?? 1, column: column ?? 1) }
+            return Diagnostic(Diagnostic.Severity(rawValue: severity) ?? .warning, .other(message), at: location)
+        }
+    }
+
+    /// Reads the manifest of the output at `outputPath`; `nil` when absent, unreadable or of
+    /// another format (the build is then a clean one).
+    static func load(outputPath: String) -> BuildManifest? {
+        let path = outputPath + "/" + folderName + "/" + fileName
+        guard let data = FileManager.default.contents(atPath: path),
+            let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data),
+            manifest.format == currentFormat
+        else { return nil }
+        return manifest
+    }
+
+    /// The manifest's bytes: sorted keys, so equal manifests are equal files.
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [0x0A]
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A fast 128-bit fingerprint of bytes, for telling whether an input changed between builds.
+///
+/// Not a cryptographic hash: nobody gains anything by forging a collision here (the worst
+/// case is a stale page in one's own site), and it runs at memory speed, so a clean build of a
+/// large archive pays almost nothing for it. Media files are named by the reader's SHA-256;
+/// this is only the build cache's change detector.
+enum ContentFingerprint {
+    /// The fingerprint of `bytes` as 32 lowercase hex digits.
+    static func hex(of bytes: UnsafeRawBufferPointer) -> String {
+        // Two independent multiply-rotate lanes over 8-byte words; each lane is a
+        // dependency chain, so the CPU runs them side by side.
+        var laneA: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var laneB: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
+        let wordCount = bytes.count / 8
+        var index = 0
+        while index < wordCount {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
+            laneA = rotate((laneA ^ word) &* 0xFF51_AFD7_ED55_8CCD, 31)
+            laneB = rotate((laneB &+ word) &* 0xC4CE_B9FE_1A85_EC53, 29)
+            index &+= 1
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        for offset in (wordCount * 8)..<bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+        }
+        laneA = rotate((laneA ^ tail) &* 0xFF51_AFD7_ED55_8CCD, 31)
+        laneB = rotate((laneB &+ tail) &* 0xC4CE_B9FE_1A85_EC53, 29)
+        let high = finalize(laneA ^ rotate(laneB, 17))
+        let low = finalize(laneB ^ rotate(laneA, 41))
+        return hex16(high) + hex16(low)
+    }
+
+    /// The fingerprint of `data`.
+    static func hex(of data: Data) -> String {
+        data.withUnsafeBytes { hex(of: $0) }
+    }
+
+    /// The fingerprint of a string's UTF-8 bytes.
+    static func hex(of text: String) -> String {
+        hex(of: Data(text.utf8))
+    }
+
+    /// The fingerprint of the file at `path`, or `nil` when it cannot be read.
+    static func hex(ofFileAt path: String) -> String? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
+            return nil
+        }
+        return hex(of: data)
+    }
+
+    private static func rotate(_ value: UInt64, _ count: UInt64) -> UInt64 {
+        (value << count) | (value >> (64 - count))
+    }
+
+    /// MurmurHash3's 64-bit finalizer: spreads every input bit over the whole word.
+    private static func finalize(_ value: UInt64) -> UInt64 {
+        var mixed = value
+        mixed ^= mixed >> 33
+        mixed = mixed &* 0xFF51_AFD7_ED55_8CCD
+        mixed ^= mixed >> 33
+        mixed = mixed &* 0xC4CE_B9FE_1A85_EC53
+        mixed ^= mixed >> 33
+        return mixed
+    }
+
+    private static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few file-system operations the builder needs, on POSIX calls so that their cost and
+/// their failure modes (cross-device links, missing files) are explicit.
+enum FileSystem {
+    /// Size and modification time of a file, the build cache's cheap "unchanged?" test.
+    struct Stamp: Hashable, Sendable {
+        /// Size in bytes.
+        var size: Int64
+        /// Modification time in nanoseconds since 1970.
+        var modifiedNanoseconds: Int64
+    }
+
+    /// What is at a path.
+    enum Kind {
+        case missing, file, directory, other
+    }
+
+    /// The size and modification time of the file at `path`, following symlinks.
+    static func stamp(_ path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return Stamp(size: Int64(info.st_size), modifiedNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+
+    /// What kind of entry `path` is (following symlinks).
+    static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// Creates `path` and its missing parents.
+    static func makeDirectory(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Writes `bytes` to a new file at `path` (the parent must exist).
+    static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw SiteBuildError.fileSystem("cannot create \(path): \(errorText())") }
+        defer { close(descriptor) }
+        var written = 0
+        try bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw SiteBuildError.fileSystem("cannot write \(path): \(errorText())")
+                }
+                written += result
+            }
+        }
+    }
+
+    /// Puts the file at `source` at `destination` (whose parent must exist): a hard link when
+    /// both are on the same file system, else a copy. Returns `false` when `source` is missing.
+    @discardableResult
+    static func linkOrCopy(_ source: String, to destination: String) throws -> Bool {
+        if link(source, destination) == 0 { return true }
+        let linkError = errno
+        if linkError == ENOENT, kind(source) == .missing { return false }
+        if linkError == EEXIST { throw SiteBuildError.fileSystem("cannot write \(destination): it already exists") }
+        // EXDEV (another file system), EPERM/EMLINK (no hard links here): copy instead.
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+        } catch {
+            if kind(source) == .missing { return false }
+            throw SiteBuildError.fileSystem("cannot copy \(source) to \(destination): \(error.localizedDescription)")
+        }
+        return true
+    }
+
+    /// Moves `source` to `destination` within one file system.
+    static func move(_ source: String, to destination: String) throws {
+        guard rename(source, destination) == 0 else {
+            throw SiteBuildError.fileSystem("cannot move \(source) to \(destination): \(errorText())")
+        }
+    }
+
+    /// Swaps two existing paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`).
+    /// Returns `false` when the kernel or file system cannot, so the caller falls back.
+    static func exchange(_ first: String, _ second: String) -> Bool {
+        #if os(Linux)
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        // Glibc declares renameat2 only under _GNU_SOURCE, which Swift's Glibc module does not set.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
+        let renameAt2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let renameExchange: UInt32 = 1 << 1
+        return renameAt2(AT_FDCWD, first, AT_FDCWD, second, renameExchange) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Deletes `path` and everything under it; a missing path is fine.
+    static func removeTree(_ path: String) {
+        guard kind(path) != .missing || isSymlink(path) else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Whether `path` itself is a symbolic link.
+    static func isSymlink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// The names in the folder at `path`, sorted; empty when it cannot be read.
+    static func entries(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    /// The absolute, symlink-free form of `path`; for a path that does not exist yet, its
+    /// nearest existing ancestor is resolved and the rest appended.
+    static func canonicalPath(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let resolved = realpath(absolute, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let parent = (absolute as NSString).deletingLastPathComponent
+        if parent == absolute { return absolute }
+        return (canonicalPath(parent) as NSString).appendingPathComponent((absolute as NSString).lastPathComponent)
+    }
+
+    /// The text of the current `errno`.
+    static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

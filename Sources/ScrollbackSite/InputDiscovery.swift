@@ -1,0 +1,98 @@
+import Foundation
+import ScrollbackReading
+
+/// Finds the conversation logs in an input folder.
+///
+/// Rules (documented in ARCHITECTURE.md): every `*.json`, `*.md` and `*.markdown` file, at
+/// any depth, except the site config (`scrollback.yml`, `.yaml`, `.json` at the top), the
+/// special folders `templates/` and `previews/` at the top, and any file or folder whose name
+/// starts with `.` or `_` (hidden files, `_site`, drafts). Media folders are walked: a log
+/// may sit beside its media. Paths come back sorted, so every later step sees one order.
+public struct InputDiscovery: Sendable {
+    /// The extensions of conversation logs, lowercased.
+    public static let logExtensions: Set<String> = ["json", "md", "markdown"]
+    /// The site config file names (`ConfigReader.fileNames`); not logs.
+    public static let configFileNames = Set(ConfigReader.fileNames)
+    /// Top-level folders that hold site files rather than logs.
+    public static let specialFolders: Set<String> = ["templates", "previews"]
+
+    /// The input folder.
+    public var inputRoot: URL
+    /// Folders never walked (the output folder when it sits inside the input), canonical paths.
+    public var excludedFolders: [String]
+
+    /// Creates a discovery over `inputRoot`, skipping `excludedFolders`.
+    public init(inputRoot: URL, excluding excludedFolders: [URL] = []) {
+        self.inputRoot = inputRoot
+        self.excludedFolders = excludedFolders.map { FileSystem.canonicalPath($0.path) }
+    }
+
+    /// One discovered log.
+    public struct Input: Hashable, Sendable {
+        /// Path relative to the input folder, `/`-separated: the cache key.
+        public var relativePath: String
+        /// Absolute file URL.
+        public var url: URL
+    }
+
+    /// The logs, sorted by relative path (byte order, so the result does not depend on locale).
+    public func logs() -> [Input] {
+        let root = FileSystem.canonicalPath(inputRoot.path)
+        var found: [Input] = []
+        var visited: Set<String> = [root]
+        walk(folder: root, relative: "", visited: &visited, into: &found)
+        return found.sorted { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
+    }
+
+    /// Every file a build depends on, logs or not (media, templates, config, previews), with its
+    /// stamp: what `serve` polls to notice a change. Skips the same hidden and excluded entries.
+    func watchedFiles() -> [(relativePath: String, stamp: FileSystem.Stamp)] {
+        let root = FileSystem.canonicalPath(inputRoot.path)
+        var result: [(String, FileSystem.Stamp)] = []
+        var visited: Set<String> = [root]
+        func visit(_ folder: String, _ relative: String) {
+            for name in FileSystem.entries(folder) where !Self.isHidden(name) {
+                let path = folder + "/" + name
+                let relativePath = relative.isEmpty ? name : relative + "/" + name
+                switch FileSystem.kind(path) {
+                case .directory:
+                    let canonical = FileSystem.canonicalPath(path)
+                    guard !excludedFolders.contains(canonical), visited.insert(canonical).inserted else { continue }
+                    visit(path, relativePath)
+                case .file:
+                    if let stamp = FileSystem.stamp(path) { result.append((relativePath, stamp)) }
+                default: break
+                }
+            }
+        }
+        visit(root, "")
+        return result
+    }
+
+    /// Walks `folder`; `visited` holds canonical folder paths, so a symlink loop ends.
+    private func walk(folder: String, relative: String, visited: inout Set<String>, into found: inout [Input]) {
+        for name in FileSystem.entries(folder) where !Self.isHidden(name) {
+            let path = folder + "/" + name
+            let relativePath = relative.isEmpty ? name : relative + "/" + name
+            switch FileSystem.kind(path) {
+            case .directory:
+                if relative.isEmpty, Self.specialFolders.contains(name) { continue }
+                let canonical = FileSystem.canonicalPath(path)
+                guard !excludedFolders.contains(canonical), visited.insert(canonical).inserted else { continue }
+                walk(folder: path, relative: relativePath, visited: &visited, into: &found)
+            case .file:
+                if relative.isEmpty, Self.configFileNames.contains(name) { continue }
+                let pathExtension = (name as NSString).pathExtension.lowercased()
+                guard Self.logExtensions.contains(pathExtension) else { continue }
+                found.append(Input(relativePath: relativePath, url: URL(fileURLWithPath: path)))
+            case .missing, .other:
+                continue
+            }
+        }
+    }
+
+    /// Names the walk skips: hidden files and folders, and `_`-prefixed ones such as `_site`.
+    static func isHidden(_ name: String) -> Bool {
+        name.hasPrefix(".") || name.hasPrefix("_")
+    }
+}

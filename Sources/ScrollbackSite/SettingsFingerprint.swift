@@ -1,0 +1,52 @@
+import Foundation
+import ScrollbackReading
+
+/// The fingerprint of everything that affects every page of a site: when it changes, the
+/// build cache is dropped and every conversation is rebuilt.
+///
+/// It covers the generator (version and the running executable's size and time, so a rebuilt
+/// binary invalidates the cache), the input folder's location (diagnostics and media paths name
+/// it), the config file, and the `templates/` and `previews/` folders.
+enum SettingsFingerprint {
+    /// Computes the fingerprint for `inputRoot` built by generator `generator`.
+    static func compute(inputRoot: URL, generator: String) -> String {
+        var lines: [String] = ["generator \(generator)", "executable \(executableIdentity())"]
+        let root = FileSystem.canonicalPath(inputRoot.path)
+        lines.append("input \(root)")
+        for name in InputDiscovery.configFileNames.sorted() {
+            let path = root + "/" + name
+            if let hash = ContentFingerprint.hex(ofFileAt: path) { lines.append("config \(name) \(hash)") }
+        }
+        for folder in InputDiscovery.specialFolders.sorted() {
+            for file in filesUnder(root + "/" + folder) {
+                lines.append("\(folder) \(file.relative) \(ContentFingerprint.hex(ofFileAt: file.path) ?? "-")")
+            }
+        }
+        return ContentFingerprint.hex(of: lines.joined(separator: "\n"))
+    }
+
+    /// Size and modification time of the running executable.
+    private static func executableIdentity() -> String {
+        let path = FileSystem.canonicalPath("/proc/self/exe")
+        guard let stamp = FileSystem.stamp(path) else { return CommandLine.arguments.first ?? "" }
+        return "\(path) \(stamp.size) \(stamp.modifiedNanoseconds)"
+    }
+
+    /// Every regular file under `folder`, sorted by relative path.
+    static func filesUnder(_ folder: String) -> [(relative: String, path: String)] {
+        var result: [(String, String)] = []
+        func visit(_ path: String, _ relative: String) {
+            for name in FileSystem.entries(path) where !name.hasPrefix(".") {
+                let child = path + "/" + name
+                let childRelative = relative.isEmpty ? name : relative + "/" + name
+                switch FileSystem.kind(child) {
+                case .directory: if !FileSystem.isSymlink(child) { visit(child, childRelative) }
+                case .file: result.append((childRelative, child))
+                default: break
+                }
+            }
+        }
+        visit(folder, "")
+        return result.sorted { $0.0 < $1.0 }
+    }
+}

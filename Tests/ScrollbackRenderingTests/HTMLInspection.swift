@@ -1,0 +1,67 @@
+import Foundation
+@testable import ScrollbackRendering
+import ScrollbackLayout
+import ScrollbackModel
+
+/// Minimal inspection of the renderer's own output (its markup is regular: one `<div class="m"`
+/// per message, attributes double-quoted), so tests can check the §5 contract.
+struct RenderedMessage {
+    /// Attributes of the message element's opening tag.
+    var attributes: [String: String]
+    /// The element's HTML, up to the next row.
+    var html: String
+
+    func has(part: String) -> Bool { html.contains("data-part=\"\(part)\"") }
+}
+
+enum Inspect {
+    /// The page's HTML as text.
+    static func text(_ file: RenderedFile) -> String { String(decoding: file.contents, as: UTF8.self) }
+
+    /// Every message element of `html`, in order.
+    static func messages(_ html: String) -> [RenderedMessage] {
+        let rows = html.components(separatedBy: "\n").filter { $0.hasPrefix("<div class=\"m\"") }
+        return rows.map { row in
+            let tagEnd = row.firstIndex(of: ">")!
+            return RenderedMessage(attributes: attributes(String(row[..<tagEnd])), html: row)
+        }
+    }
+
+    /// Attributes `name="value"` of an opening tag (values left escaped).
+    static func attributes(_ tag: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = Substring(tag)
+        while let equals = rest.range(of: "=\"") {
+            let name = rest[..<equals.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+            let valueStart = equals.upperBound
+            guard let close = rest[valueStart...].firstIndex(of: "\"") else { break }
+            result[name] = String(rest[valueStart..<close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return result
+    }
+
+    /// Renders `layout` with a fresh renderer and returns pages by path.
+    static func render(
+        _ layout: ConversationLayout, config: SiteConfig = SiteConfig(), templates: TemplateLibrary = .shipped,
+        customRenderers: [any CustomMessageRenderer] = []
+    ) -> (pages: [String: String], diagnostics: [Diagnostic]) {
+        let renderer = SiteRenderer(config: config, templates: templates, customRenderers: customRenderers)
+        let (files, diagnostics) = renderer.renderConversation(layout)
+        var pages: [String: String] = [:]
+        for file in files { pages[file.path] = text(file) }
+        return (pages, diagnostics)
+    }
+
+    /// A temporary folder holding `files` (relative path → contents), for site template overrides.
+    static func siteTemplates(_ files: [String: String]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scrollback-templates-\(UUID().uuidString)")
+        for (path, contents) in files {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: url)
+        }
+        return directory.path
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+import Testing
+@testable import ScrollbackRendering
+
+@Suite struct OutputContractTests {
+    let layout = Fixture.showcase()
+
+    @Test func everyMessageCarriesTheSection5Attributes() throws {
+        let (pages, _) = Inspect.render(layout)
+        let html = try #require(pages["trip/index.html"])
+        let messages = Inspect.messages(html)
+        let expected = layout.conversation.messages
+        #expect(messages.count == expected.count)
+        for (element, message) in zip(messages, expected) {
+            let attributes = element.attributes
+            #expect(attributes["id"] == "m-" + message.id)
+            #expect(attributes["data-message-id"] == message.id)
+            #expect(attributes["data-kind"] == message.kind.name.rawValue)
+            if message.kind.name == .system {
+                #expect(attributes["data-sender"] == nil)
+                #expect(attributes["data-align"] == "center")
+                #expect(!element.has(part: "bubble"))
+                #expect(!element.has(part: "avatar"))
+            } else {
+                #expect(attributes["data-sender"] == message.sender)
+                #expect(element.has(part: "bubble"))
+            }
+            #expect(["left", "right", "center"].contains(attributes["data-align"] ?? ""))
+            #expect(["single", "first", "middle", "last"].contains(attributes["data-group-position"] ?? ""))
+            // Appears once as a message element.
+            #expect(html.components(separatedBy: "data-message-id=\"\(message.id)\"").count == 2)
+        }
+        // Every kind of spec §1 is in the showcase.
+        #expect(Set(messages.compactMap { $0.attributes["data-kind"] }) == Set(MessageKind.Name.allCases.map(\.rawValue)))
+    }
+
+    @Test func timestampIsATimeElementLinkingToThePermalink() throws {
+        let (pages, _) = Inspect.render(layout)
+        let message = try #require(Inspect.messages(pages["trip/index.html"]!).first { $0.attributes["id"] == "m-m2" })
+        #expect(
+            message.html.contains(
+                "<a class=\"ts tb\" href=\"#m-m2\"><time datetime=\"2024-05-03T09:41:00Z\" data-part=\"timestamp\">9:41 AM</time></a>"))
+    }
+
+    @Test func daySeparatorsHoldATimeElement() throws {
+        let (pages, _) = Inspect.render(layout)
+        let html = try #require(pages["trip/index.html"])
+        #expect(
+            html.contains(
+                "<h2 class=\"day\" data-part=\"day-separator\"><time datetime=\"2024-05-03\">Friday, May 3, 2024</time></h2>"))
+        #expect(html.components(separatedBy: "data-part=\"day-separator\"").count == 3)
+    }
+
+    @Test func partsFollowTheLayoutFlags() throws {
+        let rows: [LayoutItem] = [
+            .message(Fixture.row("all", .text("a"), avatar: true, header: true, footer: true, timestamp: .top,
+                                 edited: FormattedDate(text: "later", iso: "2024-05-03T10:00:00Z"))),
+            .message(Fixture.row("none", .text("b"), avatar: false, header: false, footer: false, timestamp: .hidden,
+                                 edited: FormattedDate(text: "later", iso: "2024-05-03T10:00:00Z"))),
+            // A footer with nothing to show (no edit, no status on a left message) is left out.
+            .message(Fixture.row("empty-footer", .text("c"), footer: true, status: .read)),
+            .message(Fixture.row("mine", .text("d"), sender: Fixture.alice, footer: true, status: .delivered)),
+        ]
+        let (pages, _) = Inspect.render(Fixture.layout(pages: [rows]))
+        let messages = Inspect.messages(pages["trip/index.html"]!)
+        let all = messages[0], none = messages[1], emptyFooter = messages[2], mine = messages[3]
+        for part in ["avatar", "header", "bubble", "footer", "timestamp"] {
+            #expect(all.has(part: part), "missing \(part)")
+        }
+        #expect(all.html.contains("class=\"ts tt\""))
+        for part in ["avatar", "header", "footer", "timestamp"] {
+            #expect(!none.has(part: part), "unexpected \(part)")
+        }
+        #expect(!emptyFooter.has(part: "footer"))
+        #expect(mine.has(part: "footer"))
+        #expect(mine.html.contains("aria-label=\"Delivered\">✓✓</span>"))
+    }
+
+    @Test func emptySiteTemplatesRemoveTheirParts() throws {
+        let directory = try Inspect.siteTemplates([
+            "header.mustache": "", "footer.mustache": "  \n", "avatar.mustache": "\n",
+        ])
+        let library = TemplateLibrary(siteTemplatesDirectory: directory)
+        #expect(library.diagnostics.isEmpty)
+        let (pages, _) = Inspect.render(layout, templates: library)
+        let html = try #require(pages["trip/index.html"])
+        for part in ["header", "footer", "avatar"] {
+            #expect(!html.contains("data-part=\"\(part)\""), "\(part) still drawn")
+        }
+        #expect(html.contains("class=\"ml noav\""))
+        #expect(html.contains("data-part=\"bubble\""))
+        #expect(html.contains("data-part=\"timestamp\""))
+    }
+
+    @Test func siteOverrideOfARowTemplateIsUsed() throws {
+        let directory = try Inspect.siteTemplates([
+            "header.mustache": "<div class=\"who\" data-part=\"header\">~{{name}}~</div>"
+        ])
+        let (pages, _) = Inspect.render(layout, templates: TemplateLibrary(siteTemplatesDirectory: directory))
+        let html = try #require(pages["trip/index.html"])
+        #expect(html.contains("<div class=\"who\" data-part=\"header\">~Bob Stone~</div>"))
+        #expect(!html.contains("class=\"hd "))
+    }
+
+    @Test func templateParseErrorsNameFileAndLine() throws {
+        let directory = try Inspect.siteTemplates(["message.mustache": "<div>\n{{#open}}never closed\n"])
+        let library = TemplateLibrary(siteTemplatesDirectory: directory)
+        let diagnostic = try #require(library.diagnostics.first)
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.location?.file == "templates/message.mustache")
+        #expect((diagnostic.location?.line ?? 0) >= 2)
+        guard case .templateError = diagnostic.problem else {
+            Issue.record("expected templateError, got \(diagnostic.problem)")
+            return
+        }
+        // The shipped template is used instead.
+        let (pages, _) = Inspect.render(layout, templates: library)
+        #expect(Inspect.messages(pages["trip/index.html"]!).count == layout.conversation.messages.count)
+    }
+
+    @Test func renderingIsDeterministic() {
+        let first = Inspect.render(layout).pages
+        let second = Inspect.render(Fixture.showcase()).pages
+        #expect(first == second)
+        let renderer = SiteRenderer(config: SiteConfig())
+        #expect(renderer.renderIndex([layout.summary]).contents == renderer.renderIndex([layout.summary]).contents)
+    }
+
+    @Test func pageShellUsesRelativeLinks() throws {
+        let (pages, _) = Inspect.render(layout)
+        let html = try #require(pages["trip/index.html"])
+        #expect(html.hasPrefix("<!doctype html>\n<html lang=\"en-US\">"))
+        #expect(html.contains("<link rel=\"icon\" href=\"../assets/favicon.svg\""))
+        #expect(html.contains("<link rel=\"stylesheet\" href=\"../assets/scrollback.css\">"))
+        #expect(html.contains("<meta name=\"description\" content=\"Planning the Berlin weekend\">"))
+        #expect(html.contains("<a class=\"back\" href=\"../index.html\">"))
+        #expect(html.contains("style=\"--bubble-max:75%;--bubble-radius:8px\""))
+        #expect(!html.contains("src=\"/"))
+        #expect(!html.contains("href=\"/"))
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
+        #expect(index.contains("<a class=\"conv\" href=\"trip/index.html\">"))
+        #expect(index.contains("href=\"assets/scrollback.css\""))
+        #expect(index.contains("<time datetime=\"2024-05-03T09:41:00Z\">May 3, 2024</time>"))
+        #expect(index.contains("Bob Stone: See you!"))
+        #expect(index.contains("Alice Nguyen, Bob Stone, Carol Díaz"))
+    }
+
+    @Test func assetsAreShippedAndSmall() throws {
+        let assets = SiteRenderer(config: SiteConfig()).assetFiles()
+        #expect(assets.map(\.path) == ["assets/favicon.svg", "assets/scrollback.css"])
+        let css = try #require(assets.last)
+        #expect(css.contents.count <= 20_000)
+        let text = Inspect.text(css)
+        #expect(text.contains("prefers-color-scheme: dark"))
+        #expect(!text.contains("http"))
+        #expect(!text.contains("@import"))
+    }
+
+    @Test func markupStaysUnderOneKilobytePerMessage() throws {
+        let (pages, _) = Inspect.render(layout)
+        for message in Inspect.messages(pages["trip/index.html"]!) {
+            #expect(message.html.utf8.count <= 1024, "\(message.attributes["id"] ?? "?") is \(message.html.utf8.count) bytes")
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+import Testing
+@testable import ScrollbackRendering
+
+@Suite struct TextLinkifierTests {
+    let linkifier = TextLinkifier(participants: [Fixture.alice, Fixture.bob])
+
+    @Test func escapesAndKeepsLineBreaks() {
+        #expect(linkifier.html("a < b & \"c\"\nnext\r\nlast") == "a &lt; b &amp; &quot;c&quot;<br>next<br>last")
+    }
+
+    @Test func linksURLsWithoutTrailingPunctuation() {
+        #expect(
+            linkifier.html("See https://example.com/a?b=1&c=2.")
+                == "See <a href=\"https://example.com/a?b=1&amp;c=2\" rel=\"nofollow noopener\">https://example.com/a?b=1&amp;c=2</a>.")
+        #expect(
+            linkifier.html("(www.example.org/x)")
+                == "(<a href=\"https://www.example.org/x\" rel=\"nofollow noopener\">www.example.org/x</a>)")
+        #expect(
+            linkifier.html("wiki https://en.wikipedia.org/wiki/Foo_(bar) ok")
+                == "wiki <a href=\"https://en.wikipedia.org/wiki/Foo_(bar)\" rel=\"nofollow noopener\">https://en.wikipedia.org/wiki/Foo_(bar)</a> ok")
+    }
+
+    @Test func doesNotLinkOtherSchemesOrFragments() {
+        #expect(linkifier.html("javascript:alert(1)") == "javascript:alert(1)")
+        #expect(linkifier.html("http:// nothing") == "http:// nothing")
+        #expect(linkifier.html("xhttps://a.b") == "xhttps://a.b")
+        #expect(linkifier.html("https://a.b/\"onmouseover=x").contains("href=\"https://a.b/\""))
+    }
+
+    @Test func linksEmailAddresses() {
+        #expect(
+            linkifier.html("mail ops@example.com, thanks")
+                == "mail <a href=\"mailto:ops@example.com\">ops@example.com</a>, thanks")
+        #expect(linkifier.html("not@an address") == "not@an address")
+    }
+
+    @Test func linksMentionsOfParticipantsByIdOrName() {
+        #expect(linkifier.html("hi @bob!") == "hi <a class=\"mn\" href=\"#p-bob\">@bob</a>!")
+        #expect(linkifier.html("@Bob Stone look") == "<a class=\"mn\" href=\"#p-bob\">@Bob Stone</a> look")
+        #expect(linkifier.html("@alice") == "<a class=\"mn\" href=\"#p-alice\">@alice</a>")
+        #expect(linkifier.html("@bobby and @zed") == "@bobby and @zed")
+    }
+
+    @Test func handlesNonASCIIText() {
+        #expect(linkifier.html("Grüße 🎉 https://ä.example/ü") == "Grüße 🎉 <a href=\"https://ä.example/ü\" rel=\"nofollow noopener\">https://ä.example/ü</a>")
+    }
+}
+
+@Suite struct PaginationAndReplyTests {
+    /// Three pages of two messages; the last message replies to the first.
+    func threePages() -> ConversationLayout {
+        let pages: [[LayoutItem]] = [
+            [.message(Fixture.row("a1", .text("one"))), .message(Fixture.row("a2", .text("two")))],
+            [.message(Fixture.row("b1", .text("three"))),
+             .message(Fixture.row("b2", .text("four"), reply: ReplyPreview(messageID: "b1", pageIndex: 1, senderName: nil, excerpt: "three")))],
+            [.message(Fixture.row("c1", .text("five"),
+                                  reply: ReplyPreview(messageID: "a1", pageIndex: 0, senderName: "Bob Stone", excerpt: "one")))],
+        ]
+        return Fixture.layout(pages: pages)
+    }
+
+    @Test func pagesAreNamedAndLinked() throws {
+        let (pages, _) = Inspect.render(threePages())
+        #expect(Set(pages.keys) == ["trip/index.html", "trip/page-2.html", "trip/page-3.html"])
+        let middle = try #require(pages["trip/page-2.html"])
+        #expect(middle.contains("<a rel=\"prev\" href=\"index.html\">"))
+        #expect(middle.contains("<a rel=\"next\" href=\"page-3.html\">"))
+        #expect(middle.contains("<a href=\"page-2.html\" aria-current=\"page\">2</a>"))
+        #expect(middle.contains("<a href=\"index.html\">1</a>"))
+        #expect(middle.contains("<title>Weekend trip (page 2) · Scrollback</title>"))
+        #expect(!pages["trip/index.html"]!.contains("rel=\"prev\""))
+        #expect(!pages["trip/page-3.html"]!.contains("rel=\"next\""))
+        #expect(Inspect.messages(middle).map { $0.attributes["id"] } == ["m-b1", "m-b2"])
+    }
+
+    @Test func singlePageHasNoPagination() throws {
+        let (pages, _) = Inspect.render(Fixture.showcase())
+        #expect(!pages["trip/index.html"]!.contains("class=\"pg\""))
+    }
+
+    @Test func replyLinksResolveAcrossPages() throws {
+        let (pages, _) = Inspect.render(threePages())
+        let last = try #require(pages["trip/page-3.html"])
+        #expect(last.contains("<a class=\"rq\" href=\"index.html#m-a1\"><b>Bob Stone</b><span dir=\"auto\">one</span></a>"))
+        // The quote is a link, not a second message element.
+        #expect(!last.contains("data-message-id=\"a1\""))
+        let middle = try #require(pages["trip/page-2.html"])
+        #expect(middle.contains("<a class=\"rq\" href=\"#m-b1\"><span dir=\"auto\">three</span></a>"))
+    }
+
+    @Test func paginationWindowElidesFarPages() throws {
+        let renderer = SiteRenderer(config: SiteConfig())
+        let context = renderer.pagination(current: 10, count: 30)
+        let pages = try #require(context["pages"] as? [[String: Any]])
+        let numbers = pages.map { ($0["number"] as? Int).map(String.init) ?? "…" }
+        #expect(numbers == ["1", "…", "8", "9", "10", "11", "12", "13", "14", "…", "30"])
+    }
+
+    @Test func anchorsAreUniqueSlugs() {
+        let messages = ["Msg 1", "msg-1", "msg 1", "ok_2"].map {
+            Message(id: $0, sender: "bob", date: Date(timeIntervalSince1970: 0), kind: .text("x"), location: Fixture.location)
+        }
+        let table = AnchorTable(messages: messages)
+        let anchors = messages.map { table.anchor($0.id) }
+        #expect(anchors == ["m-msg-1-2", "m-msg-1", "m-msg-1-3", "m-ok_2"])
+        #expect(Set(anchors).count == anchors.count)
+    }
+}
+
+@Suite struct MessageBodyTests {
+    func render(_ kind: MessageKind, config: SiteConfig = SiteConfig()) -> String {
+        let (pages, _) = Inspect.render(Fixture.layout(pages: [[.message(Fixture.row("x", kind))]]), config: config)
+        return Inspect.messages(pages["trip/index.html"]!).first!.html
+    }
+
+    @Test func photoReservesItsAspectRatio() {
+        let sized = render(.photo(MediaItem(source: .local(LocalAsset(sourcePath: "/a", sitePath: "media/ab.jpg")),
+                                            size: PixelSize(width: 1200, height: 800), alt: "Alt")))
+        #expect(sized.contains("<img src=\"../media/ab.jpg\" alt=\"Alt\" width=\"1200\" height=\"800\" loading=\"lazy\" decoding=\"async\">"))
+        let unsized = render(.photo(MediaItem(source: .remote("https://e.example/a.png"))))
+        #expect(unsized.contains("class=\"u\""))
+        #expect(!unsized.contains("<img src=\"https://e.example/a.png\" alt=\"\" style"))
+    }
+
+    @Test func unavailablePhotoShowsThePlaceholder() {
+        let html = render(.photo(MediaItem(source: .unavailable(original: "../../etc/passwd"))))
+        #expect(html.contains("<span class=\"ph0\" role=\"img\" aria-label=\"Image not available\">"))
+        #expect(html.contains("<code>../../etc/passwd</code>"))
+        #expect(!html.contains("<img"))
+    }
+
+    @Test func videoAndAudioDoNotPreload() {
+        let video = render(.video(MediaItem(source: .remote("https://e.example/v.mp4"), size: PixelSize(width: 16, height: 9),
+                                            poster: .remote("https://e.example/p.jpg"), duration: 75)))
+        #expect(video.contains("<video controls preload=\"none\" src=\"https://e.example/v.mp4\" poster=\"https://e.example/p.jpg\" width=\"16\" height=\"9\"></video>"))
+        #expect(video.contains("<figcaption>1:15</figcaption>"))
+        let audio = render(.audio(MediaItem(source: .remote("https://e.example/a.ogg"), duration: 3725)))
+        #expect(audio.contains("<audio controls preload=\"none\" src=\"https://e.example/a.ogg\"></audio><span class=\"du\">1:02:05</span>"))
+    }
+
+    @Test func locationLinksToOpenStreetMap() {
+        let html = render(.location(LocationItem(latitude: -33.8568, longitude: 151.2153, name: "Opera House")))
+        #expect(html.contains("href=\"https://www.openstreetmap.org/?mlat=-33.8568&amp;mlon=151.2153#map=16/-33.8568/151.2153\""))
+        #expect(html.contains("<strong dir=\"auto\">Opera House</strong>"))
+    }
+
+    @Test func contactCardHasLinksAndAVCardFile() throws {
+        let layout = Fixture.layout(pages: [[.message(Fixture.row("c", .contact(ContactItem(
+            name: "Ann; Lee", phones: ["+1 (555) 010-9999"], emails: ["ann@example.com", "bad address"]))))]])
+        let renderer = SiteRenderer(config: SiteConfig())
+        let (files, _) = renderer.renderConversation(layout)
+        let html = Inspect.text(files.first { $0.path == "trip/index.html" }!)
+        #expect(html.contains("<a href=\"tel:+15550109999\">+1 (555) 010-9999</a>"))
+        #expect(html.contains("<a href=\"mailto:ann@example.com\">ann@example.com</a>"))
+        #expect(html.contains("<span>bad address</span>"))
+        #expect(html.contains("<a class=\"vcf\" href=\"m-c.vcf\" download=\"ann-lee.vcf\">"))
+        let vcf = try #require(files.first { $0.path == "trip/m-c.vcf" })
+        #expect(Inspect.text(vcf) == "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\\; Lee\r\nN:Ann\\; Lee;;;;\r\nTEL:+1 (555) 010-9999\r\nEMAIL:ann@example.com\r\nEMAIL:bad address\r\nEND:VCARD\r\n")
+    }
+
+    @Test func linkPreviewShowsTextThenCard() {
+        let html = render(.linkPreview(text: "Look", link: LinkItem(
+            url: "https://www.example.com/post?id=1", title: "Title", teaser: "Teaser",
+            thumbnail: .local(LocalAsset(sourcePath: "/t", sitePath: "media/t.png")), siteName: "Example")))
+        #expect(html.contains("<div dir=\"auto\">Look</div><a class=\"lp\" href=\"https://www.example.com/post?id=1\" rel=\"nofollow noopener noreferrer\"><img src=\"../media/t.png\" alt=\"\" loading=\"lazy\" decoding=\"async\"><span class=\"tx\"><strong dir=\"auto\">Title</strong><span dir=\"auto\">Teaser</span><small>Example · example.com</small></span></a>"))
+    }
+
+    @Test func richTextIsWrittenAsIsWithRootRebased() {
+        let html = render(.attributedText(RichText(
+            sanitizedHTML: "<p><img src=\"@root/media/x.png\" alt=\"\"> <a href=\"@root/media/y.pdf\">y</a></p>", plainText: "y")))
+        #expect(html.contains("<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\"><p><img src=\"../media/x.png\" alt=\"\"> <a href=\"../media/y.pdf\">y</a></p></div>"))
+    }
+
+    @Test func emojiAndSystemMessages() {
+        #expect(render(.emoji("👍")).contains("<div class=\"b em\" data-part=\"bubble\">👍</div>"))
+        let system = render(.system("Bob joined"))
+        #expect(system.contains("<p class=\"sys\" dir=\"auto\">Bob joined</p>"))
+        #expect(!system.contains("data-part=\"avatar\""))
+        #expect(!system.contains("data-part=\"header\""))
+    }
+
+    @Test func reactionsNameWhoReacted() {
+        let (pages, _) = Inspect.render(Fixture.layout(pages: [[.message(Fixture.row(
+            "r", .text("x"), reactions: [ReactionSummary(emoji: "👍", count: 2, senderNames: ["Ann", "Bo"])]))]]))
+        #expect(pages["trip/index.html"]!.contains("<li title=\"Ann, Bo\">👍 2<span class=\"vh\"> from Ann, Bo</span></li>"))
+    }
+
+    @Test func participantColoursAreValidatedOrDerived() {
+        let custom = Participant(id: "k", name: "K", color: "#A1b2C3")
+        let derived = Participant(id: "d", name: "D")
+        #expect(MessageRenderer.colour(custom) == ("cx lt", "--pc:#A1b2C3"))
+        #expect(MessageRenderer.colour(Participant(id: "n", name: "N", color: "#1a237e")) == ("cx", "--pc:#1a237e"))
+        #expect(MessageRenderer.isLight("#fff"))
+        #expect(MessageRenderer.isLight("#e07a5f"))
+        #expect(!MessageRenderer.isLight("#0b5fce"))
+        let (colorClass, style) = MessageRenderer.colour(derived)
+        #expect(style == nil)
+        #expect(colorClass == "c\(HTMLText.stableHash("d") % 12)")
+        #expect(MessageRenderer.colour(Participant(id: "e", name: "E", color: "#fff;x")).colorStyle == nil)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import ScrollbackSite
+
+@Suite("Output folder")
+struct OutputFolderTests {
+    @Test("publishing swaps the staged site in and leaves nothing beside it", arguments: [true, false])
+    func publish(usesExchange: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.url.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try folder.write("old", to: "site/old.html")
+        try FileManager.default.createDirectory(atPath: folder.path + "/site/.scrollback", withIntermediateDirectories: true)
+        let output = try OutputFolder(output: folder.url.appendingPathComponent("site"), input: input)
+        try output.createStaging()
+        try "new".write(toFile: output.stagingPath + "/new.html", atomically: false, encoding: .utf8)
+        try output.publishStaging(usesExchange: usesExchange)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/site") == ["new.html"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["logs", "site"])
+    }
+
+    @Test("staging folders of builds that died are cleaned up; a live build's are not")
+    func abandonedStaging() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.url.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // PID 2^22+1 is above Linux's pid_max limit, so no process has it.
+        try folder.write("x", to: ".site.tmp-4194305-1/index.html")
+        try folder.write("x", to: ".site.tmp-1-1/index.html")  // PID 1 is always alive.
+        let output = try OutputFolder(output: folder.url.appendingPathComponent("site"), input: input)
+        try output.createStaging()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains(".site.tmp-4194305-1"))
+        #expect(names.contains(".site.tmp-1-1"))
+        output.discardStaging()
+    }
+
+    @Test("the content fingerprint changes with any byte, including the tail and the length")
+    func fingerprint() {
+        let base = Array("0123456789abcdefXYZ".utf8)
+        var seen: Set<String> = []
+        for index in base.indices {
+            var changed = base
+            changed[index] ^= 1
+            seen.insert(changed.withUnsafeBytes { ContentFingerprint.hex(of: $0) })
+        }
+        seen.insert(base.withUnsafeBytes { ContentFingerprint.hex(of: $0) })
+        seen.insert((base + [0]).withUnsafeBytes { ContentFingerprint.hex(of: $0) })
+        seen.insert(ContentFingerprint.hex(of: ""))
+        #expect(seen.count == base.count + 3)
+        #expect(ContentFingerprint.hex(of: "abc") == ContentFingerprint.hex(of: Data("abc".utf8)))
+        #expect(ContentFingerprint.hex(of: "abc").count == 32)
+    }
+}
