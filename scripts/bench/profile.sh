@@ -6,7 +6,8 @@
 # Uses the corpus run.sh made (or makes it), builds the release binary, runs
 # `perf record` (with frame-pointer call graphs) over `scrollback build --clean`, and
 # writes to bench-work/profile-N/: the top symbols by self time (flat.txt), by
-# shared object (dso.txt) and with callers included (children.txt), demangled.
+# shared object (dso.txt), with callees included (children.txt) and with call chains
+# (callers.txt), demangled.
 set -euo pipefail
 
 messages=100000
@@ -48,12 +49,16 @@ perf record -q -F 999 -g -o "$out/perf.data" -- "$scrollback" build "$corpus" -o
   > "$out/build.log" 2>&1 || echo "profile.sh: the build failed (see $out/build.log)" >&2
 
 demangle() { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; }
-perf report -i "$out/perf.data" --stdio --no-children --sort symbol --percent-limit 0.5 2>/dev/null \
-  | grep -v '^$' | demangle > "$out/flat.txt"
-perf report -i "$out/perf.data" --stdio --no-children --sort dso 2>/dev/null | grep -v '^#' | grep -v '^$' \
-  | head -20 > "$out/dso.txt"
+# (|| true: `head` closing a pipe early is not a failure here.)
+perf report -i "$out/perf.data" --stdio --no-children --sort symbol -g none --percent-limit 0.5 2>/dev/null \
+  | grep -v '^$' | demangle > "$out/flat.txt" || true
+perf report -i "$out/perf.data" --stdio --no-children --sort symbol -g caller --percent-limit 2 2>/dev/null \
+  | grep -v '^$' | demangle > "$out/callers.txt" || true
+perf report -i "$out/perf.data" --stdio --no-children --sort dso -g none 2>/dev/null | grep -v '^#' | grep -v '^$' \
+  | head -20 > "$out/dso.txt" || true
 perf report -i "$out/perf.data" --stdio --children --sort symbol -g none --percent-limit 2 2>/dev/null \
-  | grep -v '^$' | demangle > "$out/children.txt"
+  | grep -v '^$' | demangle > "$out/children.txt" || true
 echo "== shared objects"; cat "$out/dso.txt"
-echo "== top symbols by self time"; grep -E '^ +[0-9.]+%' "$out/flat.txt" | head -40
+echo "== top symbols by self time"; grep -E '^ +[0-9.]+%' "$out/flat.txt" | head -30 || true
+echo "== top symbols including callees"; grep -E '^ +[0-9.]+%' "$out/children.txt" | head -40 || true
 echo "(full reports in $out/)"
