@@ -127,8 +127,14 @@ struct Serve: ParsableCommand {
             case .failure(let error): printer.line("error: \(error)")
             }
         }
+        func removeTemporaryFolder() {
+            if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+        }
         preview.rebuildIfChanged()
-        if preview.version == "0" { throw ExitCode.failure }  // The first build could not publish anything.
+        if preview.version == "0" {  // The first build could not publish anything.
+            removeTemporaryFolder()
+            throw ExitCode.failure
+        }
         let server = StaticSiteServer(root: outputURL, host: host, liveReloadVersion: { preview.version })
         do {
             let actualPort = try server.start(port: port)
@@ -136,6 +142,7 @@ struct Serve: ParsableCommand {
             FileHandle.standardOutput.write(Data("Serving \(input) at http://\(host):\(actualPort)/ (Ctrl-C to stop)\n".utf8))
         } catch {
             printer.line("error: \(error)")
+            removeTemporaryFolder()
             throw ExitCode.failure
         }
         preview.startWatching()
@@ -147,7 +154,7 @@ struct Serve: ParsableCommand {
             source.setEventHandler {
                 preview.stop()
                 server.stop()
-                if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+                removeTemporaryFolder()
                 Foundation.exit(0)
             }
             source.resume()

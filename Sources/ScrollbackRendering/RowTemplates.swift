@@ -1,6 +1,6 @@
 /// Draws row views through their templates, using a compiled copy of a template (`RowView.write`)
-/// only where it was checked, when the renderer was made, to print the same bytes as the
-/// template in use. A site that overrides a template therefore always gets its own template.
+/// only for shipped templates the site did not override, and only where it was checked, when the
+/// renderer was made, to print the same bytes as the template on probe views.
 struct RowTemplates: Sendable {
     let library: TemplateLibrary
     /// Template names whose compiled copy matched the template on every probe.
@@ -19,7 +19,9 @@ struct RowTemplates: Sendable {
         var failed: Set<String> = []
         for view in Self.probes {
             let name = view.templateName
-            guard library.contains(name), !failed.contains(name) else { continue }
+            // A site's own template is always rendered by swift-mustache: it may print values the
+            // probes cannot tell apart (e.g. names found up the context stack).
+            guard library.contains(name), !library.overridden.contains(name), !failed.contains(name) else { continue }
             var native = ""
             view.write(into: &native, parts: viaTemplates)
             let templated = library.render(name, view.context)
@@ -29,6 +31,12 @@ struct RowTemplates: Sendable {
                 failed.insert(name)
                 compiled.remove(name)
             }
+        }
+        // The message template includes its parts as partials, which see the message's values up
+        // the context stack; a compiled message renders them alone. So an overridden part keeps
+        // the message itself on swift-mustache.
+        if !library.overridden.isDisjoint(with: ["avatar", "header", "footer", "timestamp", "reply"]) {
+            compiled.remove("message")
         }
         self.compiled = compiled
     }

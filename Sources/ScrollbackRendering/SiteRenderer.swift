@@ -89,7 +89,10 @@ public struct SiteRenderer: Sendable {
             ]
             if let text = conversation.description, !text.isEmpty { context["description"] = text }
             if let range = dateRange(layout.summary) { context["range"] = range }
-            if pageCount > 1 { context["pagination"] = pagination(current: page.index, count: pageCount) }
+            if pageCount > 1 {
+                // Rendered once, printed above and below the list.
+                context["pagination"] = templates.render("pagination", pagination(current: page.index, count: pageCount))
+            }
             let body = templates.render("conversation", context)
             let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
             let html = shell(title: "\(title) · \(config.title)", description: description, root: "../", body: body,
@@ -177,10 +180,9 @@ public struct SiteRenderer: Sendable {
         var pages: [[String: Any]] = []
         var previous = -1
         for index in 0..<count where index == 0 || index == count - 1 || abs(index - current) <= 3 {
-            if previous >= 0, index > previous + 1 { pages.append(["gap": true]) }
-            var page: [String: Any] = ["number": index + 1, "href": Self.pageFileName(index)]
-            if index == current { page["current"] = true }
-            pages.append(page)
+            // Every key is set on every entry so lookups stop here instead of climbing the context stack.
+            if previous >= 0, index > previous + 1 { pages.append(["gap": true, "current": false]) }
+            pages.append(["number": index + 1, "href": Self.pageFileName(index), "current": index == current, "gap": false])
             previous = index
         }
         context["pages"] = pages

@@ -14,6 +14,8 @@ public struct TemplateLibrary: Sendable {
     let emptyTemplates: Set<String>
     /// Names of every template that exists.
     let names: Set<String>
+    /// Names of the templates the site's folder replaced.
+    let overridden: Set<String>
     /// Asset files (`assets/…`) by site path, already read.
     let assets: [String: [UInt8]]
     /// Problems found while loading (template parse errors: the default is used instead).
@@ -43,7 +45,7 @@ public struct TemplateLibrary: Sendable {
         var empty: Set<String> = []
         var assets: [String: [UInt8]] = [:]
         var diagnostics: [Diagnostic] = []
-        var defaultsFound = false
+        var overridden: Set<String> = []
         for (directory, isSite) in [(defaultsDirectory, false), (siteTemplatesDirectory, true)] {
             guard let directory else { continue }
             var isDirectory: ObjCBool = false
@@ -57,7 +59,6 @@ public struct TemplateLibrary: Sendable {
                 }
                 continue
             }
-            if !isSite { defaultsFound = true }
             let files = (FileManager.default.subpaths(atPath: directory) ?? []).sorted()
             for relative in files {
                 let path = (directory as NSString).appendingPathComponent(relative)
@@ -77,6 +78,7 @@ public struct TemplateLibrary: Sendable {
                 if text.hasSuffix("\n") { text.removeLast() }
                 do {
                     templates[name] = try MustacheTemplate(string: text)
+                    if isSite { overridden.insert(name) }
                     if text.allSatisfy(\.isWhitespace) { empty.insert(name) } else { empty.remove(name) }
                 } catch let error as MustacheTemplate.ParserError {
                     diagnostics.append(
@@ -90,10 +92,10 @@ public struct TemplateLibrary: Sendable {
                 }
             }
         }
-        _ = defaultsFound
         self.mustache = MustacheLibrary(templates: templates)
         self.emptyTemplates = empty
         self.names = Set(templates.keys)
+        self.overridden = overridden
         self.assets = assets
         self.diagnostics = diagnostics
     }

@@ -40,6 +40,8 @@ struct TextLinkifier: Sendable {
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         var index = 0
         let count = bytes.count
+        // Position of the next `@` (or `count`): e-mail addresses are only looked for before one.
+        var nextAt = -1
         while index < count {
             let byte = bytes[index]
             let atBoundary = index == 0 || Self.isBoundary(bytes[index - 1])
@@ -58,7 +60,11 @@ struct TextLinkifier: Sendable {
                     index = end
                     continue
                 }
-                if Self.isLocalPartByte(byte), let end = emailEnd(bytes, from: index) {
+                if nextAt < index {
+                    nextAt = index
+                    while nextAt < count, bytes[nextAt] != UInt8(ascii: "@") { nextAt += 1 }
+                }
+                if nextAt < count, Self.isLocalPartByte(byte), let end = emailEnd(bytes, from: index) {
                     appendLink(bytes, index, end, to: &output, kind: .email)
                     index = end
                     continue

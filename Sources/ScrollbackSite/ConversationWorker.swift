@@ -24,7 +24,7 @@ struct ConversationWorker: Sendable {
     let renderer: SiteRenderer
 
     init(
-        inputRoot: URL, config: SiteConfig, partsRoot: String, previousOutput: String,
+        inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, partsRoot: String, previousOutput: String,
         previousEntries: [String: BuildManifest.Entry], reservedTopLevelNames: Set<String>
     ) {
         self.inputRoot = inputRoot
@@ -35,7 +35,7 @@ struct ConversationWorker: Sendable {
         self.reservedTopLevelNames = reservedTopLevelNames
         self.reader = LogReader(inputRoot: inputRoot, config: config)
         self.layouter = ConversationLayouter(options: config.layout, pageSize: config.pageSize)
-        self.renderer = SiteRenderer(config: config)
+        self.renderer = renderer
     }
 
     /// Builds `input` (the `number`-th log) and says what happened.

@@ -6,11 +6,16 @@ import ScrollbackReading
 ///
 /// It covers the generator (version and the running executable's size and time, so a rebuilt
 /// binary invalidates the cache), the input folder's location (diagnostics and media paths name
-/// it), the config file, and the `templates/` and `previews/` folders.
+/// it), the config file, the `templates/` and `previews/` folders, and the shipped templates
+/// (read from the repository's `Templates/` at run time, so editing one invalidates the cache).
 enum SettingsFingerprint {
-    /// Computes the fingerprint for `inputRoot` built by generator `generator`.
-    static func compute(inputRoot: URL, generator: String) -> String {
+    /// Computes the fingerprint for `inputRoot` built by generator `generator` with the shipped
+    /// templates in `shippedTemplates`.
+    static func compute(inputRoot: URL, generator: String, shippedTemplates: String) -> String {
         var lines: [String] = ["generator \(generator)", "executable \(executableIdentity())"]
+        for file in filesUnder(shippedTemplates) {
+            lines.append("shipped \(file.relative) \(ContentFingerprint.hex(ofFileAt: file.path) ?? "-")")
+        }
         let root = FileSystem.canonicalPath(inputRoot.path)
         lines.append("input \(root)")
         for name in InputDiscovery.configFileNames.sorted() {

@@ -10,8 +10,9 @@ import ScrollbackRendering
 /// The steps, in order (each a method below, timed in `BuildReport.stepDurations`):
 /// 1. `checkFolders` — the input exists; the output may be replaced (`OutputFolder`).
 /// 2. `discoverInputs` — the logs, sorted (`InputDiscovery`).
-/// 3. `readConfig` — `scrollback.yml` and the settings fingerprint (config, templates,
-///    previews, generator); a config error stops the build.
+/// 3. `readConfig` — `scrollback.yml`, the templates (shipped, with the site's `templates/`
+///    overrides) and the settings fingerprint (config, templates, previews, generator); a config
+///    error stops the build.
 /// 4. `buildConversations` — per log, on every core: reuse the previous build's pages when the
 ///    log, its media and the settings are unchanged, else read → lay out → render → write into a
 ///    private part of the staging folder.
@@ -96,6 +97,8 @@ struct BuildRun {
     var output: OutputFolder?
     var inputs: [InputDiscovery.Input] = []
     var config = SiteConfig()
+    /// The renderer with the shipped templates and the site's `templates/` overrides.
+    var renderer = SiteRenderer(config: SiteConfig())
     var settingsFingerprint = ""
     var previousManifest: BuildManifest?
     var outcomes: [ConversationOutcome] = []
@@ -157,9 +160,14 @@ struct BuildRun {
         record(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidConfig }
         self.config = config
-        settingsFingerprint = SettingsFingerprint.compute(inputRoot: inputRoot, generator: SiteBuilder.version)
+        let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
+        record(templates.diagnostics)
+        renderer = SiteRenderer(config: config, templates: templates)
+        settingsFingerprint = SettingsFingerprint.compute(
+            inputRoot: inputRoot, generator: SiteBuilder.version,
+            shippedTemplates: TemplateLibrary.defaultTemplatesDirectory)
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
-        assetFiles = []  // TODO(merge): SiteRenderer(config:).assetFiles() once the renderer lands
+        assetFiles = renderer.assetFiles().sorted { $0.path < $1.path }
     }
 
     /// Step 4: every log, reused or built, in parallel. Results land in input order.
@@ -167,7 +175,7 @@ struct BuildRun {
         let partsRoot = staging + "/" + BuildManifest.folderName + "/parts"
         try FileSystem.makeDirectory(partsRoot)
         let worker = ConversationWorker(
-            inputRoot: inputRoot, config: config, partsRoot: partsRoot,
+            inputRoot: inputRoot, config: config, renderer: renderer, partsRoot: partsRoot,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
             reservedTopLevelNames: reservedTopLevelNames())
         let slots = OutcomeSlots(count: inputs.count)
@@ -254,7 +262,6 @@ struct BuildRun {
             default: return left.conversationID < right.conversationID
             }
         }
-        let renderer = SiteRenderer(config: config)
         let index = renderer.renderIndex(published.map(\.summary.conversationSummary))
         for file in [index] + assetFiles {
             let destination = staging + "/" + file.path

@@ -96,11 +96,13 @@ import Testing
 
     @Test func siteOverrideOfARowTemplateIsUsed() throws {
         let directory = try Inspect.siteTemplates([
-            "header.mustache": "<div class=\"who\" data-part=\"header\">~{{name}}~</div>"
+            // `kind` is not the header's own value: Mustache finds it up the stack, on the message.
+            "header.mustache": "<div class=\"who\" data-part=\"header\">~{{name}}~{{kind}}</div>"
         ])
         let (pages, _) = Inspect.render(layout, templates: TemplateLibrary(siteTemplatesDirectory: directory))
         let html = try #require(pages["trip/index.html"])
-        #expect(html.contains("<div class=\"who\" data-part=\"header\">~Bob Stone~</div>"))
+        #expect(html.contains("<div class=\"who\" data-part=\"header\">~Bob Stone~text</div>"))
+        #expect(html.contains("<div class=\"who\" data-part=\"header\">~Bob Stone~contact</div>"))
         #expect(!html.contains("class=\"hd "))
     }
 

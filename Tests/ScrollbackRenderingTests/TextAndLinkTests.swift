@@ -96,6 +96,7 @@ import Testing
         let context = renderer.pagination(current: 10, count: 30)
         let pages = try #require(context["pages"] as? [[String: Any]])
         let numbers = pages.map { ($0["number"] as? Int).map(String.init) ?? "…" }
+        #expect(pages.filter { $0["current"] as? Bool == true }.map { $0["number"] as? Int } == [11])
         #expect(numbers == ["1", "…", "8", "9", "10", "11", "12", "13", "14", "…", "30"])
     }
 

@@ -63,3 +63,55 @@ struct CommandLineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/docs") == ["notes.txt"])
     }
 }
+
+@Suite("scrollback serve")
+struct ServeCommandTests {
+    @Test("serve: prints its address, serves the site, rebuilds on change, and cleans up on Ctrl-C")
+    func serveEndToEnd() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 2), to: "logs/trip.json")
+        let process = Process()
+        process.executableURL = try scrollbackExecutable()
+        process.arguments = ["serve", "logs", "--port", "0", "--quiet"]
+        process.currentDirectoryURL = folder.url
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first line names the port: "Serving logs at http://127.0.0.1:PORT/ (Ctrl-C to stop)".
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let portText = try #require(text.split(separator: ":").last?.split(separator: "/").first)
+        let port = try #require(UInt16(portText))
+
+        let page = try rawRequest(port: port, "/trip/")
+        #expect(page.status == 200)
+        #expect(String(decoding: page.body, as: UTF8.self).contains("data-message-id"))
+        #expect(try rawRequest(port: port, "/__scrollback/version").body == Data("1".utf8))
+
+        try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
+        let deadline = Date().addingTimeInterval(20)
+        var version = Data()
+        while Date() < deadline {
+            version = try rawRequest(port: port, "/__scrollback/version").body
+            if version == Data("2".utf8) { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(version == Data("2".utf8))
+        let temporarySite = FileManager.default.temporaryDirectory.appendingPathComponent("scrollback-serve-\(process.processIdentifier)")
+        #expect(FileManager.default.fileExists(atPath: temporarySite.path))
+
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: temporarySite.path))
+    }
+}

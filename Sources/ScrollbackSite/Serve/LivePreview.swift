@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ScrollbackRendering
 
 /// The `serve` loop: builds the site, then polls the input for changes and rebuilds
 /// incrementally, bumping a version number that open pages poll to reload themselves.
@@ -70,14 +71,19 @@ public final class LivePreview: @unchecked Sendable {
         timer?.cancel()
     }
 
-    /// Paths, sizes and modification times of every file the site depends on.
+    /// Paths, sizes and modification times of every file the site depends on: the input folder
+    /// (config, `templates/` and `previews/` included) and the shipped templates.
     private func inputFingerprint() -> String {
-        let discovery = InputDiscovery(inputRoot: options.input, excluding: [options.output])
+        let shipped = URL(fileURLWithPath: TemplateLibrary.defaultTemplatesDirectory)
         var lines = ""
-        for file in discovery.watchedFiles() {
-            lines += "\(file.relativePath)\t\(file.stamp.size)\t\(file.stamp.modifiedNanoseconds)\n"
+        for (label, discovery) in [
+            ("input", InputDiscovery(inputRoot: options.input, excluding: [options.output])),
+            ("shipped", InputDiscovery(inputRoot: shipped)),
+        ] {
+            for file in discovery.watchedFiles() {
+                lines += "\(label)/\(file.relativePath)\t\(file.stamp.size)\t\(file.stamp.modifiedNanoseconds)\n"
+            }
         }
-        // Top-level config and template folders start with neither `.` nor `_`, so they are included.
         return ContentFingerprint.hex(of: lines)
     }
 }
