@@ -117,7 +117,9 @@ struct BuildRun {
         report.stepDurations.append((name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9))
     }
 
-    var inputRoot: URL { options.input.standardizedFileURL }
+    /// The input folder, absolute and symlink-free: discovery, the readers' containment checks
+    /// and diagnostics all see the same paths.
+    var inputRoot: URL { URL(fileURLWithPath: FileSystem.canonicalPath(options.input.path)) }
 
     /// The path of the staging folder.
     var staging: String { output!.stagingPath }

@@ -1,0 +1,186 @@
+"""Tests for the benchmark tools in scripts/bench (no timing assertions).
+
+Run: python3 -m unittest discover -s Tests/Bench -v
+"""
+
+import collections
+import datetime
+import hashlib
+import json
+import os
+import struct
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts", "bench"))
+
+import append_message  # noqa: E402
+import generate_corpus  # noqa: E402
+import prepare_baselines  # noqa: E402
+import report  # noqa: E402
+
+KINDS = {"text", "attributedText", "emoji", "photo", "video", "audio", "location", "contact", "linkPreview",
+         "system", "custom"}
+
+
+def folder_digest(folder):
+    digest = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            digest.update(os.path.relpath(path, folder).encode())
+            with open(path, "rb") as f:
+                digest.update(f.read())
+    return digest.hexdigest()
+
+
+def parse_date(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+class GeneratedCorpus(unittest.TestCase):
+    """One 6,000-message corpus shared by the structure tests."""
+
+    messages = 6000
+    conversations = 12
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.corpus = os.path.join(cls.tmp.name, "corpus")
+        generate_corpus.main(["--messages", str(cls.messages), "--conversations", str(cls.conversations),
+                              "--seed", "7", "--out", cls.corpus])
+        cls.logs = []
+        for name in sorted(os.listdir(cls.corpus)):
+            if name.endswith(".json"):
+                with open(os.path.join(cls.corpus, name), encoding="utf-8") as f:
+                    cls.logs.append(json.load(f))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def all_messages(self):
+        return [m for log in self.logs for m in log["messages"]]
+
+    def test_same_seed_gives_identical_bytes_and_another_seed_does_not(self):
+        again = os.path.join(self.tmp.name, "again")
+        other = os.path.join(self.tmp.name, "other")
+        generate_corpus.main(["--messages", str(self.messages), "--conversations", str(self.conversations),
+                              "--seed", "7", "--out", again])
+        generate_corpus.main(["--messages", str(self.messages), "--conversations", str(self.conversations),
+                              "--seed", "8", "--out", other])
+        self.assertEqual(folder_digest(self.corpus), folder_digest(again))
+        self.assertNotEqual(folder_digest(self.corpus), folder_digest(other))
+
+    def test_exact_message_and_conversation_counts_with_varied_sizes(self):
+        self.assertEqual(len(self.logs), self.conversations)
+        sizes = [len(log["messages"]) for log in self.logs]
+        self.assertEqual(sum(sizes), self.messages)
+        self.assertGreater(max(sizes), 3 * min(sizes), "sizes should be Zipf-like, not uniform")
+
+    def test_logs_follow_the_spec_fields(self):
+        for log in self.logs:
+            self.assertEqual(log["version"], 1)
+            participant_ids = [p["id"] for p in log["participants"]]
+            self.assertEqual(len(participant_ids), len(set(participant_ids)))
+            self.assertTrue(3 <= len(participant_ids) <= 30)
+            self.assertIn(log["me"], participant_ids)
+            seen = set()
+            previous = None
+            for message in log["messages"]:
+                self.assertNotIn(message["id"], seen, "duplicate id")
+                kind = message.get("kind", "text")
+                self.assertIn(kind, KINDS)
+                if kind != "system":
+                    self.assertIn(message["sender"], participant_ids)
+                if "replyTo" in message:
+                    self.assertIn(message["replyTo"], seen, "replyTo must name an earlier message")
+                for reaction in message.get("reactions", []):
+                    self.assertTrue(set(reaction["senders"]) <= set(participant_ids))
+                date = parse_date(message["date"])
+                self.assertIsNotNone(date.tzinfo)
+                if previous is not None:
+                    self.assertGreaterEqual(date, previous)
+                previous = date
+                seen.add(message["id"])
+
+    def test_kind_mix_is_close_to_the_intended_shares(self):
+        counts = collections.Counter(m.get("kind", "text") for m in self.all_messages())
+        share = {k: v / self.messages for k, v in counts.items()}
+        for kind, expected in {"text": 0.60, "attributedText": 0.15, "emoji": 0.05, "photo": 0.06,
+                               "linkPreview": 0.04, "system": 0.04, "location": 0.03, "custom": 0.03}.items():
+            self.assertAlmostEqual(share.get(kind, 0), expected, delta=0.02, msg=kind)
+        self.assertTrue(any("replyTo" in m for m in self.all_messages()))
+        self.assertTrue(any("reactions" in m for m in self.all_messages()))
+
+    def test_markdown_messages_use_the_gfm_features(self):
+        bodies = "\n".join(m["markdown"] for m in self.all_messages() if m.get("kind") == "attributedText")
+        for feature in ("**", "```", "\n- ", "](https://", "|---|", "~~", "- [x]"):
+            self.assertIn(feature, bodies)
+
+    def test_photos_reference_existing_pngs_with_their_real_size(self):
+        for message in self.all_messages():
+            if message.get("kind") != "photo":
+                continue
+            media = message["media"]
+            with open(os.path.join(self.corpus, media["url"]), "rb") as f:
+                head = f.read(24)
+            self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+            self.assertEqual(struct.unpack(">II", head[16:24]), (media["width"], media["height"]))
+
+    def test_appending_keeps_the_log_valid_and_adds_one_latest_message(self):
+        path = os.path.join(self.tmp.name, "append.json")
+        with open(os.path.join(self.corpus, "conv-003.json"), "rb") as src, open(path, "wb") as dst:
+            dst.write(src.read())
+        with open(path, encoding="utf-8") as f:
+            before = json.load(f)
+        new_id = append_message.append_message(path, "hello")
+        with open(path, encoding="utf-8") as f:
+            after = json.load(f)
+        self.assertEqual(len(after["messages"]), len(before["messages"]) + 1)
+        self.assertEqual(after["messages"][:-1], before["messages"])
+        self.assertEqual(after["messages"][-1]["id"], new_id)
+        self.assertEqual(after["messages"][-1]["text"], "hello")
+        self.assertGreater(parse_date(after["messages"][-1]["date"]), parse_date(before["messages"][-1]["date"]))
+
+    def test_baselines_render_every_message(self):
+        out = os.path.join(self.tmp.name, "baselines")
+        prepare_baselines.main(["--corpus", self.corpus, "--hugo", os.path.join(out, "hugo"),
+                                "--cmark", os.path.join(out, "cmark")])
+        blocks = 0
+        for root, _, files in os.walk(os.path.join(out, "hugo", "content")):
+            for name in files:
+                if name.startswith("page-"):
+                    with open(os.path.join(root, name), encoding="utf-8") as f:
+                        blocks += f.read().count("data-message-id=")
+        self.assertEqual(blocks, self.messages)
+        separators = 0
+        for name in os.listdir(os.path.join(out, "cmark")):
+            with open(os.path.join(out, "cmark", name), encoding="utf-8") as f:
+                separators += f.read().count("\n\n* * *\n\n")
+        self.assertEqual(separators, self.messages - self.conversations)
+
+
+class TimeReportParsing(unittest.TestCase):
+    def test_reads_wall_cpu_rss_and_status(self):
+        sample = ("\tCommand being timed: \"x\"\n\tUser time (seconds): 3.25\n\tSystem time (seconds): 0.50\n"
+                  "\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50\n"
+                  "\tMaximum resident set size (kbytes): 2048\n\tExit status: 3\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".time", delete=False) as f:
+            f.write(sample)
+        try:
+            parsed = report.parse_time_report(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(parsed["wall_s"], 62.5)
+        self.assertEqual(parsed["cpu_s"], 3.75)
+        self.assertEqual(parsed["peak_rss_bytes"], 2048 * 1024)
+        self.assertEqual(parsed["exit_status"], 3)
+
+
+if __name__ == "__main__":
+    unittest.main()

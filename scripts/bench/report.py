@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Collects the benchmark measurements into a table and a JSON file.
+
+Reads the `/usr/bin/time -v` reports (`NAME.time`), load averages (`NAME.load`) and
+page metrics (`page-*.json`) that run.sh leaves in a results folder, adds the machine
+(nproc, CPU model, memory), prints a table with the targets next to every figure, and
+writes everything as JSON. Targets are shown, never asserted: the table marks each
+figure ok / MISS, and the exit status does not depend on them.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+
+MB = 1024 * 1024
+
+
+def parse_time_report(path):
+    """Wall, user, sys seconds, peak RSS bytes and exit status from a `time -v` report."""
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+
+    def field(label):
+        m = re.search(r"^\s*" + re.escape(label) + r".*?:\s*(\S+)\s*$", text, re.M)
+        return m.group(1) if m else None
+
+    wall = field("Elapsed (wall clock) time")
+    seconds = None
+    if wall:
+        total = 0.0
+        for part in wall.split(":"):
+            total = total * 60 + float(part)
+        seconds = total
+    user, system = field("User time (seconds)"), field("System time (seconds)")
+    rss = field("Maximum resident set size (kbytes)")
+    status = field("Exit status")
+    signal = re.search(r"Command terminated by signal (\d+)", text)
+    return {
+        "wall_s": seconds,
+        "user_s": float(user) if user else None,
+        "sys_s": float(system) if system else None,
+        "cpu_s": round(float(user) + float(system), 2) if user and system else None,
+        "peak_rss_bytes": int(rss) * 1024 if rss else None,
+        "exit_status": int(status) if status is not None else (128 + int(signal.group(1)) if signal else None),
+    }
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def machine():
+    cpu = None
+    for line in (read_text("/proc/cpuinfo") or "").splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem_kb = None
+    for line in (read_text("/proc/meminfo") or "").splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kb = int(line.split()[1])
+    return {"nproc": os.cpu_count(), "cpu": cpu, "memory_bytes": mem_kb * 1024 if mem_kb else None,
+            "kernel": platform.release(), "loadavg_at_report": read_text("/proc/loadavg")}
+
+
+def git_revision(repo):
+    try:
+        return subprocess.run(["git", "-C", repo, "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def count_pages(site):
+    """(HTML files, files holding data-message-id) under the built site."""
+    html_files = with_messages = 0
+    if not os.path.isdir(site):
+        return 0, 0
+    for root, _, files in os.walk(site):
+        for name in files:
+            if name.endswith(".html"):
+                html_files += 1
+                with open(os.path.join(root, name), "rb") as f:
+                    if b"data-message-id=" in f.read():
+                        with_messages += 1
+    return html_files, with_messages
+
+
+def ratio(a, b):
+    return round(a / b, 2) if a is not None and b else None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--site", required=True)
+    parser.add_argument("--messages", type=int, required=True)
+    parser.add_argument("--conversations", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--json", required=True)
+    args = parser.parse_args(argv)
+    r = args.results
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    runs = {}
+    for name in ("scrollback-clean", "rebuild-unchanged", "rebuild-append-smallest", "rebuild-append-largest",
+                 "hugo", "cmark-gfm"):
+        report = parse_time_report(os.path.join(r, name + ".time"))
+        if report is not None:
+            report["loadavg_before"] = read_text(os.path.join(r, name + ".load"))
+            runs[name] = report
+    html_files, pages_with_messages = count_pages(args.site)
+    corpus_bytes = sum(os.path.getsize(os.path.join(args.corpus, f)) for f in os.listdir(args.corpus)
+                       if f.endswith(".json"))
+    sb = runs.get("scrollback-clean") or {}
+    # Figures count when the build wrote message pages; a non-zero exit is flagged in the table header.
+    sb_ok = pages_with_messages > 0
+    scale = args.messages / 1_000_000
+    results = {
+        "messages": args.messages, "conversations": args.conversations, "seed": args.seed,
+        "corpus_json_bytes": corpus_bytes,
+        "scrollback_revision": git_revision(repo),
+        "scrollback_output": {"html_files": html_files, "pages_with_messages": pages_with_messages,
+                              "valid": sb_ok},
+        "machine": machine(),
+        "runs": runs,
+        "page_scrollback": read_json(os.path.join(r, "page-scrollback.json")),
+        "page_hugo": read_json(os.path.join(r, "page-hugo.json")),
+    }
+    hugo = runs.get("hugo") or {}
+    cmark = runs.get("cmark-gfm") or {}
+    sb_wall = sb.get("wall_s") if sb_ok else None
+    results["derived"] = {
+        "scrollback_messages_per_s": round(args.messages / sb_wall) if sb_wall else None,
+        "scrollback_over_hugo": ratio(sb_wall, hugo.get("wall_s")),
+        "scrollback_over_cmark_gfm": ratio(sb_wall, cmark.get("wall_s")),
+        # Under load (2 cores shared) wall times swing; CPU-time ratios are steadier.
+        "scrollback_over_hugo_cpu": ratio(sb.get("cpu_s") if sb_ok else None, hugo.get("cpu_s")),
+        "scrollback_over_cmark_gfm_cpu": ratio(sb.get("cpu_s") if sb_ok else None, cmark.get("cpu_s")),
+    }
+
+    # --- the table: (label, value, unit-formatted, target text, ok?) ---
+    def seconds(v):
+        return "—" if v is None else "%.2f s" % v
+
+    def megabytes(v):
+        return "—" if v is None else "%.0f MB" % (v / MB)
+
+    def check(value, limit):
+        if value is None:
+            return "n/a"
+        return "ok" if value <= limit else "MISS"
+
+    def times(v):
+        return "—" if v is None else "%.2f×" % v
+
+    def asset_check(page_result, kind, limit):
+        # A linked file that is not in the site counts as a defect, not as "0 bytes, ok".
+        if any(u in page_result.get("assets_not_found", []) for u in page_result.get(kind + "_files", [])):
+            return "MISSING FILE"
+        return check(page_result.get(kind + "_bytes"), limit)
+
+    def check_at_least(value, floor):
+        if value is None:
+            return "n/a"
+        return "ok" if value >= floor else "MISS"
+
+    page = results["page_scrollback"] or {}
+    hpage = results["page_hugo"] or {}
+    rebuild = runs.get("rebuild-append-largest") or {}
+    rows = [
+        ("Scrollback clean build, wall", seconds(sb_wall), "≤ %.2f s (5 s per 1M)" % (5 * scale),
+         check(sb_wall, 5 * scale)),
+        ("Scrollback CPU user+sys", seconds(sb.get("cpu_s") if sb_ok else None), "", ""),
+        ("Scrollback messages / s", "—" if not results["derived"]["scrollback_messages_per_s"]
+         else "{:,}".format(results["derived"]["scrollback_messages_per_s"]), "≥ 200,000 (1M in 5 s)",
+         check_at_least(results["derived"]["scrollback_messages_per_s"], 200_000)),
+        ("Scrollback peak RSS", megabytes(sb.get("peak_rss_bytes") if sb_ok else None), "≤ 500 MB",
+         check(sb.get("peak_rss_bytes") if sb_ok else None, 500 * MB)),
+        ("Hugo wall (hugo --quiet)", seconds(hugo.get("wall_s")), "", ""),
+        ("Hugo CPU user+sys", seconds(hugo.get("cpu_s")), "", ""),
+        ("Hugo peak RSS", megabytes(hugo.get("peak_rss_bytes")), "", ""),
+        ("cmark-gfm CLI wall", seconds(cmark.get("wall_s")), "", ""),
+        ("cmark-gfm CPU user+sys", seconds(cmark.get("cpu_s")), "", ""),
+        ("cmark-gfm peak RSS", megabytes(cmark.get("peak_rss_bytes")), "", ""),
+        ("Scrollback / Hugo time", "—" if results["derived"]["scrollback_over_hugo"] is None
+         else "%.2f×" % results["derived"]["scrollback_over_hugo"], "", ""),
+        ("Scrollback / cmark-gfm time", "—" if results["derived"]["scrollback_over_cmark_gfm"] is None
+         else "%.2f×" % results["derived"]["scrollback_over_cmark_gfm"], "≤ 2×",
+         check(results["derived"]["scrollback_over_cmark_gfm"], 2)),
+        ("Scrollback / Hugo CPU time", times(results["derived"]["scrollback_over_hugo_cpu"]), "", ""),
+        ("Scrollback / cmark-gfm CPU time", times(results["derived"]["scrollback_over_cmark_gfm_cpu"]), "", ""),
+        ("Rebuild, nothing changed", seconds((runs.get("rebuild-unchanged") or {}).get("wall_s") if sb_ok else None), "", ""),
+        ("Rebuild, 1 msg appended (smallest conv)",
+         seconds((runs.get("rebuild-append-smallest") or {}).get("wall_s") if sb_ok else None), "≤ 0.5 s",
+         check((runs.get("rebuild-append-smallest") or {}).get("wall_s") if sb_ok else None, 0.5)),
+        ("Rebuild, 1 msg appended (largest conv)", seconds(rebuild.get("wall_s") if sb_ok else None), "≤ 0.5 s",
+         check(rebuild.get("wall_s") if sb_ok else None, 0.5)),
+        ("Page load to load event (median of 5)", "—" if page.get("load_ms") is None else "%.0f ms" % page["load_ms"],
+         "≤ 1000 ms", check(page.get("load_ms"), 1000)),
+        ("  (messages on that page)", str(page.get("messages", "—")), "~1000", ""),
+        ("HTML bytes / message, excl. text", "—" if page.get("html_bytes_per_message") is None
+         else "%.0f B" % page["html_bytes_per_message"], "≤ 1024 B", check(page.get("html_bytes_per_message"), 1024)),
+        ("CSS bytes per page", "—" if page.get("css_bytes") is None else "{:,} B".format(page["css_bytes"]),
+         "≤ 20 KB", asset_check(page, "css", 20 * 1024)),
+        ("JS bytes per page", "—" if page.get("js_bytes") is None else "{:,} B".format(page["js_bytes"]),
+         "≤ 10 KB", asset_check(page, "js", 10 * 1024)),
+        ("Hugo page load / HTML B per msg", "—" if hpage.get("load_ms") is None
+         else "%.0f ms / %.0f B" % (hpage["load_ms"], hpage.get("html_bytes_per_message") or 0), "(baseline)", ""),
+    ]
+    results["table"] = [{"metric": a, "value": b, "target": c, "status": d} for a, b, c, d in rows]
+
+    m = results["machine"]
+    out = sys.stdout
+    out.write("\nScrollback benchmark: %s messages in %d conversations (seed %d, %.0f MB of JSON), revision %s\n" % (
+        "{:,}".format(args.messages), args.conversations, args.seed, corpus_bytes / MB, results["scrollback_revision"]))
+    out.write("Machine: %s cores, %s, %.1f GiB RAM; load average %s\n" % (
+        m["nproc"], m["cpu"], (m["memory_bytes"] or 0) / 1024 ** 3, " ".join((sb.get("loadavg_before") or m["loadavg_at_report"] or "").split()[:3])))
+    for name, run in sorted(runs.items()):
+        if run.get("exit_status") not in (0, None):
+            out.write("WARNING: %s exited with status %s (see %s.log)\n" % (name, run["exit_status"], name))
+    if not sb_ok:
+        out.write("NOTE: the Scrollback build produced no message pages (exit status %s); its figures are blank.\n"
+                  % sb.get("exit_status"))
+    width = max(len(row[0]) for row in rows)
+    out.write("\n%-*s  %16s  %-24s %s\n" % (width, "metric", "value", "target", "status"))
+    out.write("-" * (width + 52) + "\n")
+    for label, value, target, status in rows:
+        out.write("%-*s  %16s  %-24s %s\n" % (width, label, value, target, status))
+    out.write("\nJSON: %s\n" % args.json)
+
+    with open(args.json, "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

