@@ -7,8 +7,9 @@ import ScrollbackModel
 /// Made once per conversation (never per message). Formatting a date with `DateFormatter` costs
 /// about 2 µs on Linux, which a million messages cannot afford, so:
 /// - ISO 8601 strings and day numbers are computed by hand from the zone's UTC offset;
-/// - when the timestamp pattern only shows the time of day (`h:mm:ss a`, `HH:mm`, …), each
-///   distinct second of the day is formatted once and reused.
+/// - when the timestamp pattern only shows the time of day (`h:mm:ss a`, `HH:mm`, …; the time
+///   styles resolve to such patterns), each distinct second of the day is formatted once per
+///   process and reused by every conversation with the same locale and format (`TimeOfDayTexts`).
 ///
 /// Not thread-safe (it caches); each layout pass makes its own.
 final class ConversationDateFormats {
@@ -24,9 +25,9 @@ final class ConversationDateFormats {
     private let dayAndTimeFormatter: DateFormatter
     /// Used only for years `formatISO` does not write by hand (before 1 or after 9999).
     private let isoFallbackFormatter: DateFormatter
-    /// Time-of-day texts by local second of the day (empty: not formatted yet); `nil` when the
-    /// pattern shows more than the time of day.
-    private var timeOfDayCache: [String]?
+    /// Time-of-day texts by local second of the day, shared by the conversations formatted alike;
+    /// `nil` when the pattern shows more than the time of day.
+    private let timeOfDayTexts: TimeOfDayTexts?
     /// The offset `offset(atUTCSeconds:)` last asked ICU for, and the UTC seconds it holds for.
     private var cachedOffset = 0
     private var offsetValidFrom = Int64.max
@@ -58,10 +59,19 @@ final class ConversationDateFormats {
         isoFallbackFormatter.calendar = Calendar(identifier: .gregorian)
         isoFallbackFormatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
 
-        if Self.showsOnlyTimeOfDay(timestampFormatter.dateFormat ?? "") {
-            timeOfDayCache = [String](repeating: "", count: Int(Self.secondsPerDay))
+        let pattern = timestampFormatter.dateFormat ?? ""
+        if Self.showsOnlyTimeOfDay(pattern) {
+            // The texts depend on the locale and the format only, not on the zone: the cache is
+            // indexed by the local second, and none of the time-of-day fields shows the zone.
+            timeOfDayTexts = TimeOfDayTexts.shared(
+                key: "\(options.locale)\u{1}\(options.timestampFormat)\u{1}\(pattern)")
+        } else {
+            timeOfDayTexts = nil
         }
     }
+
+    /// Whether message times come from the time-of-day cache (for tests).
+    var cachesTimeOfDay: Bool { timeOfDayTexts != nil }
 
     private static func formatter(locale: Locale, timeZone: TimeZone) -> DateFormatter {
         let formatter = DateFormatter()
@@ -134,12 +144,11 @@ final class ConversationDateFormats {
 
     /// The text of `date` in the configured timestamp format; `localSeconds` is `localSeconds(date)`.
     func timestampText(_ date: Date, localSeconds: Int64) -> String {
-        guard timeOfDayCache != nil else { return timestampFormatter.string(from: date) }
+        guard let timeOfDayTexts else { return timestampFormatter.string(from: date) }
         let second = Int(localSeconds - Self.floorDivide(localSeconds, Self.secondsPerDay) * Self.secondsPerDay)
-        let cached = timeOfDayCache![second]
-        if !cached.isEmpty { return cached }
+        if let cached = timeOfDayTexts.text(atSecond: second) { return cached }
         let text = timestampFormatter.string(from: date)
-        timeOfDayCache![second] = text
+        timeOfDayTexts.store(text, atSecond: second)
         return text
     }
 
@@ -239,5 +248,47 @@ final class ConversationDateFormats {
             bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / divisor % 10))
             divisor /= 10
         }
+    }
+}
+
+/// Message time texts by local second of the day, for one locale and one time-of-day format,
+/// shared by every conversation (and thread) of the process: a large site then asks ICU at most
+/// once per second of the day instead of about once per message.
+final class TimeOfDayTexts: @unchecked Sendable {
+    /// Guards `registry`.
+    private static let registryLock = NSLock()
+    /// One cache per locale and format.
+    nonisolated(unsafe) private static var registry: [String: TimeOfDayTexts] = [:]
+
+    /// Guards `texts`.
+    private let lock = NSLock()
+    /// By second of the day; empty: not formatted yet (no format prints nothing).
+    private var texts = [String](repeating: "", count: Int(ConversationDateFormats.secondsPerDay))
+
+    private init() {}
+
+    /// The cache for `key` (locale, format and resolved pattern), made on first use.
+    static func shared(key: String) -> TimeOfDayTexts {
+        registryLock.lock()
+        defer { registryLock.unlock() }
+        if let existing = registry[key] { return existing }
+        let made = TimeOfDayTexts()
+        registry[key] = made
+        return made
+    }
+
+    /// The text of `second` (0..<86,400), if it was formatted already.
+    func text(atSecond second: Int) -> String? {
+        lock.lock()
+        let text = texts[second]
+        lock.unlock()
+        return text.isEmpty ? nil : text
+    }
+
+    /// Keeps the text of `second`.
+    func store(_ text: String, atSecond second: Int) {
+        lock.lock()
+        texts[second] = text
+        lock.unlock()
     }
 }

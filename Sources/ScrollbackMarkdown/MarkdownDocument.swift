@@ -172,7 +172,37 @@ public final class MarkdownDocument {
     }
 
     /// Turns runs of whitespace into one space and trims the ends.
+    ///
+    /// ASCII text (the common case) is scanned byte by byte; its whitespace is exactly
+    /// `Character.isWhitespace` there (tab, line feed, vertical tab, form feed, carriage return,
+    /// space; CR LF is one `Character` but two whitespace bytes, which collapse alike). Other text
+    /// goes by `Character`, as whitespace followed by a combining mark is one whitespace `Character`.
     static func collapsingWhitespace(_ text: String) -> String {
+        var text = text
+        let collapsedASCII: String? = text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return nil }
+            var pendingSpace = false
+            var hasOutput = false
+            return String(unsafeUninitializedCapacity: bytes.count) { output in
+                var count = 0
+                for byte in bytes {
+                    if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                        pendingSpace = hasOutput
+                    } else {
+                        if pendingSpace {
+                            output[count] = 0x20
+                            count += 1
+                        }
+                        pendingSpace = false
+                        output[count] = byte
+                        count += 1
+                        hasOutput = true
+                    }
+                }
+                return count
+            }
+        }
+        if let collapsedASCII { return collapsedASCII }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var pendingSpace = false

@@ -345,9 +345,55 @@ struct MessageRenderer {
         rows.render(PlaceholderView(original: original, link: link, label: label))
     }
 
-    /// Rich text with the readers' `@root/` prefix (local media) replaced by the page's root.
+    /// Rich text with the readers' `@root/` prefix (local media) replaced by the page's root:
+    /// every `="@root/` becomes `="<root>` and every `='@root/` becomes `='<root>`.
+    ///
+    /// One pass over the UTF-8 bytes; most rich text has no `@` at all and is returned as it is.
+    /// A marker next to a non-ASCII byte goes to Foundation's search, which only matches whole
+    /// `Character`s (a combining mark after the `/` makes it no match), so the bytes stay the same.
     static func rebaseRoot(_ html: String, root: String) -> String {
-        guard html.contains("@root/") else { return html }
+        var bytesOfHTML = html
+        let rebased = bytesOfHTML.withUTF8 { bytes -> String? in
+            let marker: [UInt8] = Array("@root/".utf8)
+            let count = bytes.count
+            // Start of each `@root/` that follows `="` or `='`.
+            var starts: [Int] = []
+            var index = 2
+            while index + marker.count <= count {
+                if bytes[index] == UInt8(ascii: "@"), bytes[index - 2] == UInt8(ascii: "="),
+                    bytes[index - 1] == UInt8(ascii: "\"") || bytes[index - 1] == UInt8(ascii: "'")
+                {
+                    var matches = true
+                    for offset in 1..<marker.count where bytes[index + offset] != marker[offset] {
+                        matches = false
+                        break
+                    }
+                    if matches {
+                        let before = index - 3
+                        let after = index + marker.count
+                        if (before >= 0 && bytes[before] >= 0x80) || (after < count && bytes[after] >= 0x80) {
+                            return nil  // Foundation decides
+                        }
+                        starts.append(index)
+                        index += marker.count
+                        continue
+                    }
+                }
+                index += 1
+            }
+            if starts.isEmpty { return html }
+            var output: [UInt8] = []
+            output.reserveCapacity(count + starts.count * root.utf8.count)
+            var copied = 0
+            for start in starts {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                output.append(contentsOf: root.utf8)
+                copied = start + marker.count
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+            return String(decoding: output, as: UTF8.self)
+        }
+        if let rebased { return rebased }
         return html.replacingOccurrences(of: "=\"@root/", with: "=\"" + root)
             .replacingOccurrences(of: "='@root/", with: "='" + root)
     }

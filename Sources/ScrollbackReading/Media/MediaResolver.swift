@@ -37,6 +37,8 @@ public final class MediaResolver: @unchecked Sendable {
     private let lock = NSLock()
     /// By the standardized absolute path the reference names (before symlinks).
     private var outcomes: [String: Outcome] = [:]
+    /// By log file and reference text: what `resolve` answered.
+    private var references: [ReferenceKey: Resolution] = [:]
     /// By real path: two references to one file share the asset.
     private var assets: [String: LocalAsset] = [:]
     /// The input folder with symlinks resolved, or `nil` if it does not exist.
@@ -52,13 +54,47 @@ public final class MediaResolver: @unchecked Sendable {
     }
 
     /// Resolves `reference`, written in `logFile` at `location`; warnings go to `diagnostics`.
+    ///
+    /// The answer depends only on the log file and the reference text (files are examined
+    /// once), so it is kept by that pair: a corpus names a few files tens of thousands of
+    /// times, and the URL and path work per reference would otherwise dominate.
     public func resolve(
         _ reference: String, relativeTo logFile: URL, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
     ) -> MediaSource {
-        func refuse(_ reason: String) -> MediaSource {
-            diagnostics.append(.warning(.refusedMediaReference(reference, reason: reason), at: location))
-            return .unavailable(original: reference)
+        let key = ReferenceKey(logFile: logFile.path, reference: reference)
+        lock.lock()
+        let cached = references[key]
+        lock.unlock()
+        let resolution: Resolution
+        if let cached {
+            resolution = cached
+        } else {
+            resolution = resolveUncached(reference, relativeTo: logFile)
+            lock.lock()
+            references[key] = resolution
+            lock.unlock()
+        }
+        if let warning = resolution.warning { diagnostics.append(.warning(warning, at: location)) }
+        return resolution.source
+    }
+
+    /// A log file's path and a reference written in it.
+    private struct ReferenceKey: Hashable {
+        let logFile: String
+        let reference: String
+    }
+
+    /// What a reference resolves to, and the warning (if any) to report at each place it is written.
+    private struct Resolution {
+        let source: MediaSource
+        let warning: Problem?
+    }
+
+    /// `resolve` without the cache by reference.
+    private func resolveUncached(_ reference: String, relativeTo logFile: URL) -> Resolution {
+        func refuse(_ reason: String) -> Resolution {
+            Resolution(source: .unavailable(original: reference), warning: .refusedMediaReference(reference, reason: reason))
         }
         let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return refuse("it is empty; expected a relative path or an http(s) URL") }
@@ -68,7 +104,8 @@ public final class MediaResolver: @unchecked Sendable {
                 guard let url = URL(string: trimmed), let host = url.host, !host.isEmpty else {
                     return refuse("it is not a valid http(s) URL")
                 }
-                return allowsRemoteMedia ? .remote(trimmed) : .unavailable(original: reference)
+                return Resolution(
+                    source: allowsRemoteMedia ? .remote(trimmed) : .unavailable(original: reference), warning: nil)
             case "data":
                 return refuse("data: URLs are not supported; save the file next to the log and use a relative path")
             default:
@@ -85,11 +122,10 @@ public final class MediaResolver: @unchecked Sendable {
             outcome = self.outcome(forPath: MediaResolver.join(folder, decoded))
         }
         switch outcome {
-        case .asset(let asset): return .local(asset)
+        case .asset(let asset): return Resolution(source: .local(asset), warning: nil)
         case .refused(let reason): return refuse(reason)
         case .missing:
-            diagnostics.append(.warning(.missingMediaFile(reference), at: location))
-            return .unavailable(original: reference)
+            return Resolution(source: .unavailable(original: reference), warning: .missingMediaFile(reference))
         }
     }
 

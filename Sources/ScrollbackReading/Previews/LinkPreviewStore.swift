@@ -58,7 +58,10 @@ public final class LinkPreviewStore: @unchecked Sendable {
 
     /// The preview for `url`, if a saved page describes it.
     public func linkPreview(for url: String) -> LinkPreview? {
-        index[Self.normalizedURL(url)]
+        let index = self.index
+        // Most inputs have no saved pages: then there is nothing to normalize the URL for.
+        if index.isEmpty { return nil }
+        return index[Self.normalizedURL(url)]
     }
 
     /// The preview for `url`, if a saved page describes it. `thumbnail` is left as the page's
