@@ -21,7 +21,8 @@ public struct SanitizedHTML: Hashable, Sendable {
 ///
 /// - Kept: `p br strong b em i u s del ins mark small sub sup code pre kbd blockquote ul ol li
 ///   dl dt dd h1…h6 hr a img span div table caption thead tbody tfoot tr th td details summary`,
-///   and `input type=checkbox` (task lists, always `disabled`).
+///   and `input type=checkbox` (task lists, always `disabled`). A `summary` is kept only as the
+///   first child of a `details`; a `details` without one gets `<summary>Details</summary>`.
 /// - Renamed to `div`: block containers such as `section`, `article`, `figure`, so their text
 ///   does not run together.
 /// - Dropped with their content: scripts, styles, embedded documents and plugins, templates,
@@ -211,6 +212,9 @@ private struct SanitizingWriter {
     /// so pathological input cannot make a page that browsers or later stages choke on.
     static let maximumDepth = 64
     private let imageURL: (String) -> String?
+    /// Whether a `<details>` was just written and nothing inside it yet: HTML wants its
+    /// `<summary>` first, so a log's summary is kept only there and one is written otherwise.
+    private var summaryPending = false
 
     init(imageURL: @escaping (String) -> String?) {
         self.imageURL = imageURL
@@ -224,6 +228,7 @@ private struct SanitizingWriter {
             return false  // comments, processing instructions, doctype
         case .text:
             node.withTextBytes { bytes in
+                if summaryPending, bytes.contains(where: { !Self.isHTMLWhitespace($0) }) { writeSummaryIfPending() }
                 appendEscaped(bytes)
                 text.append(contentsOf: bytes)
             }
@@ -231,7 +236,17 @@ private struct SanitizingWriter {
         case .element:
             let name = node.name
             if ElementPolicy.textSeparatingElements.contains(name) { text.append(UInt8(ascii: " ")) }
-            switch ElementPolicy.forElement(name) {
+            let policy = ElementPolicy.forElement(name)
+            if policy == .keep("summary") {
+                guard summaryPending else {
+                    endTags.append(nil)  // a summary anywhere but first in its details is just its text
+                    return true
+                }
+                summaryPending = false
+            } else if policy != .drop {
+                writeSummaryIfPending()
+            }
+            switch policy {
             case .drop:
                 return false
             case .unwrap:
@@ -247,6 +262,7 @@ private struct SanitizingWriter {
     mutating func leave(_ node: HTMLNode) {
         guard node.kind == .element, let endTag = endTags.popLast() else { return }
         if let endTag {
+            if endTag == "details" { writeSummaryIfPending() }
             append("</\(endTag)>")
             openElementCount -= 1
         }
@@ -297,10 +313,22 @@ private struct SanitizingWriter {
             break
         }
         writeStartTag(tag, attributes)
+        if tag == "details" { summaryPending = true }
         if ElementPolicy.voidElements.contains(tag) { return false }
         endTags.append(tag)
         openElementCount += 1
         return true
+    }
+
+    /// Writes the summary a `<details>` lacks, when one was just opened.
+    private mutating func writeSummaryIfPending() {
+        guard summaryPending else { return }
+        summaryPending = false
+        append("<summary>Details</summary>")
+    }
+
+    @inline(__always) private static func isHTMLWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 
     /// Writes `<img>` if its source is allowed and `imageURL` keeps it, else its alt text as text.

@@ -5,31 +5,77 @@ import Foundation
 /// Everything from a log goes through `escape` before it reaches a page; URLs from a log
 /// reach an `href`/`src` only through `safeLinkURL` (http, https, mailto, tel).
 enum HTMLText {
-    /// `text` with `& < > " '` replaced by entities, safe in element text and quoted attributes.
+    /// `text` with `& < > " '` replaced by entities, safe in element text and quoted attributes,
+    /// and every code point HTML forbids (controls other than whitespace, noncharacters) replaced
+    /// by U+FFFD: logs may hold them, a valid page may not.
     static func escape(_ text: String) -> String {
-        var needsEscaping = false
-        for byte in text.utf8 where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-        {
-            needsEscaping = true
-            break
+        var contiguous = text
+        return contiguous.withUTF8 { bytes -> String in
+            var clean = true
+            for byte in bytes
+            where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte < 0x20 || byte == 0x7F
+                || byte == 0xC2 || byte >= 0xEF
+            {
+                clean = false
+                break
+            }
+            if clean { return text }
+            var output = [UInt8]()
+            output.reserveCapacity(bytes.count + 16)
+            appendEscaped(bytes, to: &output)
+            return String(decoding: output, as: UTF8.self)
         }
-        if !needsEscaping { return text }
-        var output = [UInt8]()
-        output.reserveCapacity(text.utf8.count + 16)
-        appendEscaped(text.utf8, to: &output)
-        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Appends the escaped bytes of `bytes` to `output`.
+    /// Appends the escaped bytes of `bytes` to `output` (see `escape`).
     @inline(__always)
-    static func appendEscaped<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to output: inout [UInt8]) {
-        for byte in bytes {
-            appendEscaped(byte, to: &output)
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var index = 0
+        while index < bytes.count {
+            let forbidden = forbiddenCodePointLength(bytes, index)
+            if forbidden > 0 {
+                output.append(contentsOf: replacementCharacter)
+                index += forbidden
+            } else {
+                appendEscaped(bytes[index], to: &output)
+                index += 1
+            }
         }
     }
 
-    /// Appends one byte, escaped when it is one of `& < > " '`.
+    /// U+FFFD in UTF-8: written in place of a code point HTML forbids.
+    static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+    /// The UTF-8 length of the code point at `index` of `bytes` when HTML forbids it in a document
+    /// (a C0 control other than tab, line feed, form feed and carriage return; DEL; a C1 control;
+    /// a noncharacter such as U+FFFE or U+FDD0), else 0.
+    @inline(__always)
+    static func forbiddenCodePointLength(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
+        let byte = bytes[index]
+        if byte < 0x20 { return byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D ? 0 : 1 }
+        if byte < 0x7F { return 0 }
+        if byte == 0x7F { return 1 }
+        let count = bytes.count
+        switch byte {
+        case 0xC2:  // U+0080…U+009F
+            return index + 1 < count && bytes[index + 1] < 0xA0 ? 2 : 0
+        case 0xEF:  // U+FDD0…U+FDEF, U+FFFE, U+FFFF
+            guard index + 2 < count else { return 0 }
+            let second = bytes[index + 1]
+            let third = bytes[index + 2]
+            if second == 0xB7 && third >= 0x90 && third <= 0xAF { return 3 }
+            return second == 0xBF && third >= 0xBE ? 3 : 0
+        case 0xF0...0xF4:  // U+1FFFE, U+1FFFF, … U+10FFFF
+            guard index + 3 < count else { return 0 }
+            return bytes[index + 1] & 0x0F == 0x0F && bytes[index + 2] == 0xBF && bytes[index + 3] >= 0xBE ? 4 : 0
+        default:
+            return 0
+        }
+    }
+
+    /// Appends one byte, escaped when it is one of `& < > " '`. Callers that write log text
+    /// byte by byte check `forbiddenCodePointLength` first.
     @inline(__always)
     static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
         switch byte {

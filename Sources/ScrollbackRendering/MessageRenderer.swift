@@ -64,6 +64,9 @@ struct MessageRenderer {
     var diagnostics: [Diagnostic] = []
     /// Extra files the messages need (contact cards' `.vcf`).
     var extraFiles: [RenderedFile] = []
+    /// The page of the last row rendered, and whether a message has been rendered on it yet.
+    private var currentPage = -1
+    private var pageHasMessage = false
 
     init(
         layout: ConversationLayout, rows: RowTemplates, customRenderers: [String: any CustomMessageRenderer],
@@ -150,7 +153,20 @@ struct MessageRenderer {
                 DayView(text: separator.day.text, iso: separator.day.iso, repeats: separator.repeatsPreviousPage),
                 into: &output)
         case .message(let message):
-            let view = messageView(message, pageIndex: pageIndex)
+            if pageIndex != currentPage {
+                currentPage = pageIndex
+                pageHasMessage = false
+            }
+            var view = messageView(message, pageIndex: pageIndex)
+            if !pageHasMessage {
+                pageHasMessage = true
+                // A group that began on the previous page: say who is speaking here too.
+                if pageIndex > 0, view.header == nil, showsHeaders, let sender = message.sender,
+                    message.message.kind.name != .system
+                {
+                    view.continuedName = sender.name
+                }
+            }
             rows.render(view, into: &output)
         }
         output += "\n"
@@ -204,7 +220,21 @@ struct MessageRenderer {
             anchor: anchor, id: message.id, kind: message.kind.name.rawValue, sender: senderID,
             align: item.alignment.rawValue, position: item.groupPosition.rawValue, avatar: avatar, header: header,
             timestampTop: item.timestamp == .top ? time : nil, timestampBottom: item.timestamp == .bottom ? time : nil,
-            reply: reply, body: renderBody(item, anchor: anchor), reactions: reactions, footer: footer)
+            reply: reply, body: renderBody(item, anchor: anchor), reactions: reactions, footer: footer,
+            spoken: Self.spokenLabel(
+                sender: isSystem || header != nil ? nil : item.sender?.name ?? senderID,
+                time: time == nil ? item.time.text : nil))
+    }
+
+    /// What a screen reader must hear before the message's text when the page does not draw it:
+    /// "Mia Hoffmann, 9:02 AM:", "Mia Hoffmann:" or "9:02 AM:"; `nil` when both are drawn.
+    static func spokenLabel(sender: String?, time: String?) -> String? {
+        switch (sender, time) {
+        case (nil, nil): return nil
+        case (let sender?, nil): return sender + ":"
+        case (nil, let time?): return time + ":"
+        case (let sender?, let time?): return sender + ", " + time + ":"
+        }
     }
 
     // MARK: - Bodies
@@ -216,7 +246,9 @@ struct MessageRenderer {
             return rows.render(HTMLBodyView(templateName: "kinds/text", html: linkifier.html(text)))
         case .attributedText(let rich):
             return rows.render(
-                HTMLBodyView(templateName: "kinds/attributedText", html: Self.rebaseRoot(rich.html, root: root)))
+                HTMLBodyView(
+                    templateName: "kinds/attributedText",
+                    html: Self.labelTaskCheckboxes(Self.rebaseRoot(rich.html, root: root))))
         case .emoji(let text):
             return rows.render(TextBodyView(templateName: "kinds/emoji", text: text))
         case .system(let text):
@@ -396,6 +428,38 @@ struct MessageRenderer {
         if let rebased { return rebased }
         return html.replacingOccurrences(of: "=\"@root/", with: "=\"" + root)
             .replacingOccurrences(of: "='@root/", with: "='" + root)
+    }
+
+    /// Rich text whose task-list checkboxes have an accessible name: `aria-label="done"` or
+    /// `"not done"`. Only the readers' own output holds an `<input>` (cmark-gfm's
+    /// `<input type="checkbox" checked="" disabled="" />` and the sanitizer's rewrite of a log's
+    /// checkbox, same attributes without the `/`), so matching these exact bytes is enough.
+    static func labelTaskCheckboxes(_ html: String) -> String {
+        let needle = Array("<input type=\"checkbox\" ".utf8)
+        let found = html.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count >= needle.count else { return false }
+            var index = 0
+            while index <= bytes.count - needle.count {
+                if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "i") {
+                    var matches = true
+                    for offset in 2..<needle.count where bytes[index + offset] != needle[offset] {
+                        matches = false
+                        break
+                    }
+                    if matches { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+        guard found ?? html.contains("<input type=\"checkbox\" ") else { return html }
+        return html
+            .replacingOccurrences(
+                of: "<input type=\"checkbox\" checked=\"\" disabled=\"\"",
+                with: "<input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"done\"")
+            .replacingOccurrences(
+                of: "<input type=\"checkbox\" disabled=\"\"",
+                with: "<input type=\"checkbox\" disabled=\"\" aria-label=\"not done\"")
     }
 
     /// An address fit for a `mailto:` link: one `@`, no spaces, quotes, angle brackets, `?` or `:`.

@@ -81,7 +81,8 @@ struct RowTemplates: Sendable {
         let full = MessageView(
             anchor: "m-a", id: hostile, kind: "text", sender: hostile, align: "left", position: "first",
             avatar: avatarA, header: headerA, timestampTop: time, timestampBottom: time, reply: replyA,
-            body: "<div>body</div>", reactions: [ReactionView(emoji: hostile, count: 3, names: hostile)], footer: footerA)
+            body: "<div>body</div>", reactions: [ReactionView(emoji: hostile, count: 3, names: hostile)], footer: footerA,
+            spoken: hostile, continuedName: hostile)
         let bare = MessageView(
             anchor: "m-b", id: "b", kind: "system", sender: nil, align: "center", position: "single", avatar: nil,
             header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "", reactions: [], footer: nil)

@@ -213,6 +213,12 @@ struct MessageView: RowView {
     var body: String
     var reactions: [ReactionView]
     var footer: FooterView?
+    /// Visually hidden text for screen readers: the sender and time when the header or the
+    /// timestamp is not drawn (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:".
+    var spoken: String? = nil
+    /// The sender's name over the first message of a page that continues a group from the page
+    /// before (whose header is there): not the group's header, a reminder of who is speaking.
+    var continuedName: String? = nil
 
     var context: Any {
         // A typed context: swift-mustache asks it by name instead of reflecting.
@@ -220,7 +226,8 @@ struct MessageView: RowView {
             anchor: anchor, id: id, kind: kind, sender: sender, align: align, position: position,
             avatar: avatar?.context, header: header?.context, timestampTop: timestampTop?.context,
             timestampBottom: timestampBottom?.context, reply: reply?.context, body: body,
-            reactions: reactions.map(\.context), footer: footer?.context)
+            reactions: reactions.map(\.context), footer: footer?.context, spoken: spoken,
+            continuedName: continuedName)
     }
 
     func write(into o: inout String, parts: RowTemplates) {
@@ -243,7 +250,17 @@ struct MessageView: RowView {
         o += "\">"
         if let avatar { parts.render(avatar, into: &o) }
         if let header { parts.render(header, into: &o) }
+        if let continuedName {
+            o += "<div class=\"hd cont\" aria-hidden=\"true\">"
+            esc(continuedName, &o)
+            o += "</div>"
+        }
         if let timestampTop { parts.render(timestampTop, into: &o) }
+        if let spoken {
+            o += "<span class=\"vh\">"
+            esc(spoken, &o)
+            o += "</span>"
+        }
         if let reply { parts.render(reply, into: &o) }
         o += body
         if !reactions.isEmpty {
@@ -283,6 +300,8 @@ struct MessageContext: MustacheParent {
     var body: String
     var reactions: [Any]
     var footer: Any?
+    var spoken: String?
+    var continuedName: String?
 
     func child(named name: String) -> Any? {
         switch name {
@@ -301,6 +320,8 @@ struct MessageContext: MustacheParent {
         case "hasReactions": return !reactions.isEmpty
         case "reactions": return reactions
         case "footer": return footer
+        case "spoken": return spoken
+        case "continuedName": return continuedName
         default: return nil
         }
     }

@@ -66,7 +66,8 @@ public struct SiteRenderer: Sendable {
         let conversation = layout.conversation
         var rows = MessageRenderer(
             layout: layout, rows: self.rows, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
-        let listStyle = "--bubble-max:\(layout.options.messageMaxWidth);--bubble-radius:\(layout.options.messageCornerRadius)"
+        let listStyle = "--bubble-max:\(Self.listWidthShare(layout.options.messageMaxWidth));"
+            + "--bubble-radius:\(layout.options.messageCornerRadius)"
         let participants: [[String: Any]] = conversation.participants.map { participant in
             var context: [String: Any] = ["name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id)]
             if let avatar = rows.avatars[participant.id], !templates.isEmpty("avatar") { context["avatar"] = avatar.context }
@@ -90,8 +91,12 @@ public struct SiteRenderer: Sendable {
             if let text = conversation.description, !text.isEmpty { context["description"] = text }
             if let range = dateRange(layout.summary) { context["range"] = range }
             if pageCount > 1 {
-                // Rendered once, printed above and below the list.
-                context["pagination"] = templates.render("pagination", pagination(current: page.index, count: pageCount))
+                // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
+                var links = pagination(current: page.index, count: pageCount)
+                links["where"] = "top"
+                context["pagination"] = templates.render("pagination", links)
+                links["where"] = "bottom"
+                context["paginationBottom"] = templates.render("pagination", links)
             }
             let body = templates.render("conversation", context)
             let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
@@ -147,6 +152,14 @@ public struct SiteRenderer: Sendable {
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
             }
         return valid ? tag : "en"
+    }
+
+    /// `messageMaxWidth` as CSS that means the same share of the message list wherever it is used:
+    /// a percentage becomes `cqw` of the list (a size container), since a bubble's own percentage
+    /// would resolve against its grid column, which leaves out the avatar column.
+    static func listWidthShare(_ length: CSSLength) -> String {
+        guard case .percent = length else { return length.description }
+        return String(length.description.dropLast()) + "cqw"
     }
 
     /// "1 message", "12,345 messages": grouping done here so it does not depend on the process locale.

@@ -77,6 +77,12 @@ struct TextLinkifier: Sendable {
             case UInt8(ascii: "\n"):
                 output.append(contentsOf: "<br>".utf8)
             default:
+                let forbidden = HTMLText.forbiddenCodePointLength(bytes, index)
+                if forbidden > 0 {
+                    output.append(contentsOf: HTMLText.replacementCharacter)
+                    index += forbidden
+                    continue
+                }
                 HTMLText.appendEscaped(byte, to: &output)
             }
             index += 1
@@ -96,10 +102,29 @@ struct TextLinkifier: Sendable {
         case .web:
             if slice.count >= 4, Self.lower(slice[0]) == UInt8(ascii: "w") { output.append(contentsOf: "https://".utf8) }
         }
-        HTMLText.appendEscaped(slice, to: &output)
+        Self.appendHref(slice, to: &output)
         output.append(contentsOf: kind == .web ? "\" rel=\"nofollow noopener\">".utf8 : "\">".utf8)
         HTMLText.appendEscaped(slice, to: &output)
         output.append(contentsOf: "</a>".utf8)
+    }
+
+    /// Appends `url` escaped for an attribute, with every `%` that does not start a `%XX` escape
+    /// written as `%25`: the text "http://a/%%30" is still linked, to a valid URL.
+    private static func appendHref(_ url: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var start = 0
+        for index in 0..<url.count where url[index] == UInt8(ascii: "%") {
+            if index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) { continue }
+            HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: url[start..<index]), to: &output)
+            output.append(contentsOf: "%25".utf8)
+            start = index + 1
+        }
+        HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: url[start..<url.count]), to: &output)
+    }
+
+    @inline(__always) private static func isHexDigit(_ byte: UInt8) -> Bool {
+        let lowered = lower(byte)
+        return (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "f"))
     }
 
     /// End of a URL starting at `start`, or `nil` when none starts there.
