@@ -44,6 +44,38 @@ enum HTMLText {
         }
     }
 
+    /// `text` (markup or text that is already escaped) with every code point HTML forbids replaced
+    /// by U+FFFD; returned as it is, without copying, when it has none.
+    static func replacingForbiddenCodePoints(_ text: String) -> String {
+        var contiguous = text
+        return contiguous.withUTF8 { bytes -> String in
+            var first = -1
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x20 && byte < 0x7F || byte >= 0x80 && byte != 0xC2 && byte < 0xEF { continue }
+                if forbiddenCodePointLength(bytes, index) > 0 {
+                    first = index
+                    break
+                }
+            }
+            if first < 0 { return text }
+            var output = Array(UnsafeBufferPointer(rebasing: bytes[0..<first]))
+            output.reserveCapacity(bytes.count + 8)
+            var index = first
+            while index < bytes.count {
+                let forbidden = forbiddenCodePointLength(bytes, index)
+                if forbidden > 0 {
+                    output.append(contentsOf: replacementCharacter)
+                    index += forbidden
+                } else {
+                    output.append(bytes[index])
+                    index += 1
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
     /// U+FFFD in UTF-8: written in place of a code point HTML forbids.
     static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
 

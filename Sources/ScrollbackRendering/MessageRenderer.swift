@@ -248,7 +248,8 @@ struct MessageRenderer {
             return rows.render(
                 HTMLBodyView(
                     templateName: "kinds/attributedText",
-                    html: Self.labelTaskCheckboxes(Self.rebaseRoot(rich.html, root: root))))
+                    html: Self.labelTaskCheckboxes(
+                        HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root)))))
         case .emoji(let text):
             return rows.render(TextBodyView(templateName: "kinds/emoji", text: text))
         case .system(let text):
@@ -352,7 +353,9 @@ struct MessageRenderer {
                 "id": custom.id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
             ]
             if let data = custom.data.mustacheValue { context["data"] = data }
-            return rows.render(CustomView(id: custom.id, html: templates.render(templateName, context)))
+            // swift-mustache's escaping keeps control characters of the log's data; a page may not.
+            let html = HTMLText.replacingForbiddenCodePoints(templates.render(templateName, context))
+            return rows.render(CustomView(id: custom.id, html: html))
         }
         diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
         return rows.render(CustomFallbackView(id: custom.id, json: custom.data.prettyJSON))

@@ -66,7 +66,7 @@ public struct SiteRenderer: Sendable {
         let conversation = layout.conversation
         var rows = MessageRenderer(
             layout: layout, rows: self.rows, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
-        let listStyle = "--bubble-max:\(Self.listWidthShare(layout.options.messageMaxWidth));"
+        let listStyle = "\(Self.bubbleWidthStyle(layout.options.messageMaxWidth));"
             + "--bubble-radius:\(layout.options.messageCornerRadius)"
         let participants: [[String: Any]] = conversation.participants.map { participant in
             var context: [String: Any] = ["name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id)]
@@ -74,6 +74,10 @@ public struct SiteRenderer: Sendable {
             return context
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
+        // swift-mustache's escaping keeps the code points HTML forbids (control characters); the
+        // messages are already clean, so the page around them is only cleaned when its own texts need it.
+        let headerTexts = [conversation.displayTitle, description] + conversation.participants.map(\.name)
+        let pageNeedsCleaning = headerTexts.contains { HTMLText.replacingForbiddenCodePoints($0) != $0 }
         var files: [RenderedFile] = []
         files.reserveCapacity(layout.pages.count)
         let pageCount = max(layout.pages.count, 1)
@@ -98,7 +102,8 @@ public struct SiteRenderer: Sendable {
                 links["where"] = "bottom"
                 context["paginationBottom"] = templates.render("pagination", links)
             }
-            let body = templates.render("conversation", context)
+            var body = templates.render("conversation", context)
+            if pageNeedsCleaning { body = HTMLText.replacingForbiddenCodePoints(body) }
             let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
             let html = shell(title: "\(title) · \(config.title)", description: description, root: "../", body: body,
                              locale: layout.options.locale)
@@ -126,7 +131,7 @@ public struct SiteRenderer: Sendable {
             "title": config.title, "conversations": conversations, "count": conversations.count,
         ]
         if let description = config.description, !description.isEmpty { context["description"] = description }
-        let body = templates.render("index", context)
+        let body = HTMLText.replacingForbiddenCodePoints(templates.render("index", context))
         let description = config.description ?? "\(Self.countText(summaries.count, noun: "conversation"))"
         let html = shell(title: config.title, description: description, root: "", body: body, locale: config.layout.locale)
         return RenderedFile(path: "index.html", contents: Array(html.utf8))
@@ -139,7 +144,8 @@ public struct SiteRenderer: Sendable {
         templates.render(
             "base",
             [
-                "lang": Self.languageTag(locale), "title": title, "description": description, "root": root, "body": body,
+                "lang": Self.languageTag(locale), "title": HTMLText.replacingForbiddenCodePoints(title),
+                "description": HTMLText.replacingForbiddenCodePoints(description), "root": root, "body": body,
             ] as [String: Any])
     }
 
@@ -154,12 +160,13 @@ public struct SiteRenderer: Sendable {
         return valid ? tag : "en"
     }
 
-    /// `messageMaxWidth` as CSS that means the same share of the message list wherever it is used:
-    /// a percentage becomes `cqw` of the list (a size container), since a bubble's own percentage
-    /// would resolve against its grid column, which leaves out the avatar column.
-    static func listWidthShare(_ length: CSSLength) -> String {
-        guard case .percent = length else { return length.description }
-        return String(length.description.dropLast()) + "cqw"
+    /// `messageMaxWidth` as the list's custom property: `--bubble-max:480px` for a length, and
+    /// `--bubble-share:75` for a percentage, which the stylesheet turns into `75cqw` of the list (a
+    /// size container): a bubble's own percentage would resolve against its grid column, which
+    /// leaves out the avatar column. (A plain number, since HTML checkers do not know `cqw` yet.)
+    static func bubbleWidthStyle(_ length: CSSLength) -> String {
+        guard case .percent = length else { return "--bubble-max:" + length.description }
+        return "--bubble-share:" + String(length.description.dropLast())
     }
 
     /// "1 message", "12,345 messages": grouping done here so it does not depend on the process locale.

@@ -138,7 +138,7 @@ import Testing
         #expect(html.contains("<link rel=\"stylesheet\" href=\"../assets/scrollback.css\">"))
         #expect(html.contains("<meta name=\"description\" content=\"Planning the Berlin weekend\">"))
         #expect(html.contains("<a class=\"back\" href=\"../index.html\">"))
-        #expect(html.contains("style=\"--bubble-max:75cqw;--bubble-radius:8px\""))
+        #expect(html.contains("style=\"--bubble-share:75;--bubble-radius:8px\""))
         #expect(!html.contains("src=\"/"))
         #expect(!html.contains("href=\"/"))
         let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))

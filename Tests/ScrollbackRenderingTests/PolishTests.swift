@@ -74,8 +74,9 @@ import Testing
     }
 
     @Test func percentMaxWidthIsAShareOfTheList() {
-        #expect(SiteRenderer.listWidthShare(.percent(60)) == "60cqw")
-        #expect(SiteRenderer.listWidthShare(.px(480)) == "480px")
-        #expect(SiteRenderer.listWidthShare(.rem(30)) == "30rem")
+        #expect(SiteRenderer.bubbleWidthStyle(.percent(60)) == "--bubble-share:60")
+        #expect(SiteRenderer.bubbleWidthStyle(.percent(62.5)) == "--bubble-share:62.5")
+        #expect(SiteRenderer.bubbleWidthStyle(.px(480)) == "--bubble-max:480px")
+        #expect(SiteRenderer.bubbleWidthStyle(.rem(30)) == "--bubble-max:30rem")
     }
 }
