@@ -1,5 +1,5 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test test-swift test-browser bench bench-quick deps deps-test clean
+.PHONY: site serve test bench bench-quick deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
 
