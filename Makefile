@@ -13,10 +13,11 @@ serve: deps
 	swift build -c release --product scrollback
 	$(SCROLLBACK) serve sample-logs
 
-# Run every test: the Swift unit tests, then the browser suite against built sites.
+# Run every test: the Swift unit tests, the benchmark tools' tests, then the browser suite.
 test: deps-test
 	swift build -c release --product scrollback
 	swift test
+	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
 
 # The performance benchmark (1M messages; bench-quick uses 100k).
