@@ -73,3 +73,37 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
     let names = Set(RowTemplates.probes.map(\.templateName))
     #expect(rows.compiled == names, "templates whose compiled copy differs: \(names.subtracting(rows.compiled).sorted())")
 }
+
+/// The shipped poll template has a compiled copy; it prints what swift-mustache prints for the
+/// shapes it covers and leaves every other shape to the template.
+@Test func shippedPollTemplateIsCompiledAndMatchesTheTemplate() {
+    let library = TemplateLibrary.shipped
+    #expect(RowTemplates(library: library).compiledPoll)
+    #expect(!RowTemplates(library: library, allowCompiled: false).compiledPoll)
+    let message: [String: Any] = ["id": "m9", "date": "1:02 PM", "iso": "2024-05-03T13:02:00Z"]
+    var covered = 0
+    let extra: [JSONValue] = [
+        .object([("question", .string("Lunch?")), ("options", .array([.string("Pizza & pasta"), .string("Ça va \u{1F355}")]))]),
+        .object([("question", .string("x\"\u{301}<")), ("options", .array([.string("'\u{327}")]))]),
+    ]
+    for data in CompiledPollTemplate.probes + extra {
+        let context = MessageRenderer.customTemplateContext(
+            id: "poll", message: message, bubbleMaxWidth: "60%", cornerRadius: "4px", data: data)
+        let templated = library.render("custom/poll", context)
+        if let native = CompiledPollTemplate.render(data) {
+            covered += 1
+            #expect(native == templated)
+        }
+    }
+    #expect(covered >= 6)
+    // Object options, a `label` in the data, or other value types go to the template.
+    #expect(CompiledPollTemplate.render(.object([("options", .array([.object([("label", .string("A"))])]))])) == nil)
+    #expect(CompiledPollTemplate.render(.object([("label", .string("L"))])) == nil)
+    #expect(CompiledPollTemplate.render(.string("x")) == nil)
+}
+
+/// A site's own poll template is never replaced by the compiled copy.
+@Test func anOverriddenPollTemplateIsNotCompiled() throws {
+    let directory = try Inspect.siteTemplates(["custom/poll.mustache": "<p>{{data.question}}</p>"])
+    #expect(!RowTemplates(library: TemplateLibrary(siteTemplatesDirectory: directory)).compiledPoll)
+}
