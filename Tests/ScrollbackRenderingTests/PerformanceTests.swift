@@ -107,3 +107,26 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
     let directory = try Inspect.siteTemplates(["custom/poll.mustache": "<p>{{data.question}}</p>"])
     #expect(!RowTemplates(library: TemplateLibrary(siteTemplatesDirectory: directory)).compiledPoll)
 }
+
+/// Pages pasted into the shared page skeleton are the bytes the templates print in full (the
+/// same templates as a site override take the full path), one page or many, and when log text
+/// holds a marker.
+@Test func pastedPagesMatchFullyRenderedPages() throws {
+    let shipped = TemplateLibrary.defaultTemplatesDirectory
+    var overrides: [String: String] = [:]
+    for name in ["conversation", "base"] {
+        overrides[name + ".mustache"] = try String(contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
+    }
+    let fullyRendered = TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides))
+    let marked = Fixture.layout(
+        title: "Trip " + PageSkeleton.messagesMarker, pages: [[Fixture.day("Friday", "2024-05-03")]],
+        description: PageSkeleton.bodyMarker)
+    for layout in [Fixture.showcase(), syntheticLayout(count: 2_500), marked] {
+        let (pasted, _) = Inspect.render(layout)
+        let (full, _) = Inspect.render(layout, templates: fullyRendered)
+        #expect(pasted.count == full.count)
+        for (path, page) in full { #expect(pasted[path] == page, "\(path) differs") }
+    }
+    let (markedPages, _) = Inspect.render(marked)
+    #expect(markedPages["trip/index.html"]?.contains("Trip &lt;Scrollback-Pasted&amp;Messages-7c1e&gt;") == true)
+}
