@@ -106,6 +106,44 @@ struct TimestampFormatTests {
         }
     }
 
+    /// Times put together from a minute's text and the seconds field equal ICU's at every second
+    /// of the day, Western and Arabic-Indic digits alike.
+    @Test(arguments: [("en_US", "medium"), ("de_DE", "medium"), ("ar_EG", "medium"), ("en_US", "HH:mm:ss 'Uhr'")])
+    func splitTimesMatchDateFormatterAtEverySecond(locale: String, format: String) {
+        var options = LayoutOptions()
+        options.locale = locale
+        options.timestampFormat = format == "medium" ? .style(.medium) : .pattern(format)
+        let zone = TimeZone(identifier: "America/New_York")!
+        let formats = ConversationDateFormats(options: options, timeZone: zone)
+        #expect(formats.splitsSeconds)
+        let reference = DateFormatter()
+        reference.locale = Locale(identifier: locale)
+        reference.timeZone = zone
+        if format == "medium" {
+            reference.dateStyle = .none
+            reference.timeStyle = .medium
+        } else {
+            reference.dateFormat = format
+        }
+        let dayStart = 1_714_708_800.0  // 2024-05-03T00:00:00-04:00
+        var mismatches = 0
+        for second in 0..<86_400 {
+            let date = Date(timeIntervalSince1970: dayStart + Double(second))
+            let text = formats.timestampText(date, localSeconds: formats.localSeconds(date))
+            if !text.utf8.elementsEqual(reference.string(from: date).utf8) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func onlyOneSecondsFieldWithoutDayPeriodsIsSplit() {
+        #expect(TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss a"))
+        #expect(TimeOfDayTexts.hasOneSplittableSecondsField("HH:mm:s 'sec'"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("HH:mm"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("ss:mm:ss"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss B"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss b"))
+    }
+
     @Test(arguments: ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham", "America/Los_Angeles"])
     func handMadeTextsMatchDateFormatter(zoneName: String) {
         let zone = TimeZone(identifier: zoneName)!
