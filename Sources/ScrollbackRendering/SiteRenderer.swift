@@ -63,6 +63,32 @@ public struct SiteRenderer: Sendable {
     /// The pages of one conversation (plus `.vcf` files of contact cards), and warnings
     /// (unknown custom renderers, …).
     public func renderConversation(_ layout: ConversationLayout) -> (files: [RenderedFile], diagnostics: [Diagnostic]) {
+        var files: [RenderedFile] = []
+        files.reserveCapacity(layout.pages.count)
+        let diagnostics = renderPages(of: layout, count: layout.pages.count, page: { layout.pages[$0] }) {
+            files.append($0)
+        }
+        return (files, diagnostics)
+    }
+
+    /// The same files as `renderConversation(layout(plan))`, in the same order, but made page by
+    /// page from `plan` and handed to `write` one at a time, so a conversation of a hundred
+    /// thousand messages never has all its rows and pages in memory at once. Returns the warnings.
+    public func renderConversation(_ plan: ConversationPlan, write: (RenderedFile) throws -> Void) rethrows
+        -> [Diagnostic]
+    {
+        // Rows read the conversation, options and summary; pages come from the plan on demand.
+        let layout = ConversationLayout(
+            conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
+            summary: plan.summary)
+        return try renderPages(of: layout, count: plan.pageCount, page: plan.page, write: write)
+    }
+
+    /// Renders pages `0..<count` (from `page`) of `layout`'s conversation, then the extra files.
+    private func renderPages(
+        of layout: ConversationLayout, count: Int, page pageAt: (Int) -> PageLayout,
+        write: (RenderedFile) throws -> Void
+    ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
         var rows = MessageRenderer(
             layout: layout, rows: self.rows, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
@@ -73,9 +99,7 @@ public struct SiteRenderer: Sendable {
             return context
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
-        var files: [RenderedFile] = []
-        files.reserveCapacity(layout.pages.count)
-        let pageCount = max(layout.pages.count, 1)
+        let pageCount = max(count, 1)
         var context: [String: Any] = [
             "title": conversation.displayTitle, "participants": participants, "listStyle": listStyle,
             "back": "../index.html", "count": Self.countText(layout.summary.messageCount),
@@ -92,7 +116,8 @@ public struct SiteRenderer: Sendable {
             if pageCount > 1 { markedContext["pagination"] = PageSkeleton.paginationMarker }
             skeleton = PageSkeleton(templates.render("conversation", markedContext))
         }
-        for page in layout.pages {
+        for pageIndex in 0..<count {
+            let page = pageAt(pageIndex)
             var messages = ""
             messages.reserveCapacity(page.items.count * 900)
             for item in page.items {
@@ -121,10 +146,10 @@ public struct SiteRenderer: Sendable {
                     body: templates.render("conversation", pageContext), locale: layout.options.locale)
                 contents = Array(html.utf8)
             }
-            files.append(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents!))
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents!))
         }
-        files.append(contentsOf: rows.extraFiles)
-        return (files, rows.diagnostics)
+        for file in rows.extraFiles { try write(file) }
+        return rows.diagnostics
     }
 
     /// The index page.

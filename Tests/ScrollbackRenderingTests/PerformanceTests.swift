@@ -130,3 +130,20 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
     let (markedPages, _) = Inspect.render(marked)
     #expect(markedPages["trip/index.html"]?.contains("Trip &lt;Scrollback-Pasted&amp;Messages-7c1e&gt;") == true)
 }
+
+/// Rendering page by page from a plan writes the files `renderConversation(layout)` returns,
+/// byte for byte and in the same order, with the same warnings.
+@Test func renderingFromAPlanMatchesRenderingTheLayout() {
+    let conversation = Fixture.showcase().conversation
+    #expect(conversation.messages.count > 6)
+    let renderer = SiteRenderer(config: SiteConfig())
+    for pageSize in [0, 2, 5] {
+        let layouter = ConversationLayouter(options: LayoutOptions(), pageSize: pageSize)
+        let whole = renderer.renderConversation(layouter.layout(conversation))
+        var written: [RenderedFile] = []
+        let diagnostics = renderer.renderConversation(layouter.plan(conversation)) { written.append($0) }
+        #expect(written.map(\.path) == whole.files.map(\.path))
+        #expect(written.map(\.contents) == whole.files.map(\.contents))
+        #expect(diagnostics == whole.diagnostics)
+    }
+}
