@@ -309,6 +309,9 @@ struct MessageRenderer {
         if let renderer = customRenderers[custom.id] {
             return rows.render(CustomView(id: custom.id, html: renderer.render(item: custom, info: info)))
         }
+        if rows.compiledPoll, custom.id == "poll", let html = CompiledPollTemplate.render(custom.data) {
+            return rows.render(CustomView(id: custom.id, html: html))
+        }
         let templateName = "custom/" + custom.id
         if templates.contains(templateName) {
             var message: [String: Any] = ["id": item.message.id, "date": item.time.text, "iso": item.time.iso]
@@ -316,14 +319,24 @@ struct MessageRenderer {
                 message["sender"] = sender.id
                 message["senderName"] = sender.name
             }
-            var context: [String: Any] = [
-                "id": custom.id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
-            ]
-            if let data = custom.data.mustacheValue { context["data"] = data }
+            let context = Self.customTemplateContext(
+                id: custom.id, message: message, bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius,
+                data: custom.data)
             return rows.render(CustomView(id: custom.id, html: templates.render(templateName, context)))
         }
         diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
         return rows.render(CustomFallbackView(id: custom.id, json: custom.data.prettyJSON))
+    }
+
+    /// What a `custom/<id>` template is rendered with.
+    static func customTemplateContext(
+        id: String, message: [String: Any], bubbleMaxWidth: String, cornerRadius: String, data: JSONValue
+    ) -> [String: Any] {
+        var context: [String: Any] = [
+            "id": id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
+        ]
+        if let data = data.mustacheValue { context["data"] = data }
+        return context
     }
 
     func resolve(_ source: MediaSource) -> ResolvedMedia {
