@@ -1,5 +1,5 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test test-swift test-browser bench bench-quick deps deps-test clean
+.PHONY: site serve test bench bench-quick deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
 
@@ -13,10 +13,11 @@ serve: deps
 	swift build -c release --product scrollback
 	$(SCROLLBACK) serve sample-logs
 
-# Run every test: the Swift unit tests, then the browser suite against built sites.
+# Run every test: the Swift unit tests, the benchmark tools' tests, then the browser suite.
 test: deps-test
 	swift build -c release --product scrollback
 	swift test
+	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
 
 # The performance benchmark (1M messages; bench-quick uses 100k).

@@ -64,7 +64,18 @@ final class ConversationDateFormats {
             // The texts depend on the locale and the format only, not on the zone: the cache is
             // indexed by the local second, and none of the time-of-day fields shows the zone.
             timeOfDayTexts = TimeOfDayTexts.shared(
-                key: "\(options.locale)\u{1}\(options.timestampFormat)\u{1}\(pattern)")
+                key: "\(options.locale)\u{1}\(options.timestampFormat)\u{1}\(pattern)"
+            ) {
+                let utc = Self.formatter(locale: locale, timeZone: TimeZone(identifier: "UTC")!)
+                switch options.timestampFormat {
+                case .style(let style):
+                    utc.dateStyle = .none
+                    utc.timeStyle = style
+                case .pattern(let pattern):
+                    utc.dateFormat = pattern
+                }
+                return utc
+            }
         } else {
             timeOfDayTexts = nil
         }
@@ -72,6 +83,8 @@ final class ConversationDateFormats {
 
     /// Whether message times come from the time-of-day cache (for tests).
     var cachesTimeOfDay: Bool { timeOfDayTexts != nil }
+    /// Whether those times are put together from minute and seconds parts (for tests).
+    var splitsSeconds: Bool { timeOfDayTexts?.splitsSeconds ?? false }
 
     private static func formatter(locale: Locale, timeZone: TimeZone) -> DateFormatter {
         let formatter = DateFormatter()
@@ -146,10 +159,7 @@ final class ConversationDateFormats {
     func timestampText(_ date: Date, localSeconds: Int64) -> String {
         guard let timeOfDayTexts else { return timestampFormatter.string(from: date) }
         let second = Int(localSeconds - Self.floorDivide(localSeconds, Self.secondsPerDay) * Self.secondsPerDay)
-        if let cached = timeOfDayTexts.text(atSecond: second) { return cached }
-        let text = timestampFormatter.string(from: date)
-        timeOfDayTexts.store(text, atSecond: second)
-        return text
+        return timeOfDayTexts.text(atSecond: second)
     }
 
     /// A date with its day and time ("May 3, 2024 at 9:41 AM"), for edits and the summary.
@@ -252,43 +262,153 @@ final class ConversationDateFormats {
 }
 
 /// Message time texts by local second of the day, for one locale and one time-of-day format,
-/// shared by every conversation (and thread) of the process: a large site then asks ICU at most
-/// once per second of the day instead of about once per message.
+/// shared by every conversation (and thread) of the process.
+///
+/// The texts come from a formatter of the same locale and format in UTC, given the local second
+/// as a UTC instant: the time-of-day fields print the wall-clock time and never the zone.
+///
+/// ICU is asked at most twice per minute of the day, not once per second: when the pattern has
+/// one seconds field and no field that depends on the seconds otherwise (`b`/`B`, noon and
+/// midnight), a minute's text is the same around that field, so the text at seconds 0 and 37
+/// (which differ in every digit) shows where the field sits; the field's 60 texts come from one
+/// reference minute. The split is checked against ICU on whole minutes first; if any text
+/// differs, every second is asked of ICU instead.
 final class TimeOfDayTexts: @unchecked Sendable {
     /// Guards `registry`.
     private static let registryLock = NSLock()
     /// One cache per locale and format.
     nonisolated(unsafe) private static var registry: [String: TimeOfDayTexts] = [:]
 
-    /// Guards `texts`.
+    /// Guards everything below.
     private let lock = NSLock()
-    /// By second of the day; empty: not formatted yet (no format prints nothing).
+    private let formatter: DateFormatter
+    /// By second of the day; empty: not made yet (no format prints nothing).
     private var texts = [String](repeating: "", count: Int(ConversationDateFormats.secondsPerDay))
+    /// The seconds field's UTF-8 text for 0...59; `nil` when texts are not split.
+    private var secondsTexts: [[UInt8]]?
+    /// By minute of the day: the UTF-8 text before and after the seconds field, once asked.
+    private var minuteParts: [(before: [UInt8], after: [UInt8])?]
 
-    private init() {}
+    private init(formatter: DateFormatter) {
+        self.formatter = formatter
+        minuteParts = Array(repeating: nil, count: 1440)
+        secondsTexts = nil
+        if Self.hasOneSplittableSecondsField(formatter.dateFormat ?? "") {
+            secondsTexts = splitSecondsField()
+        }
+    }
 
-    /// The cache for `key` (locale, format and resolved pattern), made on first use.
-    static func shared(key: String) -> TimeOfDayTexts {
+    /// The cache for `key` (locale, format and resolved pattern), made on first use with a UTC
+    /// formatter from `makeFormatter`.
+    static func shared(key: String, makeFormatter: () -> DateFormatter) -> TimeOfDayTexts {
         registryLock.lock()
         defer { registryLock.unlock() }
         if let existing = registry[key] { return existing }
-        let made = TimeOfDayTexts()
+        let made = TimeOfDayTexts(formatter: makeFormatter())
         registry[key] = made
         return made
     }
 
-    /// The text of `second` (0..<86,400), if it was formatted already.
-    func text(atSecond second: Int) -> String? {
+    /// Whether texts are put together from minute and seconds parts (for tests).
+    var splitsSeconds: Bool {
         lock.lock()
-        let text = texts[second]
-        lock.unlock()
-        return text.isEmpty ? nil : text
+        defer { lock.unlock() }
+        return secondsTexts != nil
     }
 
-    /// Keeps the text of `second`.
-    func store(_ text: String, atSecond second: Int) {
+    /// The text of `second` (0..<86,400).
+    func text(atSecond second: Int) -> String {
         lock.lock()
-        texts[second] = text
-        lock.unlock()
+        defer { lock.unlock() }
+        let cached = texts[second]
+        if !cached.isEmpty { return cached }
+        let made: String
+        if let secondsTexts, let parts = parts(ofMinute: second / 60) {
+            var bytes = parts.before
+            bytes.append(contentsOf: secondsTexts[second % 60])
+            bytes.append(contentsOf: parts.after)
+            made = String(decoding: bytes, as: UTF8.self)
+        } else {
+            made = format(second)
+        }
+        texts[second] = made
+        return made
+    }
+
+    private func format(_ second: Int) -> String {
+        formatter.string(from: Date(timeIntervalSince1970: Double(second)))
+    }
+
+    /// The text around the seconds field in `minute`: what seconds 0 and 37 have in common at
+    /// either end. `nil` if they have not (the split is then not used for that minute).
+    private func parts(ofMinute minute: Int) -> (before: [UInt8], after: [UInt8])? {
+        if let known = minuteParts[minute] { return known }
+        guard let found = Self.around(Array(format(minute * 60).unicodeScalars), Array(format(minute * 60 + 37).unicodeScalars))
+        else { return nil }
+        minuteParts[minute] = found.parts
+        return found.parts
+    }
+
+    /// Where two texts differ: the scalars both start and end with (as UTF-8), and how many that is.
+    private static func around(_ first: [Unicode.Scalar], _ second: [Unicode.Scalar])
+        -> (parts: (before: [UInt8], after: [UInt8]), prefix: Int, suffix: Int)?
+    {
+        var prefix = 0
+        while prefix < first.count, prefix < second.count, first[prefix] == second[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < first.count - prefix, suffix < second.count - prefix,
+            first[first.count - 1 - suffix] == second[second.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        guard prefix < first.count - suffix, prefix < second.count - suffix else { return nil }
+        return ((utf8(first[..<prefix]), utf8(first[(first.count - suffix)...])), prefix, suffix)
+    }
+
+    private static func utf8(_ scalars: ArraySlice<Unicode.Scalar>) -> [UInt8] {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return Array(String(text).utf8)
+    }
+
+    /// The seconds field's texts, read off a reference minute and checked on whole minutes against
+    /// ICU; `nil` when any put-together text differs.
+    private func splitSecondsField() -> [[UInt8]]? {
+        let reference = 10 * 60 + 10  // 10:10
+        let texts = (0..<60).map { Array(format(reference * 60 + $0).unicodeScalars) }
+        guard let split = Self.around(texts[0], texts[37]) else { return nil }
+        var secondsTexts: [[UInt8]] = []
+        for text in texts {
+            guard text.count > split.prefix + split.suffix else { return nil }
+            secondsTexts.append(Self.utf8(text[split.prefix..<(text.count - split.suffix)]))
+        }
+        // Midnight, noon, the reference, single-digit and late hours: every second put together.
+        for minute in [0, 59, 9 * 60 + 5, reference, 12 * 60, 13 * 60 + 1, 23 * 60 + 59] {
+            guard let parts = parts(ofMinute: minute) else { return nil }
+            for second in 0..<60 {
+                let expected = Array(format(minute * 60 + second).utf8)
+                guard parts.before + secondsTexts[second] + parts.after == expected else { return nil }
+            }
+        }
+        return secondsTexts
+    }
+
+    /// Whether `pattern` has exactly one run of `s` and no `b`/`B` (quoted literals skipped).
+    static func hasOneSplittableSecondsField(_ pattern: String) -> Bool {
+        var inQuote = false
+        var secondsRuns = 0
+        var previous: Character?
+        for character in pattern {
+            if character == "'" {
+                inQuote.toggle()
+                previous = nil
+                continue
+            }
+            guard !inQuote else { continue }
+            if character == "b" || character == "B" { return false }
+            if character == "s", previous != "s" { secondsRuns += 1 }
+            previous = character
+        }
+        return secondsRuns == 1
     }
 }

@@ -342,6 +342,9 @@ struct MessageRenderer {
         if let renderer = customRenderers[custom.id] {
             return rows.render(CustomView(id: custom.id, html: renderer.render(item: custom, info: info)))
         }
+        if rows.compiledPoll, custom.id == "poll", let html = CompiledPollTemplate.render(custom.data) {
+            return rows.render(CustomView(id: custom.id, html: HTMLText.replacingForbiddenCodePoints(html)))
+        }
         let templateName = "custom/" + custom.id
         if templates.contains(templateName) {
             var message: [String: Any] = ["id": item.message.id, "date": item.time.text, "iso": item.time.iso]
@@ -349,16 +352,26 @@ struct MessageRenderer {
                 message["sender"] = sender.id
                 message["senderName"] = sender.name
             }
-            var context: [String: Any] = [
-                "id": custom.id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
-            ]
-            if let data = custom.data.mustacheValue { context["data"] = data }
+            let context = Self.customTemplateContext(
+                id: custom.id, message: message, bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius,
+                data: custom.data)
             // swift-mustache's escaping keeps control characters of the log's data; a page may not.
             let html = HTMLText.replacingForbiddenCodePoints(templates.render(templateName, context))
             return rows.render(CustomView(id: custom.id, html: html))
         }
         diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
         return rows.render(CustomFallbackView(id: custom.id, json: custom.data.prettyJSON))
+    }
+
+    /// What a `custom/<id>` template is rendered with.
+    static func customTemplateContext(
+        id: String, message: [String: Any], bubbleMaxWidth: String, cornerRadius: String, data: JSONValue
+    ) -> [String: Any] {
+        var context: [String: Any] = [
+            "id": id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
+        ]
+        if let data = data.mustacheValue { context["data"] = data }
+        return context
     }
 
     func resolve(_ source: MediaSource) -> ResolvedMedia {

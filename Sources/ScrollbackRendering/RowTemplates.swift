@@ -5,6 +5,8 @@ struct RowTemplates: Sendable {
     let library: TemplateLibrary
     /// Template names whose compiled copy matched the template on every probe.
     let compiled: Set<String>
+    /// Whether `CompiledPollTemplate` stands in for the shipped `custom/poll` (checked like `compiled`).
+    let compiledPoll: Bool
 
     /// Checks each row template against its compiled copy on probe views (every optional part,
     /// and text that needs escaping).
@@ -12,8 +14,10 @@ struct RowTemplates: Sendable {
         self.library = library
         guard allowCompiled else {
             self.compiled = []
+            self.compiledPoll = false
             return
         }
+        self.compiledPoll = Self.pollCopyMatches(library)
         let viaTemplates = RowTemplates(library: library, compiled: [])
         var compiled: Set<String> = []
         var failed: Set<String> = []
@@ -44,6 +48,22 @@ struct RowTemplates: Sendable {
     private init(library: TemplateLibrary, compiled: Set<String>) {
         self.library = library
         self.compiled = compiled
+        self.compiledPoll = false
+    }
+
+    /// Whether the shipped, not overridden `custom/poll` prints what `CompiledPollTemplate`
+    /// prints on every probe it covers.
+    private static func pollCopyMatches(_ library: TemplateLibrary) -> Bool {
+        let name = CompiledPollTemplate.templateName
+        guard library.contains(name), !library.overridden.contains(name) else { return false }
+        let message: [String: Any] = ["id": "m1", "date": "9:41 AM", "iso": "2024-05-03T09:41:00Z", "sender": "a"]
+        for data in CompiledPollTemplate.probes {
+            guard let native = CompiledPollTemplate.render(data) else { continue }
+            let context = MessageRenderer.customTemplateContext(
+                id: "poll", message: message, bubbleMaxWidth: "75%", cornerRadius: "8px", data: data)
+            if native != library.render(name, context) { return false }
+        }
+        return true
     }
 
     /// Appends `view` as its template draws it.

@@ -63,6 +63,32 @@ public struct SiteRenderer: Sendable {
     /// The pages of one conversation (plus `.vcf` files of contact cards), and warnings
     /// (unknown custom renderers, …).
     public func renderConversation(_ layout: ConversationLayout) -> (files: [RenderedFile], diagnostics: [Diagnostic]) {
+        var files: [RenderedFile] = []
+        files.reserveCapacity(layout.pages.count)
+        let diagnostics = renderPages(of: layout, count: layout.pages.count, page: { layout.pages[$0] }) {
+            files.append($0)
+        }
+        return (files, diagnostics)
+    }
+
+    /// The same files as `renderConversation(layout(plan))`, in the same order, but made page by
+    /// page from `plan` and handed to `write` one at a time, so a conversation of a hundred
+    /// thousand messages never has all its rows and pages in memory at once. Returns the warnings.
+    public func renderConversation(_ plan: ConversationPlan, write: (RenderedFile) throws -> Void) rethrows
+        -> [Diagnostic]
+    {
+        // Rows read the conversation, options and summary; pages come from the plan on demand.
+        let layout = ConversationLayout(
+            conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
+            summary: plan.summary)
+        return try renderPages(of: layout, count: plan.pageCount, page: plan.page, write: write)
+    }
+
+    /// Renders pages `0..<count` (from `page`) of `layout`'s conversation, then the extra files.
+    private func renderPages(
+        of layout: ConversationLayout, count: Int, page pageAt: (Int) -> PageLayout,
+        write: (RenderedFile) throws -> Void
+    ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
         var rows = MessageRenderer(
             layout: layout, rows: self.rows, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
@@ -78,40 +104,73 @@ public struct SiteRenderer: Sendable {
         // messages are already clean, so the page around them is only cleaned when its own texts need it.
         let headerTexts = [conversation.displayTitle, description] + conversation.participants.map(\.name)
         let pageNeedsCleaning = headerTexts.contains { HTMLText.replacingForbiddenCodePoints($0) != $0 }
-        var files: [RenderedFile] = []
-        files.reserveCapacity(layout.pages.count)
-        let pageCount = max(layout.pages.count, 1)
-        for page in layout.pages {
+        let pageCount = max(count, 1)
+        var context: [String: Any] = [
+            "title": conversation.displayTitle, "participants": participants, "listStyle": listStyle,
+            "back": "../index.html", "count": Self.countText(layout.summary.messageCount),
+            "noAvatars": templates.isEmpty("avatar"),
+        ]
+        if let text = conversation.description, !text.isEmpty { context["description"] = text }
+        if let range = dateRange(layout.summary) { context["range"] = range }
+        // The shipped page templates print the message list and the pagination as they are, so
+        // every page of a conversation shares one rendering with markers in their place.
+        var skeleton: PageSkeleton?
+        if !templates.overridden.contains("conversation"), !templates.overridden.contains("base") {
+            var markedContext = context
+            markedContext["messages"] = PageSkeleton.messagesMarker
+            if pageCount > 1 {
+                markedContext["pagination"] = PageSkeleton.paginationMarker
+                markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
+            }
+            var body = templates.render("conversation", markedContext)
+            if pageNeedsCleaning { body = HTMLText.replacingForbiddenCodePoints(body) }
+            skeleton = PageSkeleton(body)
+        }
+        for pageIndex in 0..<count {
+            let page = pageAt(pageIndex)
             var messages = ""
             messages.reserveCapacity(page.items.count * 900)
             for item in page.items {
                 rows.render(item, pageIndex: page.index, into: &messages)
             }
-            var context: [String: Any] = [
-                "title": conversation.displayTitle, "participants": participants, "messages": messages,
-                "listStyle": listStyle, "back": "../index.html", "count": Self.countText(layout.summary.messageCount),
-                "noAvatars": templates.isEmpty("avatar"),
-            ]
-            if let text = conversation.description, !text.isEmpty { context["description"] = text }
-            if let range = dateRange(layout.summary) { context["range"] = range }
+            // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
+            var pagination: String?
+            var paginationBottom: String?
             if pageCount > 1 {
-                // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
-                var links = pagination(current: page.index, count: pageCount)
+                var links = self.pagination(current: page.index, count: pageCount)
                 links["where"] = "top"
-                context["pagination"] = templates.render("pagination", links)
+                pagination = templates.render("pagination", links)
                 links["where"] = "bottom"
-                context["paginationBottom"] = templates.render("pagination", links)
+                paginationBottom = templates.render("pagination", links)
             }
-            var body = templates.render("conversation", context)
-            if pageNeedsCleaning { body = HTMLText.replacingForbiddenCodePoints(body) }
             let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
-            let html = shell(title: "\(title) · \(config.title)", description: description, root: "../", body: body,
-                             locale: layout.options.locale)
-            files.append(
-                RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: Array(html.utf8)))
+            let fullTitle = "\(title) · \(config.title)"
+            var contents: [UInt8]?
+            if let skeleton {
+                let shell = shell(
+                    title: fullTitle, description: description, root: "../", body: PageSkeleton.bodyMarker,
+                    locale: layout.options.locale)
+                contents = skeleton.page(
+                    messages: messages, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "",
+                    shell: shell)
+            }
+            if contents == nil {
+                // A site's own templates may use the values in other ways (or log text held a marker):
+                // render them in full.
+                var pageContext = context
+                pageContext["messages"] = messages
+                if let pagination { pageContext["pagination"] = pagination }
+                if let paginationBottom { pageContext["paginationBottom"] = paginationBottom }
+                var body = templates.render("conversation", pageContext)
+                if pageNeedsCleaning { body = HTMLText.replacingForbiddenCodePoints(body) }
+                let html = shell(
+                    title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
+                contents = Array(html.utf8)
+            }
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents!))
         }
-        files.append(contentsOf: rows.extraFiles)
-        return (files, rows.diagnostics)
+        for file in rows.extraFiles { try write(file) }
+        return rows.diagnostics
     }
 
     /// The index page.
@@ -138,6 +197,7 @@ public struct SiteRenderer: Sendable {
     }
 
     // MARK: - Helpers
+
 
     /// The page shell (`base`) around `body`.
     func shell(title: String, description: String, root: String, body: String, locale: String) -> String {
@@ -209,5 +269,118 @@ public struct SiteRenderer: Sendable {
         context["pageNumber"] = current + 1
         context["pageCount"] = count
         return context
+    }
+}
+
+/// A conversation page as the shipped templates print it, with markers where the message list,
+/// the pagination and (in the shell) the body go: the values themselves, often a megabyte of
+/// rows, are then copied once into each page instead of through every template.
+///
+/// A marker has `<`, `&` and both letter cases, so escaping or any transform would change it:
+/// finding it as it is means the template printed the value raw. Any other trace of a marker
+/// (escaped, or written in a log) makes `page` answer `nil`, and the page is rendered in full.
+struct PageSkeleton {
+    static let messagesMarker = "<Scrollback-Pasted&Messages-7c1e>"
+    static let paginationMarker = "<Scrollback-Pasted&Pagination-7c1e>"
+    static let paginationBottomMarker = "<Scrollback-Pasted&PaginationBottom-7c1e>"
+    static let bodyMarker = "<Scrollback-Pasted&Body-7c1e>"
+    /// What every marker contains, to find leftovers.
+    private static let markerCore = Array("Scrollback-Pasted".utf8)
+
+    private enum Piece {
+        case bytes([UInt8])
+        case messages
+        case pagination
+        case paginationBottom
+    }
+
+    /// The body's pieces; `nil` when the messages marker is not there exactly once, or a marker
+    /// shows up in another form.
+    private let pieces: [Piece]?
+
+    /// The skeleton of `body`, the conversation template rendered with the markers as values.
+    init(_ body: String) {
+        var pieces: [Piece] = []
+        var messageCount = 0
+        for piece in Self.split(Array(body.utf8), [Self.messagesMarker, Self.paginationMarker, Self.paginationBottomMarker]) {
+            switch piece {
+            case .text(let bytes):
+                if Self.contains(bytes, Self.markerCore) {
+                    self.pieces = nil
+                    return
+                }
+                pieces.append(.bytes(bytes))
+            case .marker(0):
+                messageCount += 1
+                pieces.append(.messages)
+            case .marker(1):
+                pieces.append(.pagination)
+            case .marker:
+                pieces.append(.paginationBottom)
+            }
+        }
+        self.pieces = messageCount == 1 ? pieces : nil
+    }
+
+    /// The page's bytes: `shell` (the base template rendered with `bodyMarker` as the body) with the
+    /// body in place of its one marker; `nil` when this skeleton or `shell` cannot be used.
+    func page(messages: String, pagination: String, paginationBottom: String, shell: String) -> [UInt8]? {
+        guard let pieces else { return nil }
+        let shellPieces = Self.split(Array(shell.utf8), [Self.bodyMarker])
+        guard shellPieces.count == 3, case .text(let before) = shellPieces[0], case .marker = shellPieces[1],
+            case .text(let after) = shellPieces[2], !Self.contains(before, Self.markerCore),
+            !Self.contains(after, Self.markerCore)
+        else { return nil }
+        var page: [UInt8] = []
+        page.reserveCapacity(before.count + after.count + messages.utf8.count + pagination.utf8.count + paginationBottom.utf8.count + 4096)
+        page.append(contentsOf: before)
+        for piece in pieces {
+            switch piece {
+            case .bytes(let bytes): page.append(contentsOf: bytes)
+            case .messages: page.append(contentsOf: messages.utf8)
+            case .pagination: page.append(contentsOf: pagination.utf8)
+            case .paginationBottom: page.append(contentsOf: paginationBottom.utf8)
+            }
+        }
+        page.append(contentsOf: after)
+        return page
+    }
+
+    private enum Split {
+        case text([UInt8])
+        /// The index of the marker found.
+        case marker(Int)
+    }
+
+    /// `bytes` cut at every occurrence of the markers: text, marker, text, …, text (text may be empty).
+    private static func split(_ bytes: [UInt8], _ markers: [String]) -> [Split] {
+        let needles = markers.map { Array($0.utf8) }
+        var result: [Split] = []
+        var textStart = 0
+        var index = 0
+        scan: while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "<") {
+                for (number, needle) in needles.enumerated()
+                where index + needle.count <= bytes.count && bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                    result.append(.text(Array(bytes[textStart..<index])))
+                    result.append(.marker(number))
+                    index += needle.count
+                    textStart = index
+                    continue scan
+                }
+            }
+            index += 1
+        }
+        result.append(.text(Array(bytes[textStart...])))
+        return result
+    }
+
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= bytes.count else { return false }
+        for start in 0...(bytes.count - needle.count)
+        where bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
     }
 }

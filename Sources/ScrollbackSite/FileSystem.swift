@@ -77,6 +77,11 @@ enum FileSystem {
         if linkError == ENOENT, kind(source) == .missing { return false }
         if linkError == EEXIST { throw SiteBuildError.fileSystem("cannot write \(destination): it already exists") }
         // EXDEV (another file system), EPERM/EMLINK (no hard links here): copy instead.
+        return try copy(source, to: destination)
+    }
+
+    /// Copies `source` to a new file `destination`. Returns `false` when `source` has vanished.
+    static func copy(_ source: String, to destination: String) throws -> Bool {
         do {
             try FileManager.default.copyItem(atPath: source, toPath: destination)
         } catch {

@@ -19,7 +19,7 @@ import ScrollbackRendering
 /// 5. `placeConversations` — in input order: refuse duplicate and reserved conversation ids
 ///    (naming both files), move each conversation's folder into the site.
 /// 6. `copyMedia` — every `.local` asset of a published conversation, once per content hash,
-///    hard-linked (or copied across file systems) to `media/<hash>.<ext>`.
+///    copied from the input (or linked from the previous output) to `media/<hash>.<ext>`.
 /// 7. `writeIndexAndAssets` — the index (summaries newest first, then by id) and the
 ///    renderer's static files.
 /// 8. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
@@ -246,7 +246,15 @@ struct BuildRun {
             let destination = staging + "/" + sitePath
             let folder = (destination as NSString).deletingLastPathComponent
             if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-            if try !FileSystem.linkOrCopy(sources[sitePath]!, to: destination) {
+            // Site paths are content-hashed, so a file the previous output already has is the
+            // same bytes: link it. A file from the input is copied, never linked, so the
+            // published site and the user's originals never share an inode.
+            let previous = output!.path + "/" + sitePath
+            let published =
+                FileSystem.kind(previous) == .file
+                ? try FileSystem.linkOrCopy(previous, to: destination)
+                : try FileSystem.copy(sources[sitePath]!, to: destination)
+            if !published {
                 record([.warning(.fileSystem("media file '\(sources[sitePath]!)' disappeared during the build"), at: nil)])
             } else {
                 report.mediaFiles += 1

@@ -68,12 +68,89 @@ struct TimestampFormatTests {
 
     /// The hand-written ISO formatter and the time-of-day cache must agree with ICU everywhere,
     /// including DST changes, half-hour zones, negative offsets and local mean time.
+    /// The time-of-day texts are shared by every conversation with the same locale and format,
+    /// whatever its zone: texts cached for one zone must be right in the others, styles included.
+    @Test func sharedTimeOfDayTextsMatchDateFormatterInEveryZone() {
+        let formatsToCheck: [(locale: String, format: TimestampFormat)] = [
+            ("en_US", .style(.medium)), ("en_US", .style(.short)), ("de_DE", .style(.medium)),
+            ("en_GB", .pattern("HH:mm 'Uhr'")), ("en_US", .pattern("h:mm:ss a")),
+        ]
+        let zones = ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "America/Los_Angeles"]
+        for (locale, format) in formatsToCheck {
+            var options = LayoutOptions()
+            options.locale = locale
+            options.timestampFormat = format
+            for zoneName in zones {
+                let zone = TimeZone(identifier: zoneName)!
+                let formats = ConversationDateFormats(options: options, timeZone: zone)
+                #expect(formats.cachesTimeOfDay)
+                let reference = DateFormatter()
+                reference.locale = Locale(identifier: locale)
+                reference.timeZone = zone
+                switch format {
+                case .style(let style):
+                    reference.dateStyle = .none
+                    reference.timeStyle = style
+                case .pattern(let pattern):
+                    reference.dateFormat = pattern
+                }
+                // Every zone visits the same local seconds from other instants, and DST days too.
+                var seconds: Double = 1_704_067_200  // 2024-01-01
+                while seconds < 1_735_689_600 {  // 2025-01-01
+                    let date = Date(timeIntervalSince1970: seconds)
+                    let local = formats.localSeconds(date)
+                    #expect(formats.timestampText(date, localSeconds: local) == reference.string(from: date))
+                    seconds += 86_399.7 * 3 + 61
+                }
+            }
+        }
+    }
+
+    /// Times put together from a minute's text and the seconds field equal ICU's at every second
+    /// of the day, Western and Arabic-Indic digits alike.
+    @Test(arguments: [("en_US", "medium"), ("de_DE", "medium"), ("ar_EG", "medium"), ("en_US", "HH:mm:ss 'Uhr'")])
+    func splitTimesMatchDateFormatterAtEverySecond(locale: String, format: String) {
+        var options = LayoutOptions()
+        options.locale = locale
+        options.timestampFormat = format == "medium" ? .style(.medium) : .pattern(format)
+        let zone = TimeZone(identifier: "America/New_York")!
+        let formats = ConversationDateFormats(options: options, timeZone: zone)
+        #expect(formats.splitsSeconds)
+        let reference = DateFormatter()
+        reference.locale = Locale(identifier: locale)
+        reference.timeZone = zone
+        if format == "medium" {
+            reference.dateStyle = .none
+            reference.timeStyle = .medium
+        } else {
+            reference.dateFormat = format
+        }
+        let dayStart = 1_714_708_800.0  // 2024-05-03T00:00:00-04:00
+        var mismatches = 0
+        for second in 0..<86_400 {
+            let date = Date(timeIntervalSince1970: dayStart + Double(second))
+            let text = formats.timestampText(date, localSeconds: formats.localSeconds(date))
+            if !text.utf8.elementsEqual(reference.string(from: date).utf8) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func onlyOneSecondsFieldWithoutDayPeriodsIsSplit() {
+        #expect(TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss a"))
+        #expect(TimeOfDayTexts.hasOneSplittableSecondsField("HH:mm:s 'sec'"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("HH:mm"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("ss:mm:ss"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss B"))
+        #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss b"))
+    }
+
     @Test(arguments: ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham", "America/Los_Angeles"])
     func handMadeTextsMatchDateFormatter(zoneName: String) {
         let zone = TimeZone(identifier: zoneName)!
         var options = LayoutOptions()
         options.locale = "en_US"
         let formats = ConversationDateFormats(options: options, timeZone: zone)
+        #expect(formats.cachesTimeOfDay)  // the medium time style is a time-of-day pattern
         let reference = DateFormatter()
         reference.locale = Locale(identifier: "en_US_POSIX")
         reference.timeZone = zone

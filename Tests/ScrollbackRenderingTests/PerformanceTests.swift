@@ -73,3 +73,77 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
     let names = Set(RowTemplates.probes.map(\.templateName))
     #expect(rows.compiled == names, "templates whose compiled copy differs: \(names.subtracting(rows.compiled).sorted())")
 }
+
+/// The shipped poll template has a compiled copy; it prints what swift-mustache prints for the
+/// shapes it covers and leaves every other shape to the template.
+@Test func shippedPollTemplateIsCompiledAndMatchesTheTemplate() {
+    let library = TemplateLibrary.shipped
+    #expect(RowTemplates(library: library).compiledPoll)
+    #expect(!RowTemplates(library: library, allowCompiled: false).compiledPoll)
+    let message: [String: Any] = ["id": "m9", "date": "1:02 PM", "iso": "2024-05-03T13:02:00Z"]
+    var covered = 0
+    let extra: [JSONValue] = [
+        .object([("question", .string("Lunch?")), ("options", .array([.string("Pizza & pasta"), .string("Ça va \u{1F355}")]))]),
+        .object([("question", .string("x\"\u{301}<")), ("options", .array([.string("'\u{327}")]))]),
+    ]
+    for data in CompiledPollTemplate.probes + extra {
+        let context = MessageRenderer.customTemplateContext(
+            id: "poll", message: message, bubbleMaxWidth: "60%", cornerRadius: "4px", data: data)
+        let templated = library.render("custom/poll", context)
+        if let native = CompiledPollTemplate.render(data) {
+            covered += 1
+            #expect(native == templated)
+        }
+    }
+    #expect(covered >= 6)
+    // Object options, a `label` in the data, or other value types go to the template.
+    #expect(CompiledPollTemplate.render(.object([("options", .array([.object([("label", .string("A"))])]))])) == nil)
+    #expect(CompiledPollTemplate.render(.object([("label", .string("L"))])) == nil)
+    #expect(CompiledPollTemplate.render(.string("x")) == nil)
+}
+
+/// A site's own poll template is never replaced by the compiled copy.
+@Test func anOverriddenPollTemplateIsNotCompiled() throws {
+    let directory = try Inspect.siteTemplates(["custom/poll.mustache": "<p>{{data.question}}</p>"])
+    #expect(!RowTemplates(library: TemplateLibrary(siteTemplatesDirectory: directory)).compiledPoll)
+}
+
+/// Pages pasted into the shared page skeleton are the bytes the templates print in full (the
+/// same templates as a site override take the full path), one page or many, and when log text
+/// holds a marker.
+@Test func pastedPagesMatchFullyRenderedPages() throws {
+    let shipped = TemplateLibrary.defaultTemplatesDirectory
+    var overrides: [String: String] = [:]
+    for name in ["conversation", "base"] {
+        overrides[name + ".mustache"] = try String(contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
+    }
+    let fullyRendered = TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides))
+    let marked = Fixture.layout(
+        title: "Trip " + PageSkeleton.messagesMarker, pages: [[Fixture.day("Friday", "2024-05-03")]],
+        description: PageSkeleton.bodyMarker)
+    for layout in [Fixture.showcase(), syntheticLayout(count: 2_500), marked] {
+        let (pasted, _) = Inspect.render(layout)
+        let (full, _) = Inspect.render(layout, templates: fullyRendered)
+        #expect(pasted.count == full.count)
+        for (path, page) in full { #expect(pasted[path] == page, "\(path) differs") }
+    }
+    let (markedPages, _) = Inspect.render(marked)
+    #expect(markedPages["trip/index.html"]?.contains("Trip &lt;Scrollback-Pasted&amp;Messages-7c1e&gt;") == true)
+}
+
+/// Rendering page by page from a plan writes the files `renderConversation(layout)` returns,
+/// byte for byte and in the same order, with the same warnings.
+@Test func renderingFromAPlanMatchesRenderingTheLayout() {
+    let conversation = Fixture.showcase().conversation
+    #expect(conversation.messages.count > 6)
+    let renderer = SiteRenderer(config: SiteConfig())
+    for pageSize in [0, 2, 5] {
+        let layouter = ConversationLayouter(options: LayoutOptions(), pageSize: pageSize)
+        let whole = renderer.renderConversation(layouter.layout(conversation))
+        var written: [RenderedFile] = []
+        let diagnostics = renderer.renderConversation(layouter.plan(conversation)) { written.append($0) }
+        #expect(written.map(\.path) == whole.files.map(\.path))
+        #expect(written.map(\.contents) == whole.files.map(\.contents))
+        #expect(diagnostics == whole.diagnostics)
+    }
+}
