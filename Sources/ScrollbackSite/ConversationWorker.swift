@@ -113,14 +113,11 @@ struct ConversationWorker: Sendable {
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
             return (nil, diagnostics)
         }
-        let layout = layouter.layout(conversation)
-        let rendered = renderer.renderConversation(layout)
-        diagnostics += rendered.diagnostics
-        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
-
+        let plan = layouter.plan(conversation)
         var createdFolders: Set<String> = []
         var files: [String] = []
-        for file in rendered.files {
+        // One page at a time: a large conversation's rows and pages are never all in memory.
+        diagnostics += try renderer.renderConversation(plan) { file in
             guard Self.isSafeSitePath(file.path) else {
                 throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(file.path)'")
             }
@@ -130,6 +127,8 @@ struct ConversationWorker: Sendable {
             try FileSystem.writeFile(file.contents, to: destination)
             files.append(file.path)
         }
+        // Rendering reports warnings only, so nothing written above needs undoing here.
+        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
         var media: [BuildManifest.Media] = []
         for asset in conversation.localAssets {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
@@ -141,7 +140,7 @@ struct ConversationWorker: Sendable {
         let entry = BuildManifest.Entry(
             path: input.relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,
-            summary: BuildManifest.Summary(layout.summary),
+            summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
             pageCount: files.filter { $0.hasSuffix(".html") }.count,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },

@@ -73,6 +73,21 @@ import Testing
         #expect(result.plainText == "Title Some emphasis and code. - one - two")
     }
 
+    /// The byte scan for ASCII text and the `Character` walk for the rest agree with the definition:
+    /// runs of `Character.isWhitespace` become one space, ends trimmed.
+    @Test func collapsingWhitespaceMatchesCharacterIsWhitespace() {
+        func reference(_ text: String) -> String {
+            text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        let samples = [
+            "", " ", "a", "  a  b\t\tc\n", "\r\n x \r\n", "\u{0B}v\u{0C}f\u{1C}not\u{1F}space",
+            "caf\u{E9}\u{A0}\u{2003}tea\u{3000}", " \u{301}combining after a space", "emoji 🎉  🎉 ", "\u{85}next line",
+        ]
+        for sample in samples {
+            #expect(MarkdownDocument.collapsingWhitespace(sample) == reference(sample), "\(sample.debugDescription)")
+        }
+    }
+
     @Test func rewritesImageURLs() {
         let result = renderer.render("![Pass](media/pass.jpg \"Gate\") and ![Map](https://x.org/m.png)") { url in
             url.hasPrefix("media/") ? "@root/media/abc.jpg" : url

@@ -89,6 +89,30 @@ import Testing
         #expect(diagnostics == [.warning(.missingMediaFile("nope.png"), at: here)])
     }
 
+    /// Answers are kept by log and reference, but each use still reports its own warning at its own place.
+    @Test func repeatedReferencesWarnAtEachPlace() throws {
+        let (base, input, log) = try makeInput()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let resolver = MediaResolver(inputRoot: input, allowsRemoteMedia: true)
+        let elsewhere = SourceLocation(file: "log.json", line: 9, column: 2)
+        var diagnostics: [Diagnostic] = []
+        for location in [here, elsewhere] {
+            #expect(resolver.resolve("nope.png", relativeTo: log, at: location, diagnostics: &diagnostics)
+                == .unavailable(original: "nope.png"))
+            #expect(resolver.resolve("../../secret.txt", relativeTo: log, at: location, diagnostics: &diagnostics)
+                == .unavailable(original: "../../secret.txt"))
+        }
+        #expect(diagnostics.map(\.location) == [here, here, elsewhere, elsewhere])
+        #expect(diagnostics[0] == .warning(.missingMediaFile("nope.png"), at: here))
+        #expect(diagnostics[2] == .warning(.missingMediaFile("nope.png"), at: elsewhere))
+        #expect(diagnostics[1].problem == diagnostics[3].problem)
+        // The same text in a log in another folder names another file.
+        try write("photo", to: "logs/p.png", in: input)
+        let other = try write("{}", to: "other/chat.json", in: input)
+        #expect(resolver.resolve("p.png", relativeTo: log, at: here, diagnostics: &diagnostics).localAsset != nil)
+        #expect(resolver.resolve("p.png", relativeTo: other, at: here, diagnostics: &diagnostics).localAsset == nil)
+    }
+
     @Test func remoteURLs() throws {
         let (base, input, log) = try makeInput()
         defer { try? FileManager.default.removeItem(at: base) }

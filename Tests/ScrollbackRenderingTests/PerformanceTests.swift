@@ -147,3 +147,18 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
         #expect(diagnostics == whole.diagnostics)
     }
 }
+
+/// The byte scan of `rebaseRoot` replaces what Foundation's search replaces, next to non-ASCII text too.
+@Test func rebasingTheRootMatchesFoundationsReplacement() {
+    func reference(_ html: String) -> String {
+        html.replacingOccurrences(of: "=\"@root/", with: "=\"../").replacingOccurrences(of: "='@root/", with: "='../")
+    }
+    let samples = [
+        "<p>no marker</p>", "<img src=\"@root/media/a.png\"><img src='@root/media/b.png'>",
+        "text @root/ not in an attribute", "<a href=\"@root/x\">=\"@root/=\"@root/</a>", "=\"@root",
+        "<img src=\"@root/\u{301}a.png\">", "\u{600}=\"@root/x", "é<img alt=\"é\" src=\"@root/m.png\">",
+    ]
+    for sample in samples {
+        #expect(MessageRenderer.rebaseRoot(sample, root: "../") == reference(sample), "\(sample.debugDescription)")
+    }
+}
