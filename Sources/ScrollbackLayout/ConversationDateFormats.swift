@@ -162,6 +162,18 @@ final class ConversationDateFormats {
         return timeOfDayTexts.text(atSecond: second)
     }
 
+    /// The timestamp texts of many dates at once (`timestampText` of each, in order):
+    /// `localSeconds[i]` is `localSeconds(dates[i])`. Takes the shared time-of-day cache's lock
+    /// once for all of them instead of once per message.
+    func timestampTexts(_ dates: [Date], localSeconds: [Int64]) -> [String] {
+        guard let timeOfDayTexts else {
+            return zip(dates, localSeconds).map { timestampText($0, localSeconds: $1) }
+        }
+        return timeOfDayTexts.texts(atSeconds: localSeconds.map { local in
+            Int(local - Self.floorDivide(local, Self.secondsPerDay) * Self.secondsPerDay)
+        })
+    }
+
     /// A date with its day and time ("May 3, 2024 at 9:41 AM"), for edits and the summary.
     func dayAndTime(_ date: Date) -> FormattedDate {
         FormattedDate(text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
@@ -320,6 +332,21 @@ final class TimeOfDayTexts: @unchecked Sendable {
     func text(atSecond second: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
+        return unlockedText(atSecond: second)
+    }
+
+    /// The texts of `seconds` (each 0..<86,400), in order, under one lock.
+    func texts(atSeconds seconds: [Int]) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        var result = [String]()
+        result.reserveCapacity(seconds.count)
+        for second in seconds { result.append(unlockedText(atSecond: second)) }
+        return result
+    }
+
+    /// `text(atSecond:)` for a caller that holds `lock`.
+    private func unlockedText(atSecond second: Int) -> String {
         let cached = texts[second]
         if !cached.isEmpty { return cached }
         let made: String

@@ -79,11 +79,9 @@ public struct ConversationLayouter: Sendable {
             indexOfMessage.updateValue(index, forKey: messages[index].id)
         }
 
-        // One pass over the dates: wall-clock seconds, time texts, day separators, group starts.
+        // One pass over the dates: wall-clock seconds, day separators, group starts.
         var localSeconds = [Int64]()
         localSeconds.reserveCapacity(count)
-        var timeTexts = [String]()
-        timeTexts.reserveCapacity(count)
         var daySeparators = [Int64: FormattedDate]()
         var isoOutsideYears1To9999 = [Int: String]()
         var startsGroup = [Bool]()
@@ -93,7 +91,6 @@ public struct ConversationLayouter: Sendable {
             let message = messages[index]
             let local = formats.localSeconds(message.date)
             localSeconds.append(local)
-            timeTexts.append(formats.timestampText(message.date, localSeconds: local))
             let day = ConversationDateFormats.floorDivide(local, ConversationDateFormats.secondsPerDay)
             if day != previousDay, daySeparators[day] == nil {
                 daySeparators[day] = formats.day(message.date)
@@ -105,6 +102,8 @@ public struct ConversationLayouter: Sendable {
                 index == 0 || !Self.groups(messages[index - 1], with: message, sameDay: previousDay == day, options.grouping))
             previousDay = day
         }
+
+        let timeTexts = formats.timestampTexts(messages.map(\.date), localSeconds: localSeconds)
 
         var positions = [GroupPosition]()
         positions.reserveCapacity(count)

@@ -184,6 +184,32 @@ struct ExcerptTests {
     @Test func noSpaceBeforeTheEllipsis() {
         #expect(TextExcerpt.make("abcd efgh", limit: 6) == "abcd…")
     }
+
+    /// ASCII text is cut on bytes; a combining mark after an ASCII letter joins it into one
+    /// character, so such text must give what counting `Character`s gives.
+    @Test func asciiAndMixedTextMatchCharacterCounting() {
+        func reference(_ text: String, limit: Int) -> String {
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard words.count > limit else { return words }
+            var kept = String(words.prefix(max(0, limit - 1)))
+            while kept.last?.isWhitespace == true { kept.removeLast() }
+            return kept + "…"
+        }
+        let pieces = ["a", "bc", " ", "\t", "\r\n", "\u{0B}", "\u{0C}", "e\u{301}", "\u{A0}", "x", "  ", "\u{1F}"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2000 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for index in 0..<Int(state >> 59) {
+                text += pieces[Int((state >> UInt64(index % 50)) % UInt64(pieces.count))]
+            }
+            for limit in [1, 2, 3, 5, 8] {
+                #expect(TextExcerpt.make(text, limit: limit) == reference(text, limit: limit), "\(text.debugDescription) limit \(limit)")
+            }
+        }
+        #expect(TextExcerpt.make("abcde\u{301}", limit: 4) == "abc…")
+        #expect(TextExcerpt.make("abcde\u{301}", limit: 5) == "abcde\u{301}")
+    }
 }
 
 @Suite("Plans build the same pages one at a time")
