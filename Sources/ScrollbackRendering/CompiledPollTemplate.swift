@@ -34,7 +34,7 @@ enum CompiledPollTemplate {
         var output = "<div class=\"poll\"><strong dir=\"auto\">📊 "
         switch question {
         case nil: break
-        case .string(let text)?, .number(let text)?: appendEscaped(text, to: &output)
+        case .string(let text)?, .number(let text)?: output += HTMLText.escape(text)
         default: return nil
         }
         output += "</strong><ul>"
@@ -46,7 +46,7 @@ enum CompiledPollTemplate {
                 case .null: continue  // left out of the template's array
                 case .string(let text), .number(let text):
                     output += "<li><span dir=\"auto\">"
-                    appendEscaped(text, to: &output)
+                    output += HTMLText.escape(text)
                     output += "</span></li>"
                 default: return nil
                 }
@@ -55,26 +55,6 @@ enum CompiledPollTemplate {
         }
         output += "</ul></div>"
         return output
-    }
-
-    /// Appends `text` escaped the way swift-mustache escapes HTML: `& < > " '` are replaced
-    /// when they stand alone as a `Character` (so not when a combining mark follows one).
-    static func appendEscaped(_ text: String, to output: inout String) {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // In ASCII every byte is its own Character (CR LF aside, which is not escaped).
-            output += HTMLText.escape(text)
-            return
-        }
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
-            }
-        }
     }
 
     /// Data the copy is checked against: every branch, escaping, non-ASCII text, and shapes it

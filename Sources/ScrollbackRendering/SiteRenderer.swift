@@ -95,7 +95,11 @@ public struct SiteRenderer: Sendable {
         let listStyle = "\(Self.bubbleWidthStyle(layout.options.messageMaxWidth));"
             + "--bubble-radius:\(layout.options.messageCornerRadius)"
         let participants: [[String: Any]] = conversation.participants.map { participant in
-            var context: [String: Any] = ["name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id)]
+            // `inHeader`: the avatar partial marks `data-part=avatar` only inside message elements
+            // (spec §5), not in this participant list.
+            var context: [String: Any] = [
+                "name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id), "inHeader": true,
+            ]
             if let avatar = rows.avatars[participant.id], !templates.isEmpty("avatar") { context["avatar"] = avatar.context }
             return context
         }

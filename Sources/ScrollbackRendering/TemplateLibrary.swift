@@ -77,7 +77,7 @@ public struct TemplateLibrary: Sendable {
                 // A file's final newline is the editor's, not the page's.
                 if text.hasSuffix("\n") { text.removeLast() }
                 do {
-                    templates[name] = try MustacheTemplate(string: text)
+                    templates[name] = try MustacheTemplate(string: PageEscaping.pragma + text)
                     if isSite { overridden.insert(name) }
                     if text.allSatisfy(\.isWhitespace) { empty.insert(name) } else { empty.remove(name) }
                 } catch let error as MustacheTemplate.ParserError {

@@ -80,6 +80,21 @@ import Testing
         expectInert(index)
     }
 
+    @Test func aQuoteFollowedByACombiningMarkCannotCloseAnAttribute() throws {
+        // swift-mustache's own escaping compares whole Characters, and `"` + U+0301 is one
+        // Character: it would reach `<meta name="description" content="…">` raw.
+        var layout = hostileLayout()
+        layout.summary.description = "x\"\u{301} onmouseover=\"alert(1)"
+        layout.summary.title = "t'\u{301}<\u{301}script>"
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
+        let rawPairs = ["\"\u{301}", "'\u{301}", "<\u{301}"]
+        for raw in rawPairs {
+            #expect(!index.contains(raw))
+        }
+        let escaped = "&quot;\u{301} onmouseover=&quot;alert(1)"
+        #expect(index.contains(escaped))
+    }
+
     @Test func hostileTextIsEscapedThroughTheTemplatesToo() throws {
         // Same input through swift-mustache (a site override of every row template disables the compiled copies).
         let shipped = TemplateLibrary.defaultTemplatesDirectory

@@ -36,6 +36,18 @@ import Testing
         #expect(Set(messages.compactMap { $0.attributes["data-kind"] }) == Set(MessageKind.Name.allCases.map(\.rawValue)))
     }
 
+    @Test func partsAppearOnlyInsideMessageElements() throws {
+        // The participant list in the page header shows avatars too, but a test (or a stylesheet)
+        // that counts `[data-part=avatar]` must find only the messages' own.
+        let (pages, _) = Inspect.render(layout)
+        let html = try #require(pages["trip/index.html"])
+        let header = try #require(html.components(separatedBy: "</header>").first)
+        #expect(header.contains("class=\"av"))
+        #expect(!header.contains("data-part="))
+        let partsInMessages = Inspect.messages(html).filter { $0.has(part: "avatar") }.count
+        #expect(html.components(separatedBy: "data-part=\"avatar\"").count - 1 == partsInMessages)
+    }
+
     @Test func timestampIsATimeElementLinkingToThePermalink() throws {
         let (pages, _) = Inspect.render(layout)
         let message = try #require(Inspect.messages(pages["trip/index.html"]!).first { $0.attributes["id"] == "m-m2" })
