@@ -23,8 +23,14 @@ final class ConversationDateFormats {
     private let timestampFormatter: DateFormatter
     private let dayFormatter: DateFormatter
     private let dayAndTimeFormatter: DateFormatter
-    /// Used only for years `formatISO` does not write by hand (before 1 or after 9999).
-    private let isoFallbackFormatter: DateFormatter
+    /// Used only for years `formatISO` does not write by hand (before 1 or after 9999), so made
+    /// only when one comes up: making a formatter costs more than laying out a small conversation.
+    private lazy var isoFallbackFormatter: DateFormatter = {
+        let formatter = Self.formatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: timeZone)
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
+        return formatter
+    }()
     /// Time-of-day texts by local second of the day, shared by the conversations formatted alike;
     /// `nil` when the pattern shows more than the time of day.
     private let timeOfDayTexts: TimeOfDayTexts?
@@ -54,10 +60,6 @@ final class ConversationDateFormats {
         dayAndTimeFormatter = Self.formatter(locale: locale, timeZone: timeZone)
         dayAndTimeFormatter.dateStyle = .medium
         dayAndTimeFormatter.timeStyle = .short
-
-        isoFallbackFormatter = Self.formatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: timeZone)
-        isoFallbackFormatter.calendar = Calendar(identifier: .gregorian)
-        isoFallbackFormatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
 
         let pattern = timestampFormatter.dateFormat ?? ""
         if Self.showsOnlyTimeOfDay(pattern) {
