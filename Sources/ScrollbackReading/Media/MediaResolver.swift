@@ -62,7 +62,16 @@ public final class MediaResolver: @unchecked Sendable {
         _ reference: String, relativeTo logFile: URL, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
     ) -> MediaSource {
-        let key = ReferenceKey(logFile: logFile.path, reference: reference)
+        resolve(reference, relativeTo: logFile, logPath: logFile.path, at: location, diagnostics: &diagnostics)
+    }
+
+    /// `resolve(_:relativeTo:at:diagnostics:)` for a caller that knows `logFile.path` already:
+    /// a reader asks once per log instead of once per reference (`URL.path` decodes the URL).
+    func resolve(
+        _ reference: String, relativeTo logFile: URL, logPath: String, at location: SourceLocation,
+        diagnostics: inout [Diagnostic]
+    ) -> MediaSource {
+        let key = ReferenceKey(logFile: logPath, reference: reference)
         lock.lock()
         let cached = references[key]
         lock.unlock()
