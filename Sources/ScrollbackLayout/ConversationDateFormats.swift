@@ -23,8 +23,14 @@ final class ConversationDateFormats {
     private let timestampFormatter: DateFormatter
     private let dayFormatter: DateFormatter
     private let dayAndTimeFormatter: DateFormatter
-    /// Used only for years `formatISO` does not write by hand (before 1 or after 9999).
-    private let isoFallbackFormatter: DateFormatter
+    /// Used only for years `formatISO` does not write by hand (before 1 or after 9999), so made
+    /// only when one comes up: making a formatter costs more than laying out a small conversation.
+    private lazy var isoFallbackFormatter: DateFormatter = {
+        let formatter = Self.formatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: timeZone)
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
+        return formatter
+    }()
     /// Time-of-day texts by local second of the day, shared by the conversations formatted alike;
     /// `nil` when the pattern shows more than the time of day.
     private let timeOfDayTexts: TimeOfDayTexts?
@@ -54,10 +60,6 @@ final class ConversationDateFormats {
         dayAndTimeFormatter = Self.formatter(locale: locale, timeZone: timeZone)
         dayAndTimeFormatter.dateStyle = .medium
         dayAndTimeFormatter.timeStyle = .short
-
-        isoFallbackFormatter = Self.formatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: timeZone)
-        isoFallbackFormatter.calendar = Calendar(identifier: .gregorian)
-        isoFallbackFormatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
 
         let pattern = timestampFormatter.dateFormat ?? ""
         if Self.showsOnlyTimeOfDay(pattern) {
@@ -205,35 +207,58 @@ final class ConversationDateFormats {
         let (year, month, day) = civilDate(daysSince1970: days)
         guard (1...9999).contains(year) else { return nil }
 
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(25)
-        Self.appendDigits(year, count: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Self.appendDigits(month, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Self.appendDigits(day, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        Self.appendDigits(secondOfDay / 3600, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Self.appendDigits(secondOfDay / 60 % 60, count: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Self.appendDigits(secondOfDay % 60, count: 2, to: &bytes)
-
-        let offset = Int(localSeconds - utcSeconds(date))
-        if offset == 0 {
-            bytes.append(UInt8(ascii: "Z"))
-        } else {
-            let magnitude = abs(offset)
-            bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-            Self.appendDigits(magnitude / 3600, count: 2, to: &bytes)
+        // Written straight into the string's storage: no byte array to allocate and copy.
+        return String(unsafeUninitializedCapacity: 28) { buffer in
+            var bytes = ByteWriter(buffer: buffer)
+            bytes.appendDigits(year, count: 4)
+            bytes.append(UInt8(ascii: "-"))
+            bytes.appendDigits(month, count: 2)
+            bytes.append(UInt8(ascii: "-"))
+            bytes.appendDigits(day, count: 2)
+            bytes.append(UInt8(ascii: "T"))
+            bytes.appendDigits(secondOfDay / 3600, count: 2)
             bytes.append(UInt8(ascii: ":"))
-            Self.appendDigits(magnitude / 60 % 60, count: 2, to: &bytes)
-            if magnitude % 60 != 0 {  // historical local mean times, e.g. Berlin's +00:53:28
+            bytes.appendDigits(secondOfDay / 60 % 60, count: 2)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.appendDigits(secondOfDay % 60, count: 2)
+
+            let offset = Int(localSeconds - utcSeconds(date))
+            if offset == 0 {
+                bytes.append(UInt8(ascii: "Z"))
+            } else {
+                let magnitude = abs(offset)
+                bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+                bytes.appendDigits(magnitude / 3600, count: 2)
                 bytes.append(UInt8(ascii: ":"))
-                Self.appendDigits(magnitude % 60, count: 2, to: &bytes)
+                bytes.appendDigits(magnitude / 60 % 60, count: 2)
+                if magnitude % 60 != 0 {  // historical local mean times, e.g. Berlin's +00:53:28
+                    bytes.append(UInt8(ascii: ":"))
+                    bytes.appendDigits(magnitude % 60, count: 2)
+                }
+            }
+            return bytes.count
+        }
+    }
+
+    /// Writes ASCII into a buffer known to be large enough (`formatISO`: at most 28 bytes).
+    private struct ByteWriter {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        var count = 0
+
+        mutating func append(_ byte: UInt8) {
+            buffer[count] = byte
+            count += 1
+        }
+
+        /// `value` (non-negative) in `count` decimal digits, zero-padded.
+        mutating func appendDigits(_ value: Int, count digits: Int) {
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / divisor % 10))
+                divisor /= 10
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Arithmetic

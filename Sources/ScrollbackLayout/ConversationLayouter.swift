@@ -87,23 +87,29 @@ public struct ConversationLayouter: Sendable {
         var startsGroup = [Bool]()
         startsGroup.reserveCapacity(count)
         var previousDay = Int64.min
+        var dates = [Date]()
+        dates.reserveCapacity(count)
+        // Messages are read in place (`messages[index].field`), never bound to a local: a copy of a
+        // message retains and releases every string and array it holds.
         for index in 0..<count {
-            let message = messages[index]
-            let local = formats.localSeconds(message.date)
+            let date = messages[index].date
+            dates.append(date)
+            let local = formats.localSeconds(date)
             localSeconds.append(local)
             let day = ConversationDateFormats.floorDivide(local, ConversationDateFormats.secondsPerDay)
             if day != previousDay, daySeparators[day] == nil {
-                daySeparators[day] = formats.day(message.date)
+                daySeparators[day] = formats.day(date)
             }
-            if !ConversationPlan.handFormatsISO(message.date) {
-                isoOutsideYears1To9999[index] = formats.formatISO(message.date, localSeconds: local)
+            if !ConversationPlan.handFormatsISO(date) {
+                isoOutsideYears1To9999[index] = formats.formatISO(date, localSeconds: local)
             }
             startsGroup.append(
-                index == 0 || !Self.groups(messages[index - 1], with: message, sameDay: previousDay == day, options.grouping))
+                index == 0
+                    || !Self.groups(messages, previous: index - 1, next: index, sameDay: previousDay == day, options.grouping))
             previousDay = day
         }
 
-        let timeTexts = formats.timestampTexts(messages.map(\.date), localSeconds: localSeconds)
+        let timeTexts = formats.timestampTexts(dates, localSeconds: localSeconds)
 
         var positions = [GroupPosition]()
         positions.reserveCapacity(count)
@@ -113,8 +119,8 @@ public struct ConversationLayouter: Sendable {
         }
 
         var editedTimes = [Int: FormattedDate]()
-        for (index, message) in messages.enumerated() {
-            if let edited = message.edited { editedTimes[index] = formats.dayAndTime(edited) }
+        for index in messages.indices {
+            if let edited = messages[index].edited { editedTimes[index] = formats.dayAndTime(edited) }
         }
 
         let messagesPerPage = pageSize > 0 ? pageSize : max(count, 1)
@@ -128,14 +134,15 @@ public struct ConversationLayouter: Sendable {
 
     // MARK: Grouping
 
-    /// Whether `message` continues the group that `previous` belongs to.
-    static func groups(_ previous: Message, with message: Message, sameDay: Bool, _ grouping: MessageGroupingOption)
-        -> Bool
-    {
+    /// Whether `messages[next]` continues the group that `messages[previous]` belongs to; reads
+    /// the messages in place (a copy of a message retains everything it holds).
+    static func groups(
+        _ messages: [Message], previous: Int, next: Int, sameDay: Bool, _ grouping: MessageGroupingOption
+    ) -> Bool {
         guard case .sameSender(let gap) = grouping else { return false }
-        guard previous.kind.name != .system, message.kind.name != .system else { return false }
-        guard let sender = message.sender, previous.sender == sender, sameDay else { return false }
-        return message.date.timeIntervalSince(previous.date) <= gap
+        guard messages[previous].kind.name != .system, messages[next].kind.name != .system else { return false }
+        guard let sender = messages[next].sender, messages[previous].sender == sender, sameDay else { return false }
+        return messages[next].date.timeIntervalSince(messages[previous].date) <= gap
     }
 
     static func position(startsGroup: Bool, nextStartsGroup: Bool) -> GroupPosition {

@@ -221,6 +221,22 @@ import Testing
         }
         #expect(item.size == PixelSize(width: 12, height: 34))
     }
+
+    /// Schemes are found on bytes; a colon joined by a combining mark is not a colon, as with characters.
+    @Test func schemesFoundOnBytesMatchCharacters() {
+        #expect(MediaResolver.scheme(of: "HTTPS://example.com/a.png") == "https")
+        #expect(MediaResolver.scheme(of: "data:image/png;base64,AAAA") == "data")
+        #expect(MediaResolver.scheme(of: "svn+ssh:x") == "svn+ssh")
+        #expect(MediaResolver.scheme(of: "photos/a.png") == nil)
+        #expect(MediaResolver.scheme(of: "a/b:c") == nil)
+        #expect(MediaResolver.scheme(of: "1http:x") == nil)
+        #expect(MediaResolver.scheme(of: ":x") == nil)
+        #expect(MediaResolver.scheme(of: "mailto:") == "mailto")
+        #expect(MediaResolver.scheme(of: "x:\u{301}y") == nil)  // ":" + U+0301 is one character, not ":"
+        #expect(MediaResolver.scheme(of: "x:\u{301}y:z") == nil)  // the first colon character follows "x:́y"
+        #expect(MediaResolver.scheme(of: "javascript:é") == "javascript")
+        #expect(MediaResolver.scheme(of: "jävascript:x") == nil)
+    }
 }
 
 extension MediaSource {

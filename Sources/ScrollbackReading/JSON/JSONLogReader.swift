@@ -40,6 +40,8 @@ private struct JSONLogSession {
     let context: ReadingContext
     let file: URL
     let path: String
+    /// `file.path`, asked once: the media resolver keys references by it.
+    let filePath: String
     var diagnostics: [Diagnostic] = []
 
     // Messages as they are read, and what must be checked once the participants are known.
@@ -60,6 +62,7 @@ private struct JSONLogSession {
         self.context = context
         self.file = file
         self.path = path
+        self.filePath = file.path
     }
 
     // MARK: diagnostics and typed fields
@@ -182,7 +185,8 @@ private struct JSONLogSession {
             error(.wrongType(field: key, expected: "a relative path or an http(s) URL, not \(node.typeName)"), node)
             return nil
         }
-        return context.media.resolve(reference, relativeTo: file, at: at(node), diagnostics: &diagnostics)
+        return context.media.resolve(
+            reference, relativeTo: file, logPath: filePath, at: at(node), diagnostics: &diagnostics)
     }
 
     // MARK: the conversation

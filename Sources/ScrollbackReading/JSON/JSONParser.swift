@@ -375,7 +375,7 @@ private struct JSONScanner {
                         position += 1
                         let first = open[top].firstChild
                         let members = Array(memberStack[first...])
-                        memberStack.removeSubrange(first...)
+                        memberStack.removeLast(memberStack.count - first)  // cheaper than removeSubrange
                         completed = JSONNode(.object(members), line: open[top].line, column: open[top].column)
                         open.removeLast()
                     } else {
@@ -400,7 +400,7 @@ private struct JSONScanner {
                         position += 1
                         let first = open[top].firstChild
                         let elements = Array(elementStack[first...])
-                        elementStack.removeSubrange(first...)
+                        elementStack.removeLast(elementStack.count - first)  // cheaper than removeSubrange
                         completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
                         open.removeLast()
                     } else {

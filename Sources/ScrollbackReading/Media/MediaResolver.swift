@@ -62,7 +62,16 @@ public final class MediaResolver: @unchecked Sendable {
         _ reference: String, relativeTo logFile: URL, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
     ) -> MediaSource {
-        let key = ReferenceKey(logFile: logFile.path, reference: reference)
+        resolve(reference, relativeTo: logFile, logPath: logFile.path, at: location, diagnostics: &diagnostics)
+    }
+
+    /// `resolve(_:relativeTo:at:diagnostics:)` for a caller that knows `logFile.path` already:
+    /// a reader asks once per log instead of once per reference (`URL.path` decodes the URL).
+    func resolve(
+        _ reference: String, relativeTo logFile: URL, logPath: String, at location: SourceLocation,
+        diagnostics: inout [Diagnostic]
+    ) -> MediaSource {
+        let key = ReferenceKey(logFile: logPath, reference: reference)
         lock.lock()
         let cached = references[key]
         lock.unlock()
@@ -191,6 +200,27 @@ public final class MediaResolver: @unchecked Sendable {
 
     /// The URL scheme of `reference` (lowercased), if it starts with one (`name:` before any `/`, `?` or `#`).
     static func scheme(of reference: String) -> String? {
+        // On bytes first: a scheme is ASCII, and an ASCII byte is a character of its own unless a
+        // combining mark follows it. Only `:` followed by a non-ASCII byte needs the characters.
+        let utf8 = reference.utf8
+        guard let colonByte = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let candidateBytes = utf8[..<colonByte]
+        guard let firstByte = candidateBytes.first, Self.isASCIILetter(firstByte),
+            candidateBytes.allSatisfy({ byte in
+                Self.isASCIILetter(byte) || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+            })
+        else { return nil }  // a non-scheme character before the first colon, whatever follows it
+        let afterColon = utf8.index(after: colonByte)
+        if afterColon == utf8.endIndex || utf8[afterColon] < 0x80 {
+            return String(decoding: candidateBytes, as: UTF8.self).lowercased()
+        }
+        return characterScheme(of: reference)
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
+
+    /// `scheme(of:)` by characters, for a colon that a combining mark may join.
+    private static func characterScheme(of reference: String) -> String? {
         guard let colon = reference.firstIndex(of: ":") else { return nil }
         let candidate = reference[..<colon]
         guard let first = candidate.first, first.isASCII, first.isLetter,
