@@ -83,17 +83,23 @@ struct AvatarView: RowView {
             o += "\" alt=\"\" width=\"32\" height=\"32\" loading=\"lazy\" decoding=\"async\">"
         } else {
             o += "<span class=\"av "
-            esc(colorClass, &o)
-            o += "\""
-            if let colorStyle {
-                o += " style=\""
-                esc(colorStyle, &o)
-                o += "\""
-            }
+            appendColor(colorClass, colorStyle, to: &o)
             o += " data-part=\"avatar\" aria-hidden=\"true\">"
             esc(initials, &o)
             o += "</span>"
         }
+    }
+}
+
+/// Ends an open `class="…` attribute with the colour class, then adds `style="--pc:#…"` when a
+/// participant has a (validated) colour of their own. Avatars and headers share it.
+private func appendColor(_ colorClass: String, _ colorStyle: String?, to o: inout String) {
+    esc(colorClass, &o)
+    o += "\""
+    if let colorStyle {
+        o += " style=\""
+        esc(colorStyle, &o)
+        o += "\""
     }
 }
 
@@ -111,13 +117,7 @@ struct HeaderView: RowView {
     }
     func write(into o: inout String, parts: RowTemplates) {
         o += "<div class=\"hd "
-        esc(colorClass, &o)
-        o += "\""
-        if let colorStyle {
-            o += " style=\""
-            esc(colorStyle, &o)
-            o += "\""
-        }
+        appendColor(colorClass, colorStyle, to: &o)
         o += " data-part=\"header\">"
         esc(name, &o)
         o += "</div>"
