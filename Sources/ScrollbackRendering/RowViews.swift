@@ -220,15 +220,8 @@ struct MessageView: RowView {
     /// before (whose header is there): not the group's header, a reminder of who is speaking.
     var continuedName: String? = nil
 
-    var context: Any {
-        // A typed context: swift-mustache asks it by name instead of reflecting.
-        MessageContext(
-            anchor: anchor, id: id, kind: kind, sender: sender, align: align, position: position,
-            avatar: avatar?.context, header: header?.context, timestampTop: timestampTop?.context,
-            timestampBottom: timestampBottom?.context, reply: reply?.context, body: body,
-            reactions: reactions.map(\.context), footer: footer?.context, spoken: spoken,
-            continuedName: continuedName)
-    }
+    /// Itself: swift-mustache asks it by name (`child(named:)`) instead of reflecting.
+    var context: Any { self }
 
     func write(into o: inout String, parts: RowTemplates) {
         o += "<div class=\"m\" id=\""
@@ -284,25 +277,9 @@ struct MessageView: RowView {
     }
 }
 
-/// A message's view context for swift-mustache: answers lookups with a `switch` instead of `Mirror`.
-struct MessageContext: MustacheParent {
-    var anchor: String
-    var id: String
-    var kind: String
-    var sender: String?
-    var align: String
-    var position: String
-    var avatar: Any?
-    var header: Any?
-    var timestampTop: Any?
-    var timestampBottom: Any?
-    var reply: Any?
-    var body: String
-    var reactions: [Any]
-    var footer: Any?
-    var spoken: String?
-    var continuedName: String?
-
+extension MessageView: MustacheParent {
+    /// Answers swift-mustache's lookups with a `switch` instead of `Mirror`; parts become
+    /// template contexts only when a template asks for them.
     func child(named name: String) -> Any? {
         switch name {
         case "anchor": return anchor
@@ -311,15 +288,15 @@ struct MessageContext: MustacheParent {
         case "sender": return sender
         case "align": return align
         case "position": return position
-        case "avatar": return avatar
-        case "header": return header
-        case "timestampTop": return timestampTop
-        case "timestampBottom": return timestampBottom
-        case "reply": return reply
+        case "avatar": return avatar?.context
+        case "header": return header?.context
+        case "timestampTop": return timestampTop?.context
+        case "timestampBottom": return timestampBottom?.context
+        case "reply": return reply?.context
         case "body": return body
         case "hasReactions": return !reactions.isEmpty
-        case "reactions": return reactions
-        case "footer": return footer
+        case "reactions": return reactions.map(\.context)
+        case "footer": return footer?.context
         case "spoken": return spoken
         case "continuedName": return continuedName
         default: return nil
