@@ -98,13 +98,7 @@ struct ServeCommandTests {
         #expect(try rawRequest(port: port, "/__scrollback/version").body == Data("1".utf8))
 
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
-        let deadline = Date().addingTimeInterval(20)
-        var version = Data()
-        while Date() < deadline {
-            version = try rawRequest(port: port, "/__scrollback/version").body
-            if version == Data("2".utf8) { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        let version = try awaitVersionChange(port: port, from: "1")
         #expect(version == Data("2".utf8))
         let temporarySite = FileManager.default.temporaryDirectory.appendingPathComponent("scrollback-serve-\(process.processIdentifier)")
         #expect(FileManager.default.fileExists(atPath: temporarySite.path))

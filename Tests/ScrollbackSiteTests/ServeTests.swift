@@ -36,6 +36,19 @@ func rawRequest(port: UInt16, _ requestTarget: String, method: String = "GET") t
     return (status, head, response[split.upperBound...])
 }
 
+/// Polls the dev server's `/__scrollback/version` until it is no longer `previous` (20 s at most)
+/// and returns what it last answered.
+func awaitVersionChange(port: UInt16, from previous: String) throws -> Data {
+    let deadline = Date().addingTimeInterval(20)
+    var version = Data(previous.utf8)
+    while Date() < deadline {
+        version = try rawRequest(port: port, "/__scrollback/version").body
+        if version != Data(previous.utf8) { break }
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+    return version
+}
+
 @Suite("Dev server")
 struct ServeTests {
     /// A built site and a server on a free port (live reload on, version "7").
@@ -159,13 +172,7 @@ struct ServeTests {
         #expect(try rawRequest(port: port, "/__scrollback/version").body == Data("1".utf8))
 
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
-        let deadline = Date().addingTimeInterval(20)
-        var version = Data()
-        while Date() < deadline {
-            version = try rawRequest(port: port, "/__scrollback/version").body
-            if version != Data("1".utf8) { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        let version = try awaitVersionChange(port: port, from: "1")
         #expect(version == Data("2".utf8))
         #expect(builds.reports.last?.messages == 3)
         #expect(builds.reports.last?.reusedConversations == 0)
