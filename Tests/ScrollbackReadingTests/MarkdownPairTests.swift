@@ -55,7 +55,7 @@ private typealias Support = MarkdownTestSupport
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let conversation = try #require(result.conversation)
         let kinds = Set(conversation.messages.map(\.kind.name))
-        #expect(kinds == Set(MessageKind.Name.allCases).subtracting([.text, .video]))
+        #expect(kinds == Set(MessageKind.Name.allCases).subtracting([.text]))
         #expect(conversation.participants.count == 3)
         #expect(conversation.me == "alice")
         for message in conversation.messages {
