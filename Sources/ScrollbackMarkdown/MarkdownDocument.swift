@@ -12,8 +12,8 @@ public final class MarkdownDocument {
     /// does not need them).
     public private(set) lazy var blocks: [MarkdownBlock] = blockNodes.map(Self.block)
 
-    /// The parser, kept alive because it owns the extension list the HTML renderer needs.
-    private let parser: OpaquePointer
+    /// The extension list the HTML renderer needs (owned by the shared parser, never freed).
+    private let extensions: UnsafeMutablePointer<cmark_llist>?
     /// The document node; owns the whole tree.
     private let root: OpaquePointer
     /// The C node of each entry of `blocks`.
@@ -29,14 +29,12 @@ public final class MarkdownDocument {
 
     /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
     public init(_ markdown: String) {
-        let (parser, root) = CMarkEnvironment.parse(markdown)
-        self.parser = parser
-        self.root = root
+        self.root = CMarkEnvironment.parse(markdown)
+        self.extensions = CMarkEnvironment.sharedExtensions
     }
 
     deinit {
         cmark_node_free(root)
-        cmark_parser_free(parser)
     }
 
     /// Renders the whole document.
@@ -80,7 +78,7 @@ public final class MarkdownDocument {
     /// the parser's extension list reaches `cmark_render_html`).
     var attachedExtensionCount: Int {
         var count = 0
-        var entry = cmark_parser_get_syntax_extensions(parser)
+        var entry = extensions
         while let current = entry {
             count += 1
             entry = current.pointee.next
@@ -96,7 +94,6 @@ public final class MarkdownDocument {
         for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
         defer { restore(restorations) }
 
-        let extensions = cmark_parser_get_syntax_extensions(parser)
         var html = ""
         var plain: [String] = []
         for node in nodes {
