@@ -141,14 +141,42 @@ enum HTMLText {
 
     /// The host of an http(s) URL, without `www.`, for "domain" labels.
     static func host(of url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let rest = url[schemeEnd.upperBound...]
+        let rest: Substring
+        if let end = asciiSchemeEnd(url) {
+            guard end >= 0 else { return nil }
+            rest = url[url.utf8.index(url.utf8.startIndex, offsetBy: end)...]
+        } else {
+            guard let schemeEnd = url.range(of: "://") else { return nil }
+            rest = url[schemeEnd.upperBound...]
+        }
         var host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         if let colon = host.lastIndex(of: ":"), !host.contains("]") { host = host[..<colon] }
         var result = host.lowercased()
         if result.hasPrefix("www.") { result.removeFirst(4) }
         return result.isEmpty ? nil : result
+    }
+
+    /// For an all-ASCII `url`, the UTF-8 offset just past its first `://` (-1 when there is none),
+    /// found byte by byte; `nil` for other text, which goes through Foundation's `range(of:)`.
+    private static func asciiSchemeEnd(_ url: String) -> Int? {
+        var url = url
+        return url.withUTF8 { bytes -> Int? in
+            var found = -1
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                if found < 0, byte == UInt8(ascii: ":"), index + 2 < count,
+                    bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+                {
+                    found = index + 3
+                }
+                index += 1
+            }
+            return found
+        }
     }
 
     /// A URL slug: ASCII letters and digits lowercased, every other run of characters one `-`.

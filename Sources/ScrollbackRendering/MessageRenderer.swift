@@ -128,12 +128,25 @@ struct MessageRenderer {
         return luminance > 0.183
     }
 
+    /// Whether `path` contains `..`: byte by byte for ASCII text, through Foundation otherwise.
+    private static func containsDotDot(_ path: String) -> Bool {
+        var previousWasDot = false
+        var found = false
+        for byte in path.utf8 {
+            if byte >= 0x80 { return path.contains("..") }
+            let isDot = byte == UInt8(ascii: ".")
+            if isDot && previousWasDot { found = true }
+            previousWasDot = isDot
+        }
+        return found
+    }
+
     /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
     static func resolve(_ source: MediaSource, root: String, remoteMedia: Bool) -> ResolvedMedia {
         switch source {
         case .local(let asset):
             let path = asset.sitePath
-            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !path.contains("..") else {
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !containsDotDot(path) else {
                 return .placeholder(original: path, link: nil)
             }
             return .url(root + path)
