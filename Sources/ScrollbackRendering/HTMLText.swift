@@ -12,11 +12,7 @@ enum HTMLText {
         var contiguous = text
         return contiguous.withUTF8 { bytes -> String in
             var clean = true
-            for byte in bytes
-            where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte < 0x20 || byte == 0x7F
-                || byte == 0xC2 || byte >= 0xEF
-            {
+            for byte in bytes where needsEscapeScan(byte) {
                 clean = false
                 break
             }
@@ -26,6 +22,19 @@ enum HTMLText {
             appendEscaped(bytes, to: &output)
             return String(decoding: output, as: UTF8.self)
         }
+    }
+
+    /// Bytes 0x00...0x3F `escape` must look at: controls and `"`, `&`, `'`, `<`, `>`.
+    private static let lowSpecialBytes: UInt64 =
+        0xFFFF_FFFF | (1 << 0x22) | (1 << 0x26) | (1 << 0x27) | (1 << 0x3C) | (1 << 0x3E)
+
+    /// Whether `escape` cannot return its text unchanged because of `byte`: `&`, `<`, `>`, `"`,
+    /// `'`, a control character, DEL, or a lead byte that may start a forbidden code point.
+    @inline(__always)
+    private static func needsEscapeScan(_ byte: UInt8) -> Bool {
+        if byte < 0x40 { return (lowSpecialBytes >> UInt64(byte)) & 1 != 0 }
+        if byte < 0x80 { return byte == 0x7F }
+        return byte == 0xC2 || byte >= 0xEF
     }
 
     /// Appends the escaped bytes of `bytes` to `output` (see `escape`).
