@@ -12,6 +12,9 @@ public final class MarkdownDocument {
     /// does not need them).
     public private(set) lazy var blocks: [MarkdownBlock] = blockNodes.map(Self.block)
 
+    /// Whether the source holds `![`, without which cmark-gfm makes no image node (an image
+    /// always opens with those two bytes); when it is false renders skip the image walk.
+    private let mayHaveImages: Bool
     /// The extension list the HTML renderer needs (owned by the shared parser, never freed).
     private let extensions: UnsafeMutablePointer<cmark_llist>?
     /// The document node; owns the whole tree.
@@ -30,6 +33,7 @@ public final class MarkdownDocument {
     /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
     public init(_ markdown: String) {
         self.root = CMarkEnvironment.parse(markdown)
+        self.mayHaveImages = Self.containsImageOpener(markdown)
         self.extensions = CMarkEnvironment.sharedExtensions
     }
 
@@ -91,7 +95,9 @@ public final class MarkdownDocument {
     /// Renders `nodes` one after the other, rewriting images for the duration of the render.
     private func render(nodes: [OpaquePointer], imageURL: (String) -> String?) -> RenderedMarkdown {
         var restorations: [ImageRestoration] = []
-        for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
+        if mayHaveImages {
+            for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
+        }
         defer { restore(restorations) }
 
         var html = ""
@@ -154,6 +160,16 @@ public final class MarkdownDocument {
                 cmark_node_free(text)
             }
         }
+    }
+
+    /// Whether `markdown` contains the bytes `![`.
+    private static func containsImageOpener(_ markdown: String) -> Bool {
+        var previousWasBang = false
+        for byte in markdown.utf8 {
+            if previousWasBang && byte == UInt8(ascii: "[") { return true }
+            previousWasBang = byte == UInt8(ascii: "!")
+        }
+        return false
     }
 
     /// Unlinks the inlines of `paragraph` up to and including its first line break; returns them in order.
