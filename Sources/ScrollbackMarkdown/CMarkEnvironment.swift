@@ -43,12 +43,27 @@ enum CMarkEnvironment {
         return parser
     }
 
-    /// Parses `markdown` into a tree. Returns the parser (which owns the extension list the
-    /// HTML renderer needs) and the document root; the caller frees both.
-    static func parse(_ markdown: String) -> (parser: OpaquePointer, root: OpaquePointer) {
+    /// The one parser every parse reuses (guarded by `parseLock`). `cmark_parser_finish` resets
+    /// a parser to a fresh state that keeps only its options and attached extensions, so reusing
+    /// it parses exactly as a new parser would, without rebuilding the extension list each time.
+    /// Never freed: its extension list is shared by every document's renderer.
+    nonisolated(unsafe) private static let sharedParser: OpaquePointer = makeParser()
+
+    /// The extension list of `sharedParser`, which `cmark_render_html` needs (the tag filter only
+    /// runs when it is passed). Read once; the list itself is never changed after set-up.
+    nonisolated(unsafe) static let sharedExtensions: UnsafeMutablePointer<cmark_llist>? = {
         parseLock.lock()
         defer { parseLock.unlock() }
-        let parser = makeParser()
+        return cmark_parser_get_syntax_extensions(sharedParser)
+    }()
+
+    /// Parses `markdown` into a tree and returns the document root; the caller frees it.
+    /// Render it with `sharedExtensions`.
+    static func parse(_ markdown: String) -> OpaquePointer {
+        _ = sharedExtensions
+        parseLock.lock()
+        defer { parseLock.unlock() }
+        let parser = sharedParser
         var text = markdown
         text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -58,7 +73,7 @@ enum CMarkEnvironment {
         guard let root = cmark_parser_finish(parser) else {
             fatalError("cmark-gfm could not finish a parse")
         }
-        return (parser, root)
+        return root
     }
 
     /// Takes ownership of a C string cmark-gfm allocated, frees it, and returns its text.

@@ -12,8 +12,11 @@ public final class MarkdownDocument {
     /// does not need them).
     public private(set) lazy var blocks: [MarkdownBlock] = blockNodes.map(Self.block)
 
-    /// The parser, kept alive because it owns the extension list the HTML renderer needs.
-    private let parser: OpaquePointer
+    /// Whether the source holds `![`, without which cmark-gfm makes no image node (an image
+    /// always opens with those two bytes); when it is false renders skip the image walk.
+    private let mayHaveImages: Bool
+    /// The extension list the HTML renderer needs (owned by the shared parser, never freed).
+    private let extensions: UnsafeMutablePointer<cmark_llist>?
     /// The document node; owns the whole tree.
     private let root: OpaquePointer
     /// The C node of each entry of `blocks`.
@@ -29,14 +32,13 @@ public final class MarkdownDocument {
 
     /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
     public init(_ markdown: String) {
-        let (parser, root) = CMarkEnvironment.parse(markdown)
-        self.parser = parser
-        self.root = root
+        self.root = CMarkEnvironment.parse(markdown)
+        self.mayHaveImages = Self.containsImageOpener(markdown)
+        self.extensions = CMarkEnvironment.sharedExtensions
     }
 
     deinit {
         cmark_node_free(root)
-        cmark_parser_free(parser)
     }
 
     /// Renders the whole document.
@@ -80,7 +82,7 @@ public final class MarkdownDocument {
     /// the parser's extension list reaches `cmark_render_html`).
     var attachedExtensionCount: Int {
         var count = 0
-        var entry = cmark_parser_get_syntax_extensions(parser)
+        var entry = extensions
         while let current = entry {
             count += 1
             entry = current.pointee.next
@@ -93,10 +95,11 @@ public final class MarkdownDocument {
     /// Renders `nodes` one after the other, rewriting images for the duration of the render.
     private func render(nodes: [OpaquePointer], imageURL: (String) -> String?) -> RenderedMarkdown {
         var restorations: [ImageRestoration] = []
-        for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
+        if mayHaveImages {
+            for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
+        }
         defer { restore(restorations) }
 
-        let extensions = cmark_parser_get_syntax_extensions(parser)
         var html = ""
         var plain: [String] = []
         for node in nodes {
@@ -157,6 +160,16 @@ public final class MarkdownDocument {
                 cmark_node_free(text)
             }
         }
+    }
+
+    /// Whether `markdown` contains the bytes `![`.
+    private static func containsImageOpener(_ markdown: String) -> Bool {
+        var previousWasBang = false
+        for byte in markdown.utf8 {
+            if previousWasBang && byte == UInt8(ascii: "[") { return true }
+            previousWasBang = byte == UInt8(ascii: "!")
+        }
+        return false
     }
 
     /// Unlinks the inlines of `paragraph` up to and including its first line break; returns them in order.

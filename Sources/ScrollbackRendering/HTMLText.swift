@@ -12,11 +12,7 @@ enum HTMLText {
         var contiguous = text
         return contiguous.withUTF8 { bytes -> String in
             var clean = true
-            for byte in bytes
-            where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte < 0x20 || byte == 0x7F
-                || byte == 0xC2 || byte >= 0xEF
-            {
+            for byte in bytes where needsEscapeScan(byte) {
                 clean = false
                 break
             }
@@ -26,6 +22,19 @@ enum HTMLText {
             appendEscaped(bytes, to: &output)
             return String(decoding: output, as: UTF8.self)
         }
+    }
+
+    /// Bytes 0x00...0x3F `escape` must look at: controls and `"`, `&`, `'`, `<`, `>`.
+    private static let lowSpecialBytes: UInt64 =
+        0xFFFF_FFFF | (1 << 0x22) | (1 << 0x26) | (1 << 0x27) | (1 << 0x3C) | (1 << 0x3E)
+
+    /// Whether `escape` cannot return its text unchanged because of `byte`: `&`, `<`, `>`, `"`,
+    /// `'`, a control character, DEL, or a lead byte that may start a forbidden code point.
+    @inline(__always)
+    private static func needsEscapeScan(_ byte: UInt8) -> Bool {
+        if byte < 0x40 { return (lowSpecialBytes >> UInt64(byte)) & 1 != 0 }
+        if byte < 0x80 { return byte == 0x7F }
+        return byte == 0xC2 || byte >= 0xEF
     }
 
     /// Appends the escaped bytes of `bytes` to `output` (see `escape`).
@@ -141,14 +150,42 @@ enum HTMLText {
 
     /// The host of an http(s) URL, without `www.`, for "domain" labels.
     static func host(of url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let rest = url[schemeEnd.upperBound...]
+        let rest: Substring
+        if let end = asciiSchemeEnd(url) {
+            guard end >= 0 else { return nil }
+            rest = url[url.utf8.index(url.utf8.startIndex, offsetBy: end)...]
+        } else {
+            guard let schemeEnd = url.range(of: "://") else { return nil }
+            rest = url[schemeEnd.upperBound...]
+        }
         var host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         if let colon = host.lastIndex(of: ":"), !host.contains("]") { host = host[..<colon] }
         var result = host.lowercased()
         if result.hasPrefix("www.") { result.removeFirst(4) }
         return result.isEmpty ? nil : result
+    }
+
+    /// For an all-ASCII `url`, the UTF-8 offset just past its first `://` (-1 when there is none),
+    /// found byte by byte; `nil` for other text, which goes through Foundation's `range(of:)`.
+    private static func asciiSchemeEnd(_ url: String) -> Int? {
+        var url = url
+        return url.withUTF8 { bytes -> Int? in
+            var found = -1
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                if found < 0, byte == UInt8(ascii: ":"), index + 2 < count,
+                    bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+                {
+                    found = index + 3
+                }
+                index += 1
+            }
+            return found
+        }
     }
 
     /// A URL slug: ASCII letters and digits lowercased, every other run of characters one `-`.

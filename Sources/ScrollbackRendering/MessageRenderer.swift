@@ -128,12 +128,25 @@ struct MessageRenderer {
         return luminance > 0.183
     }
 
+    /// Whether `path` contains `..`: byte by byte for ASCII text, through Foundation otherwise.
+    private static func containsDotDot(_ path: String) -> Bool {
+        var previousWasDot = false
+        var found = false
+        for byte in path.utf8 {
+            if byte >= 0x80 { return path.contains("..") }
+            let isDot = byte == UInt8(ascii: ".")
+            if isDot && previousWasDot { found = true }
+            previousWasDot = isDot
+        }
+        return found
+    }
+
     /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
     static func resolve(_ source: MediaSource, root: String, remoteMedia: Bool) -> ResolvedMedia {
         switch source {
         case .local(let asset):
             let path = asset.sitePath
-            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !path.contains("..") else {
+            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !containsDotDot(path) else {
                 return .placeholder(original: path, link: nil)
             }
             return .url(root + path)
@@ -451,24 +464,59 @@ struct MessageRenderer {
     /// `<input type="checkbox" checked="" disabled="" />` and the sanitizer's rewrite of a log's
     /// checkbox, same attributes without the `/`), so matching these exact bytes is enough.
     static func labelTaskCheckboxes(_ html: String) -> String {
-        let needle = Array("<input type=\"checkbox\" ".utf8)
-        let found = html.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.count >= needle.count else { return false }
-            var index = 0
-            while index <= bytes.count - needle.count {
-                if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "i") {
-                    var matches = true
-                    for offset in 2..<needle.count where bytes[index + offset] != needle[offset] {
-                        matches = false
-                        break
-                    }
-                    if matches { return true }
-                }
-                index += 1
+        var html = html
+        // Byte-level pass: the same non-overlapping, left-to-right replacements as the
+        // Foundation fallback below. A match followed by a non-ASCII byte (which could start a
+        // combining mark Foundation would treat differently) falls back to Foundation.
+        let labelled: String?? = html.withUTF8 { bytes -> String?? in
+            let prefix = Array("<input type=\"checkbox\" ".utf8)
+            let checked = Array("checked=\"\" disabled=\"\"".utf8)
+            let unchecked = Array("disabled=\"\"".utf8)
+            let doneLabel = Array(" aria-label=\"done\"".utf8)
+            let notDoneLabel = Array(" aria-label=\"not done\"".utf8)
+            let count = bytes.count
+            func matches(_ needle: [UInt8], at index: Int) -> Bool {
+                guard index + needle.count <= count else { return false }
+                for offset in 0..<needle.count where bytes[index + offset] != needle[offset] { return false }
+                return true
             }
-            return false
+            var output: [UInt8] = []
+            var copied = 0
+            var index = 0
+            while index + prefix.count <= count {
+                guard bytes[index] == UInt8(ascii: "<"), matches(prefix, at: index) else {
+                    index += 1
+                    continue
+                }
+                let rest = index + prefix.count
+                let label: [UInt8]
+                let matchEnd: Int
+                if matches(checked, at: rest) {
+                    label = doneLabel
+                    matchEnd = rest + checked.count
+                } else if matches(unchecked, at: rest) {
+                    label = notDoneLabel
+                    matchEnd = rest + unchecked.count
+                } else {
+                    index += 1
+                    continue
+                }
+                if matchEnd < count, bytes[matchEnd] >= 0x80 { return .some(nil) }
+                if output.isEmpty { output.reserveCapacity(count + 64) }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<matchEnd]))
+                output.append(contentsOf: label)
+                copied = matchEnd
+                index = matchEnd
+            }
+            if copied == 0 { return .none }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+            return .some(String(decoding: output, as: UTF8.self))
         }
-        guard found ?? html.contains("<input type=\"checkbox\" ") else { return html }
+        switch labelled {
+        case .none: return html
+        case .some(.some(let result)): return result
+        case .some(.none): break
+        }
         return html
             .replacingOccurrences(
                 of: "<input type=\"checkbox\" checked=\"\" disabled=\"\"",

@@ -142,10 +142,23 @@ public struct SiteRenderer: Sendable {
             var paginationBottom: String?
             if pageCount > 1 {
                 var links = self.pagination(current: page.index, count: pageCount)
-                links["where"] = "top"
-                pagination = templates.render("pagination", links)
-                links["where"] = "bottom"
-                paginationBottom = templates.render("pagination", links)
+                if !templates.overridden.contains("pagination") {
+                    // The shipped template prints `where` once, as text: render once with a
+                    // marker there and fill in both landmarks' names.
+                    links["where"] = Self.paginationWhereMarker
+                    let marked = templates.render("pagination", links)
+                    let parts = marked.split(separator: Self.paginationWhereMarker, omittingEmptySubsequences: false)
+                    if parts.count == 2 {
+                        pagination = parts[0] + "top" + parts[1]
+                        paginationBottom = parts[0] + "bottom" + parts[1]
+                    }
+                }
+                if pagination == nil || paginationBottom == nil {
+                    links["where"] = "top"
+                    pagination = templates.render("pagination", links)
+                    links["where"] = "bottom"
+                    paginationBottom = templates.render("pagination", links)
+                }
             }
             let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
             let fullTitle = "\(title) · \(config.title)"
@@ -257,6 +270,10 @@ public struct SiteRenderer: Sendable {
     }
 
     /// Previous/next links and a window of page numbers (first, last, and three either side).
+    /// Stands for the pagination's `where` ("top" or "bottom") in the one rendering both share;
+    /// letters and digits only, so escaping leaves it as it is.
+    static let paginationWhereMarker = "ScrollbackPaginationWhere7c1e"
+
     func pagination(current: Int, count: Int) -> [String: Any] {
         var context: [String: Any] = [:]
         if current > 0 { context["prev"] = Self.pageFileName(current - 1) }
