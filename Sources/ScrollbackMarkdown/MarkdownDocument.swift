@@ -20,15 +20,7 @@ public final class MarkdownDocument {
     /// The document node; owns the whole tree.
     private let root: OpaquePointer
     /// The C node of each entry of `blocks`.
-    private lazy var blockNodes: [OpaquePointer] = {
-        var nodes: [OpaquePointer] = []
-        var child = cmark_node_first_child(root)
-        while let node = child {
-            nodes.append(node)
-            child = cmark_node_next(node)
-        }
-        return nodes
-    }()
+    private lazy var blockNodes: [OpaquePointer] = Self.childNodes(of: root)
 
     /// Parses `markdown` (GFM: tables, strikethrough, autolinks, tag filter, task lists).
     public init(_ markdown: String) {
@@ -266,14 +258,8 @@ public final class MarkdownDocument {
                 fenceInfo = string(cmark_node_get_fence_info(node))
             }
         }
-        var children: [MarkdownBlock] = []
-        if kind == .blockQuote || kind == .list || kind == .listItem {
-            var child = cmark_node_first_child(node)
-            while let current = child {
-                children.append(block(current))
-                child = cmark_node_next(current)
-            }
-        }
+        let children =
+            kind == .blockQuote || kind == .list || kind == .listItem ? childNodes(of: node).map(block) : []
         return MarkdownBlock(
             kind: kind, typeName: typeName(node),
             start: MarkdownPosition(
@@ -286,13 +272,18 @@ public final class MarkdownDocument {
     }
 
     private static func inlines(under node: OpaquePointer) -> [MarkdownInline] {
-        var result: [MarkdownInline] = []
+        childNodes(of: node).map(inline)
+    }
+
+    /// The direct children of `node`, in order.
+    private static func childNodes(of node: OpaquePointer) -> [OpaquePointer] {
+        var nodes: [OpaquePointer] = []
         var child = cmark_node_first_child(node)
         while let current = child {
-            result.append(inline(current))
+            nodes.append(current)
             child = cmark_node_next(current)
         }
-        return result
+        return nodes
     }
 
     private static func inline(_ node: OpaquePointer) -> MarkdownInline {
