@@ -104,10 +104,6 @@ public struct SiteRenderer: Sendable {
             return context
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
-        // swift-mustache's escaping keeps the code points HTML forbids (control characters); the
-        // messages are already clean, so the page around them is only cleaned when its own texts need it.
-        let headerTexts = [conversation.displayTitle, description] + conversation.participants.map(\.name)
-        let pageNeedsCleaning = headerTexts.contains { HTMLText.replacingForbiddenCodePoints($0) != $0 }
         let pageCount = max(count, 1)
         var context: [String: Any] = [
             "title": conversation.displayTitle, "participants": participants, "listStyle": listStyle,
@@ -126,9 +122,7 @@ public struct SiteRenderer: Sendable {
                 markedContext["pagination"] = PageSkeleton.paginationMarker
                 markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
             }
-            var body = templates.render("conversation", markedContext)
-            if pageNeedsCleaning { body = HTMLText.replacingForbiddenCodePoints(body) }
-            skeleton = PageSkeleton(body)
+            skeleton = PageSkeleton(templates.render("conversation", markedContext))
         }
         for pageIndex in 0..<count {
             let page = pageAt(pageIndex)
@@ -178,8 +172,7 @@ public struct SiteRenderer: Sendable {
                 pageContext["messages"] = messages
                 if let pagination { pageContext["pagination"] = pagination }
                 if let paginationBottom { pageContext["paginationBottom"] = paginationBottom }
-                var body = templates.render("conversation", pageContext)
-                if pageNeedsCleaning { body = HTMLText.replacingForbiddenCodePoints(body) }
+                let body = templates.render("conversation", pageContext)
                 let html = shell(
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
                 contents = Array(html.utf8)
@@ -207,7 +200,7 @@ public struct SiteRenderer: Sendable {
             "title": config.title, "conversations": conversations, "count": conversations.count,
         ]
         if let description = config.description, !description.isEmpty { context["description"] = description }
-        let body = HTMLText.replacingForbiddenCodePoints(templates.render("index", context))
+        let body = templates.render("index", context)
         let description = config.description ?? "\(Self.countText(summaries.count, noun: "conversation"))"
         let html = shell(title: config.title, description: description, root: "", body: body, locale: config.layout.locale)
         return RenderedFile(path: "index.html", contents: Array(html.utf8))
@@ -221,8 +214,10 @@ public struct SiteRenderer: Sendable {
         templates.render(
             "base",
             [
-                "lang": Self.languageTag(locale), "title": HTMLText.replacingForbiddenCodePoints(title),
-                "description": HTMLText.replacingForbiddenCodePoints(description), "root": root, "body": body,
+                // `{{title}}` and `{{description}}` are escaped by `PageEscaping`, which also
+                // replaces the code points HTML forbids.
+                "lang": Self.languageTag(locale), "title": title, "description": description, "root": root,
+                "body": body,
             ] as [String: Any])
     }
 

@@ -95,6 +95,26 @@ import Testing
         #expect(index.contains(escaped))
     }
 
+    @Test func pageTextsNeverCarryCodePointsHTMLForbids() throws {
+        // Titles, descriptions and names reach the page shells through `{{…}}`, whose escaping
+        // (PageEscaping) replaces control characters and noncharacters with U+FFFD.
+        let forbidden = "\u{1}" + String(Character(Unicode.Scalar(0xFFFE)!))
+        var layout = hostileLayout()
+        layout.conversation.title = "Title" + forbidden
+        layout.conversation.description = "About" + forbidden
+        layout.conversation.participants[0].name = "Name" + forbidden
+        layout.summary.title = "Title" + forbidden
+        layout.summary.description = "About" + forbidden
+        let (pages, _) = Inspect.render(layout)
+        let page = try #require(pages["evil/index.html"])
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
+        for html in [page, index] {
+            #expect(!html.unicodeScalars.contains { $0.value == 1 || $0.value == 0xFFFE })
+            #expect(html.contains("Title\u{FFFD}\u{FFFD}"))
+        }
+        #expect(page.contains("Name\u{FFFD}\u{FFFD}"))
+    }
+
     @Test func hostileTextIsEscapedThroughTheTemplatesToo() throws {
         // Same input through swift-mustache (a site override of every row template disables the compiled copies).
         let shipped = TemplateLibrary.defaultTemplatesDirectory
