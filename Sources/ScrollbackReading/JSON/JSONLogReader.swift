@@ -20,7 +20,9 @@ struct JSONLogReader {
         session.firstIDPositions.reserveCapacity(data.count / 256)  // a guess: messages are rarely smaller
         let root: JSONNode
         do {
-            root = try JSONParser.parse(data, file: path, streamingElementsOf: "messages") { session.collect($0) }
+            root = try JSONParser.parse(
+                data, file: path, streamingObjectsOf: "messages", fields: MessageField.names,
+                to: { session.collect(MessageFields(object: $0)) }, otherElements: { session.collect($0) })
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
         }
@@ -33,6 +35,80 @@ struct JSONLogReader {
         }.map(\.element)
         return ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
     }
+}
+
+/// An object whose members the session reads: a parsed `JSONNode`, or a message's fields as
+/// the parser streamed them (`MessageFields`), looked up by slot instead of by key string.
+protocol JSONObjectFields {
+    /// What names a member.
+    associatedtype Key
+    /// The value of the first member named `key`.
+    func value(_ key: Key) -> JSONNode?
+    /// The member name `key` stands for, for messages.
+    func name(_ key: Key) -> String
+    /// 1-based line of the object.
+    var line: Int { get }
+    /// 1-based column of the object.
+    var column: Int { get }
+}
+
+extension JSONNode: JSONObjectFields {
+    func value(_ key: String) -> JSONNode? { self[key] }
+    func name(_ key: String) -> String { key }
+}
+
+/// The members of a message object the reader knows; each is a slot of `MessageFields`.
+enum MessageField: Int, CaseIterable {
+    case id, kind, sender, date, edited, status, replyTo, reactions, text, markdown, html, media, location, contact, link, custom
+
+    /// The member names, in slot order.
+    static let names: [String] = allCases.map(\.name)
+
+    /// The member name.
+    var name: String {
+        switch self {
+        case .id: "id"
+        case .kind: "kind"
+        case .sender: "sender"
+        case .date: "date"
+        case .edited: "edited"
+        case .status: "status"
+        case .replyTo: "replyTo"
+        case .reactions: "reactions"
+        case .text: "text"
+        case .markdown: "markdown"
+        case .html: "html"
+        case .media: "media"
+        case .location: "location"
+        case .contact: "contact"
+        case .link: "link"
+        case .custom: "custom"
+        }
+    }
+}
+
+/// A message object's known members, by slot.
+struct MessageFields: JSONObjectFields {
+    var object: JSONStreamedObject
+
+    /// The fields of a message parsed as a tree (an object node): the first member of each name.
+    init(node: JSONNode) {
+        object = JSONStreamedObject(slotCount: MessageField.allCases.count)
+        object.line = node.line
+        object.column = node.column
+        for member in node.members ?? [] {
+            if let field = MessageField.names.firstIndex(of: member.key), object.values[field] == nil {
+                object.values[field] = member.value
+            }
+        }
+    }
+
+    init(object: JSONStreamedObject) { self.object = object }
+
+    func value(_ key: MessageField) -> JSONNode? { object.values[key.rawValue] }
+    func name(_ key: MessageField) -> String { key.name }
+    var line: Int { object.line }
+    var column: Int { object.column }
 }
 
 /// The state of reading one file: where it is and what went wrong so far.
@@ -69,6 +145,10 @@ private struct JSONLogSession {
 
     func at(_ node: JSONNode) -> SourceLocation { node.location(in: path) }
 
+    func at<Object: JSONObjectFields>(_ object: Object) -> SourceLocation {
+        SourceLocation(file: path, line: object.line, column: object.column)
+    }
+
     func packed(_ node: JSONNode) -> UInt64 { UInt64(node.line) << 32 | UInt64(node.column) }
 
     func location(_ position: UInt64) -> SourceLocation {
@@ -84,76 +164,76 @@ private struct JSONLogSession {
     }
 
     /// The member `key` of `object` if present (and not `null`); reports a missing required field at the object.
-    mutating func member(_ object: JSONNode, _ key: String, required: Bool) -> JSONNode? {
-        if let value = object[key] {
+    mutating func member<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool) -> JSONNode? {
+        if let value = object.value(key) {
             if case .null = value.value, !required { return nil }
             return value
         }
-        if required { error(.missingField(key), object) }
+        if required { diagnostics.append(.error(.missingField(object.name(key)), at: at(object))) }
         return nil
     }
 
-    mutating func string(_ object: JSONNode, _ key: String, required: Bool = false) -> String? {
+    mutating func string<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> String? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let text = node.string else {
-            error(.wrongType(field: key, expected: "a string, not \(node.typeName)"), node)
+            error(.wrongType(field: object.name(key), expected: "a string, not \(node.typeName)"), node)
             return nil
         }
         return text
     }
 
-    mutating func bool(_ object: JSONNode, _ key: String) -> Bool? {
+    mutating func bool<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key) -> Bool? {
         guard let node = member(object, key, required: false) else { return nil }
         guard let flag = node.bool else {
-            error(.wrongType(field: key, expected: "true or false, not \(node.typeName)"), node)
+            error(.wrongType(field: object.name(key), expected: "true or false, not \(node.typeName)"), node)
             return nil
         }
         return flag
     }
 
-    mutating func number(_ object: JSONNode, _ key: String, required: Bool = false, in range: ClosedRange<Double>? = nil) -> Double? {
+    mutating func number<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false, in range: ClosedRange<Double>? = nil) -> Double? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let value = node.number, value.isFinite, range.map({ $0.contains(value) }) ?? true else {
             let expected = range.map { "a number from \(format($0.lowerBound)) to \(format($0.upperBound))" } ?? "a number"
-            error(.wrongType(field: key, expected: expected + (node.number == nil ? ", not \(node.typeName)" : "")), node)
+            error(.wrongType(field: object.name(key), expected: expected + (node.number == nil ? ", not \(node.typeName)" : "")), node)
             return nil
         }
         return value
     }
 
-    mutating func positiveInteger(_ object: JSONNode, _ key: String) -> Int? {
+    mutating func positiveInteger<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key) -> Int? {
         guard let node = member(object, key, required: false) else { return nil }
         guard let value = node.number, value.isFinite, value >= 1, value <= 1_000_000, value == value.rounded() else {
-            error(.wrongType(field: key, expected: "a whole number from 1 to 1000000"), node)
+            error(.wrongType(field: object.name(key), expected: "a whole number from 1 to 1000000"), node)
             return nil
         }
         return Int(value)
     }
 
-    mutating func object(_ object: JSONNode, _ key: String, required: Bool = false) -> JSONNode? {
+    mutating func object<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> JSONNode? {
         guard let node = member(object, key, required: required) else { return nil }
         guard node.members != nil else {
-            error(.wrongType(field: key, expected: "an object, not \(node.typeName)"), node)
+            error(.wrongType(field: object.name(key), expected: "an object, not \(node.typeName)"), node)
             return nil
         }
         return node
     }
 
-    mutating func array(_ object: JSONNode, _ key: String, required: Bool = false) -> [JSONNode]? {
+    mutating func array<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> [JSONNode]? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let elements = node.elements else {
-            error(.wrongType(field: key, expected: "an array, not \(node.typeName)"), node)
+            error(.wrongType(field: object.name(key), expected: "an array, not \(node.typeName)"), node)
             return nil
         }
         return elements
     }
 
-    mutating func stringArray(_ object: JSONNode, _ key: String) -> [String] {
+    mutating func stringArray<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key) -> [String] {
         guard let elements = array(object, key) else { return [] }
         var result: [String] = []
         for element in elements {
             guard let text = element.string else {
-                error(.wrongType(field: key, expected: "an array of strings, not one holding \(element.typeName)"), element)
+                error(.wrongType(field: object.name(key), expected: "an array of strings, not one holding \(element.typeName)"), element)
                 continue
             }
             result.append(text)
@@ -161,10 +241,10 @@ private struct JSONLogSession {
         return result
     }
 
-    mutating func date(_ object: JSONNode, _ key: String, required: Bool) -> Date? {
+    mutating func date<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool) -> Date? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let text = node.string else {
-            error(.wrongType(field: key, expected: "an ISO 8601 date string, not \(node.typeName)"), node)
+            error(.wrongType(field: object.name(key), expected: "an ISO 8601 date string, not \(node.typeName)"), node)
             return nil
         }
         guard let date = ISO8601DateParser.parse(text) else {
@@ -179,10 +259,10 @@ private struct JSONLogSession {
     }
 
     /// Resolves a media reference written in `node` (a string member of `object`).
-    mutating func media(_ object: JSONNode, _ key: String, required: Bool = false) -> MediaSource? {
+    mutating func media<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> MediaSource? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let reference = node.string else {
-            error(.wrongType(field: key, expected: "a relative path or an http(s) URL, not \(node.typeName)"), node)
+            error(.wrongType(field: object.name(key), expected: "a relative path or an http(s) URL, not \(node.typeName)"), node)
             return nil
         }
         return context.media.resolve(
@@ -325,8 +405,13 @@ private struct JSONLogSession {
             error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
             return
         }
-        let idNode = element["id"]
-        let id = string(element, "id", required: true)
+        collect(MessageFields(node: element))
+    }
+
+    /// Converts one message object, given by its fields.
+    mutating func collect(_ element: MessageFields) {
+        let idNode = element.value(.id)
+        let id = string(element, .id, required: true)
         if let id, let idNode {
             // One hash lookup in the common (unique) case; a duplicate puts the first back.
             if let first = firstIDPositions.updateValue(packed(idNode), forKey: id) {
@@ -335,8 +420,8 @@ private struct JSONLogSession {
             }
         }
         guard let message = message(element, id: id ?? "") else { return }
-        if message.replyTo != nil, let node = element["replyTo"] { replies.append((messages.count, packed(node))) }
-        if let sender = message.sender, let node = element["sender"] { senders.append((sender, packed(node))) }
+        if message.replyTo != nil, let node = element.value(.replyTo) { replies.append((messages.count, packed(node))) }
+        if let sender = message.sender, let node = element.value(.sender) { senders.append((sender, packed(node))) }
         dates.append(message.date)
         messages.append(message)
     }
@@ -390,10 +475,10 @@ private struct JSONLogSession {
         }
     }
 
-    mutating func message(_ object: JSONNode, id: String) -> Message? {
+    mutating func message(_ object: MessageFields, id: String) -> Message? {
         var kindName = MessageKind.Name.text
         var kindIsKnown = true
-        if let kindNode = member(object, "kind", required: false) {
+        if let kindNode = member(object, .kind, required: false) {
             if let text = kindNode.string, let name = MessageKind.Name(rawValue: text) {
                 kindName = name
             } else {
@@ -402,17 +487,17 @@ private struct JSONLogSession {
             }
         }
         var sender: String?
-        if let senderNode = member(object, "sender", required: kindName != .system && kindIsKnown) {
+        if let senderNode = member(object, .sender, required: kindName != .system && kindIsKnown) {
             if let text = senderNode.string {
                 sender = text  // checked against the participants once they are known
             } else {
                 error(.wrongType(field: "sender", expected: "a participant id string, not \(senderNode.typeName)"), senderNode)
             }
         }
-        let date = self.date(object, "date", required: true)
-        let edited = self.date(object, "edited", required: false)
+        let date = self.date(object, .date, required: true)
+        let edited = self.date(object, .edited, required: false)
         var status: DeliveryStatus?
-        if let statusNode = member(object, "status", required: false) {
+        if let statusNode = member(object, .status, required: false) {
             if let text = statusNode.string, let value = DeliveryStatus(rawValue: text) {
                 status = value
             } else {
@@ -422,7 +507,7 @@ private struct JSONLogSession {
                         expected: "sent, delivered or read; the mark is left out"), statusNode)
             }
         }
-        let replyTo = string(object, "replyTo")
+        let replyTo = string(object, .replyTo)
         let reactions = self.reactions(object)
         guard kindIsKnown, let kind = kind(kindName, object) else { return nil }
         guard let date else { return nil }
@@ -431,8 +516,8 @@ private struct JSONLogSession {
             reactions: reactions, edited: edited, status: status, location: at(object))
     }
 
-    mutating func reactions(_ object: JSONNode) -> [Reaction] {
-        guard let elements = array(object, "reactions") else { return [] }
+    mutating func reactions(_ object: MessageFields) -> [Reaction] {
+        guard let elements = array(object, .reactions) else { return [] }
         var reactions: [Reaction] = []
         for element in elements {
             guard element.members != nil else {
@@ -458,11 +543,11 @@ private struct JSONLogSession {
 
     // MARK: kinds
 
-    mutating func kind(_ name: MessageKind.Name, _ object: JSONNode) -> MessageKind? {
+    mutating func kind(_ name: MessageKind.Name, _ object: MessageFields) -> MessageKind? {
         switch name {
-        case .text: return string(object, "text", required: true).map(MessageKind.text)
-        case .emoji: return string(object, "text", required: true).map(MessageKind.emoji)
-        case .system: return string(object, "text", required: true).map(MessageKind.system)
+        case .text: return string(object, .text, required: true).map(MessageKind.text)
+        case .emoji: return string(object, .text, required: true).map(MessageKind.emoji)
+        case .system: return string(object, .text, required: true).map(MessageKind.system)
         case .attributedText: return attributedText(object)
         case .photo: return mediaItem(object, kind: name).map(MessageKind.photo)
         case .video: return mediaItem(object, kind: name).map(MessageKind.video)
@@ -474,27 +559,27 @@ private struct JSONLogSession {
         }
     }
 
-    mutating func attributedText(_ object: JSONNode) -> MessageKind? {
-        if let markdownNode = object["markdown"] {
-            guard let markdown = string(object, "markdown") else { return nil }
+    mutating func attributedText(_ object: MessageFields) -> MessageKind? {
+        if let markdownNode = object.value(.markdown) {
+            guard let markdown = string(object, .markdown) else { return nil }
             let images = RichTextImages(context: context, file: file, location: at(markdownNode))
             let result = context.markdown.render(markdown, imageURL: images.url(for:))
             diagnostics.append(contentsOf: images.warnings)
             return .attributedText(RichText(sanitizedHTML: result.html, plainText: result.plainText))
         }
-        if let htmlNode = object["html"] {
-            guard let html = string(object, "html") else { return nil }
+        if let htmlNode = object.value(.html) {
+            guard let html = string(object, .html) else { return nil }
             let images = RichTextImages(context: context, file: file, location: at(htmlNode))
             let result = context.sanitizer.sanitize(html, imageURL: images.url(for:))
             diagnostics.append(contentsOf: images.warnings)
             return .attributedText(RichText(sanitizedHTML: result.html, plainText: result.plainText))
         }
-        error(.missingField("markdown' or 'html"), object)
+        diagnostics.append(.error(.missingField("markdown' or 'html"), at: at(object)))
         return nil
     }
 
-    mutating func mediaItem(_ object: JSONNode, kind: MessageKind.Name) -> MediaItem? {
-        guard let media = self.object(object, "media", required: true) else { return nil }
+    mutating func mediaItem(_ object: MessageFields, kind: MessageKind.Name) -> MediaItem? {
+        guard let media = self.object(object, .media, required: true) else { return nil }
         guard let source = self.media(media, "url", required: true) else { return nil }
         let width = positiveInteger(media, "width")
         let height = positiveInteger(media, "height")
@@ -511,8 +596,8 @@ private struct JSONLogSession {
             poster: poster, duration: duration, title: string(media, "title"))
     }
 
-    mutating func location(_ object: JSONNode) -> MessageKind? {
-        guard let location = self.object(object, "location", required: true) else { return nil }
+    mutating func location(_ object: MessageFields) -> MessageKind? {
+        guard let location = self.object(object, .location, required: true) else { return nil }
         let latitude = number(location, "latitude", required: true, in: -90...90)
         let longitude = number(location, "longitude", required: true, in: -180...180)
         let name = string(location, "name")
@@ -521,8 +606,8 @@ private struct JSONLogSession {
         return .location(LocationItem(latitude: latitude, longitude: longitude, name: name, address: address))
     }
 
-    mutating func contact(_ object: JSONNode) -> MessageKind? {
-        guard let contact = self.object(object, "contact", required: true) else { return nil }
+    mutating func contact(_ object: MessageFields) -> MessageKind? {
+        guard let contact = self.object(object, .contact, required: true) else { return nil }
         let name = string(contact, "name", required: true)
         let phones = stringArray(contact, "phones")
         let emails = stringArray(contact, "emails")
@@ -530,9 +615,9 @@ private struct JSONLogSession {
         return .contact(ContactItem(name: name, phones: phones, emails: emails))
     }
 
-    mutating func linkPreview(_ object: JSONNode) -> MessageKind? {
-        let text = string(object, "text") ?? ""
-        guard let link = self.object(object, "link", required: true) else { return nil }
+    mutating func linkPreview(_ object: MessageFields) -> MessageKind? {
+        let text = string(object, .text) ?? ""
+        guard let link = self.object(object, .link, required: true) else { return nil }
         guard let urlNode = member(link, "url", required: true) else { return nil }
         guard let url = urlNode.string else {
             error(.wrongType(field: "url", expected: "an http(s) URL string, not \(urlNode.typeName)"), urlNode)
@@ -562,8 +647,8 @@ private struct JSONLogSession {
         return .linkPreview(text: text, link: item)
     }
 
-    mutating func custom(_ object: JSONNode) -> MessageKind? {
-        guard let custom = self.object(object, "custom", required: true) else { return nil }
+    mutating func custom(_ object: MessageFields) -> MessageKind? {
+        guard let custom = self.object(object, .custom, required: true) else { return nil }
         guard let id = string(custom, "id", required: true) else { return nil }
         let data = custom["data"]?.jsonValue ?? .null
         return .custom(CustomItem(id: id, data: data))

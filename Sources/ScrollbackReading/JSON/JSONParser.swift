@@ -183,10 +183,102 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses like `parse(_:file:streamingElementsOf:to:)`, but without building a tree for the
+    /// streamed elements that are objects: each one's members named in `fields` are handed to
+    /// `objectBody` in a reused `JSONStreamedObject` (slot `i` holds the first member named
+    /// `fields[i]`; other members are checked and dropped). Elements that are not objects go to
+    /// `otherBody`. Errors are exactly those of the other entry points.
+    ///
+    /// A log's messages are read this way: no member array, key string or key search per message.
+    static func parse(
+        _ bytes: [UInt8], file: String, streamingObjectsOf key: String, fields: [String],
+        to objectBody: (inout JSONStreamedObject) -> Void, otherElements otherBody: (JSONNode) -> Void
+    ) throws(Diagnostic) -> JSONNode {
+        let result: Result<JSONNode, Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
+            withoutActuallyEscaping(otherBody) { otherBody in
+                bytes.withUnsafeBufferPointer { buffer in
+                    var scanner = JSONScanner(buffer: buffer, file: file)
+                    scanner.streamedKey = key
+                    scanner.streamHandler = otherBody
+                    scanner.objectHandler = objectBody
+                    scanner.fieldTable = JSONFieldTable(fields)
+                    scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
+                    do throws(Diagnostic) {
+                        return .success(try scanner.parseDocument())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses the UTF-8 of `text`; see `parse(_:file:firstLine:)`.
     public static func parse(_ text: String, file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
         try parse(Array(text.utf8), file: file, firstLine: firstLine)
     }
+}
+
+/// The members of one streamed object that the reader asked for, by slot (see
+/// `JSONParser.parse(_:file:streamingObjectsOf:fields:to:otherElements:)`).
+struct JSONStreamedObject {
+    /// Slot `i`: the value of the first member named `fields[i]`, if any.
+    var values: [JSONNode?]
+    /// 1-based line of the object's `{`.
+    var line = 0
+    /// 1-based column (in UTF-8 bytes) of the object's `{`.
+    var column = 0
+
+    init(slotCount: Int) {
+        values = Array(repeating: nil, count: slotCount)
+    }
+
+    /// Empties every slot for the next object (keeping the storage).
+    mutating func reset(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+        values.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices where slots[index] != nil { slots[index] = nil }
+        }
+    }
+}
+
+/// The member names a streamed object's slots stand for, matched against a key's raw bytes
+/// (no `String` per key) by length first.
+private struct JSONFieldTable {
+    /// Every name's UTF-8, back to back.
+    let bytes: [UInt8]
+    /// Per slot: where its name starts in `bytes` and how long it is.
+    let ranges: [(start: Int, count: Int)]
+    let names: [String]
+
+    init(_ names: [String]) {
+        var bytes: [UInt8] = []
+        var ranges: [(start: Int, count: Int)] = []
+        for name in names {
+            ranges.append((bytes.count, name.utf8.count))
+            bytes.append(contentsOf: name.utf8)
+        }
+        self.bytes = bytes
+        self.ranges = ranges
+        self.names = names
+    }
+
+    /// The slot of the key whose bytes are `key`, if it is one of the names.
+    func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { table in
+            for (slot, range) in ranges.enumerated() where range.count == key.count {
+                var index = 0
+                while index < range.count, table[range.start + index] == key[index] { index += 1 }
+                if index == range.count { return slot }
+            }
+            return nil
+        }
+    }
+
+    /// The slot of a key that had escapes, decoded.
+    func slot(of key: String) -> Int? { names.firstIndex(of: key) }
 }
 
 // ASCII bytes the scanner compares against.
@@ -219,6 +311,11 @@ private struct JSONScanner {
     /// The top-level member whose array elements go to `streamHandler` instead of the tree.
     var streamedKey: String?
     var streamHandler: ((JSONNode) -> Void)?
+    /// When set, streamed elements that are objects go here as slots instead (see `fieldTable`).
+    var objectHandler: ((inout JSONStreamedObject) -> Void)?
+    var fieldTable: JSONFieldTable?
+    /// Reused for every streamed object.
+    var streamedObject = JSONStreamedObject(slotCount: 0)
 
     init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
         // An empty buffer may have no base address; point at a dummy byte we never read.
@@ -297,8 +394,12 @@ private struct JSONScanner {
     }
 
     /// Parses one value (of any depth) starting at `position`, which is not whitespace.
-    mutating func parseValue() throws(Diagnostic) -> JSONNode {
+    /// `baseDepth`: how many containers enclose it (for the depth limit); only the document's
+    /// value (depth 0) can hold the streamed array.
+    mutating func parseValue(baseDepth: Int = 0) throws(Diagnostic) -> JSONNode {
         var open: [OpenContainer] = []
+        // Set when a streamed object went to `objectHandler` instead of becoming `completed`.
+        var handedOff = false
         while true {
             // Start a value: a scalar is complete at once; a non-empty container opens.
             guard position < end else { throw failure("a value", at: position) }
@@ -318,7 +419,13 @@ private struct JSONScanner {
                 try expectLiteral("null")
                 completed = JSONNode(.null, line: line, column: column)
             case Byte.openBrace:
-                try enterContainer(open.count)
+                if objectHandler != nil, baseDepth == 0, open.count == 2, open[1].streams {
+                    try parseStreamedObject(depth: open.count)
+                    handedOff = true
+                    completed = JSONNode(.null, line: line, column: column)
+                    break
+                }
+                try enterContainer(baseDepth + open.count)
                 position += 1
                 skipWhitespace()
                 if position < end, base[position] == Byte.closeBrace {
@@ -331,7 +438,7 @@ private struct JSONScanner {
                     continue
                 }
             case Byte.openBracket:
-                try enterContainer(open.count)
+                try enterContainer(baseDepth + open.count)
                 position += 1
                 skipWhitespace()
                 if position < end, base[position] == Byte.closeBracket {
@@ -340,7 +447,7 @@ private struct JSONScanner {
                 } else {
                     var container = OpenContainer(line: line, column: column, firstChild: elementStack.count, isObject: false)
                     // The top-level object's streamed member.
-                    if streamHandler != nil, open.count == 1, open[0].isObject, open[0].key == streamedKey {
+                    if streamHandler != nil, baseDepth == 0, open.count == 1, open[0].isObject, open[0].key == streamedKey {
                         container.streams = true
                     }
                     open.append(container)
@@ -383,7 +490,11 @@ private struct JSONScanner {
                     }
                 } else {
                     if open[top].streams, let streamHandler {
-                        streamHandler(completed)
+                        if handedOff {
+                            handedOff = false
+                        } else {
+                            streamHandler(completed)
+                        }
                     } else {
                         elementStack.append(completed)
                     }
@@ -409,6 +520,86 @@ private struct JSONScanner {
                 }
             }
         }
+    }
+
+    /// Parses a streamed object (at its `{`, inside `depth` containers) into `streamedObject`'s
+    /// slots and hands it to `objectHandler`; the same checks and errors as the general path.
+    mutating func parseStreamedObject(depth: Int) throws(Diagnostic) {
+        try enterContainer(depth)
+        streamedObject.reset(line: line, column: position - lineStart + 1)
+        position += 1
+        skipWhitespace()
+        if position < end, base[position] == Byte.closeBrace {
+            position += 1
+            objectHandler!(&streamedObject)
+            return
+        }
+        var isFirst = true
+        while true {
+            guard position < end, base[position] == Byte.quote else {
+                throw unexpected(isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+            }
+            let slot = try parseFieldName()
+            skipWhitespace()
+            guard position < end, base[position] == Byte.colon else {
+                throw unexpected("':' after member name", at: position)
+            }
+            position += 1
+            skipWhitespace()
+            let value: JSONNode
+            if position < end, base[position] == Byte.quote {
+                let line = self.line
+                let column = position - lineStart + 1
+                value = JSONNode(.string(try parseString()), line: line, column: column)
+            } else {
+                value = try parseValue(baseDepth: depth + 1)
+            }
+            if let slot, streamedObject.values[slot] == nil { streamedObject.values[slot] = value }
+            skipWhitespace()
+            guard position < end else { throw failure("',' or '}' after object member", at: position) }
+            let byte = base[position]
+            if byte == Byte.comma {
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBrace {
+                    throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
+                }
+                isFirst = false
+            } else if byte == Byte.closeBrace {
+                position += 1
+                objectHandler!(&streamedObject)
+                return
+            } else {
+                throw unexpected("',' or '}' after object member", at: position)
+            }
+        }
+    }
+
+    /// Parses a member name (at its opening quote) of a streamed object; the slot it names, if any.
+    mutating func parseFieldName() throws(Diagnostic) -> Int? {
+        let open = position
+        position += 1
+        let contentStart = position
+        while position < end {
+            let byte = base[position]
+            if byte == Byte.quote {
+                let slot = fieldTable!.slot(of: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart))
+                position += 1
+                return slot
+            } else if byte == Byte.backslash {
+                return fieldTable!.slot(of: try parseEscapedString(open: open, contentStart: contentStart))
+            } else if byte < 0x20 {
+                throw controlCharacter(at: position, open: open)
+            } else if byte < 0x80 {
+                position += 1
+            } else {
+                guard let length = utf8SequenceLength(at: position) else {
+                    throw Diagnostic.error(.invalidUTF8, at: location(at: position))
+                }
+                position += length
+            }
+        }
+        throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
     }
 
     /// Parses `"name"` and `:` of an object member (at `position`, after whitespace) into `container`,
