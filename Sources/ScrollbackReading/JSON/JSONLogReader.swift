@@ -21,7 +21,7 @@ struct JSONLogReader {
         let root: JSONNode
         do {
             root = try JSONParser.parse(
-                data, file: path, streamingObjectsOf: "messages", fields: MessageField.names,
+                data, file: path, streamingObjectsOf: "messages", fields: MessageField.names, dateFields: ["date", "edited"],
                 to: { session.collect(MessageFields(object: $0)) }, otherElements: { session.collect($0) })
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
@@ -241,7 +241,7 @@ private struct JSONLogSession {
         return result
     }
 
-    mutating func date<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool) -> Date? {
+    mutating func dateFromText<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool) -> Date? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let text = node.string else {
             error(.wrongType(field: object.name(key), expected: "an ISO 8601 date string, not \(node.typeName)"), node)
@@ -252,6 +252,12 @@ private struct JSONLogSession {
             return nil
         }
         return date
+    }
+
+    /// `date(_:_:required:)` for a message, using the date the parser already read when it could.
+    mutating func date(_ object: MessageFields, _ key: MessageField, required: Bool) -> Date? {
+        if let date = object.object.dates[key.rawValue] { return date }
+        return dateFromText(object, key, required: required)
     }
 
     func format(_ value: Double) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import ScrollbackModel
 
 /// A JSON value with the place it was written: what the readers need to point errors at
@@ -186,12 +187,13 @@ public enum JSONParser {
     /// Parses like `parse(_:file:streamingElementsOf:to:)`, but without building a tree for the
     /// streamed elements that are objects: each one's members named in `fields` are handed to
     /// `objectBody` in a reused `JSONStreamedObject` (slot `i` holds the first member named
-    /// `fields[i]`; other members are checked and dropped). Elements that are not objects go to
+    /// `fields[i]`; other members are checked and dropped; string members named in `dateFields`
+    /// arrive parsed, see `JSONStreamedObject.dates`). Elements that are not objects go to
     /// `otherBody`. Errors are exactly those of the other entry points.
     ///
     /// A log's messages are read this way: no member array, key string or key search per message.
     static func parse(
-        _ bytes: [UInt8], file: String, streamingObjectsOf key: String, fields: [String],
+        _ bytes: [UInt8], file: String, streamingObjectsOf key: String, fields: [String], dateFields: Set<String> = [],
         to objectBody: (inout JSONStreamedObject) -> Void, otherElements otherBody: (JSONNode) -> Void
     ) throws(Diagnostic) -> JSONNode {
         let result: Result<JSONNode, Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
@@ -201,7 +203,7 @@ public enum JSONParser {
                     scanner.streamedKey = key
                     scanner.streamHandler = otherBody
                     scanner.objectHandler = objectBody
-                    scanner.fieldTable = JSONFieldTable(fields)
+                    scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
                     scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
                     do throws(Diagnostic) {
                         return .success(try scanner.parseDocument())
@@ -225,6 +227,10 @@ public enum JSONParser {
 struct JSONStreamedObject {
     /// Slot `i`: the value of the first member named `fields[i]`, if any.
     var values: [JSONNode?]
+    /// For the slots named in `dateFields`: the date, when the value is a string (without
+    /// escapes) that `ISO8601DateParser` accepts. The slot's node then holds an empty string:
+    /// the text is only needed to report a bad date, and this saves a `String` per date.
+    var dates: [Date?]
     /// 1-based line of the object's `{`.
     var line = 0
     /// 1-based column (in UTF-8 bytes) of the object's `{`.
@@ -232,6 +238,7 @@ struct JSONStreamedObject {
 
     init(slotCount: Int) {
         values = Array(repeating: nil, count: slotCount)
+        dates = Array(repeating: nil, count: slotCount)
     }
 
     /// Empties every slot for the next object (keeping the storage).
@@ -240,6 +247,9 @@ struct JSONStreamedObject {
         self.column = column
         values.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices where slots[index] != nil { slots[index] = nil }
+        }
+        dates.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices { slots[index] = nil }
         }
     }
 }
@@ -252,8 +262,11 @@ private struct JSONFieldTable {
     /// Per slot: where its name starts in `bytes` and how long it is.
     let ranges: [(start: Int, count: Int)]
     let names: [String]
+    /// Per slot: whether its string values are dates to parse at once (see `JSONStreamedObject.dates`).
+    let isDate: [Bool]
 
-    init(_ names: [String]) {
+    init(_ names: [String], dates: Set<String>) {
+        self.isDate = names.map { dates.contains($0) }
         var bytes: [UInt8] = []
         var ranges: [(start: Int, count: Int)] = []
         for name in names {
@@ -546,15 +559,22 @@ private struct JSONScanner {
             }
             position += 1
             skipWhitespace()
-            let value: JSONNode
             if position < end, base[position] == Byte.quote {
                 let line = self.line
                 let column = position - lineStart + 1
-                value = JSONNode(.string(try parseString()), line: line, column: column)
+                if let slot, fieldTable!.isDate[slot], streamedObject.values[slot] == nil,
+                    let date = try parseDateString()
+                {
+                    streamedObject.values[slot] = JSONNode(.string(""), line: line, column: column)
+                    streamedObject.dates[slot] = date
+                } else {
+                    let value = JSONNode(.string(try parseString()), line: line, column: column)
+                    if let slot, streamedObject.values[slot] == nil { streamedObject.values[slot] = value }
+                }
             } else {
-                value = try parseValue(baseDepth: depth + 1)
+                let value = try parseValue(baseDepth: depth + 1)
+                if let slot, streamedObject.values[slot] == nil { streamedObject.values[slot] = value }
             }
-            if let slot, streamedObject.values[slot] == nil { streamedObject.values[slot] = value }
             skipWhitespace()
             guard position < end else { throw failure("',' or '}' after object member", at: position) }
             let byte = base[position]
@@ -573,6 +593,27 @@ private struct JSONScanner {
                 throw unexpected("',' or '}' after object member", at: position)
             }
         }
+    }
+
+    /// Parses a string (at its opening quote) as a date without making a `String`: the date if
+    /// the string has no escapes and is one; otherwise `nil`, with `position` left at the quote.
+    mutating func parseDateString() throws(Diagnostic) -> Date? {
+        let contentStart = position + 1
+        var cursor = contentStart
+        // Dates are short ASCII; anything else takes the general path.
+        while cursor < end, cursor - contentStart < 64 {
+            let byte = base[cursor]
+            if byte == Byte.quote {
+                guard let date = ISO8601DateParser.parse(bytes: UnsafeBufferPointer(start: base + contentStart, count: cursor - contentStart)) else {
+                    return nil
+                }
+                position = cursor + 1
+                return date
+            }
+            if byte < 0x20 || byte >= 0x80 || byte == Byte.backslash { return nil }
+            cursor += 1
+        }
+        return nil
     }
 
     /// Parses a member name (at its opening quote) of a streamed object; the slot it names, if any.
