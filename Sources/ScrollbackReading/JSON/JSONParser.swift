@@ -276,18 +276,48 @@ private struct JSONFieldTable {
         self.bytes = bytes
         self.ranges = ranges
         self.names = names
+        var heads = Array(repeating: -1, count: Self.bucketCount)
+        var next = Array(repeating: -1, count: names.count)
+        for (slot, name) in names.enumerated().reversed() {
+            let utf8 = Array(name.utf8)
+            guard let first = utf8.first, let last = utf8.last else { continue }
+            let bucket = Self.bucket(count: utf8.count, first: first, last: last)
+            next[slot] = heads[bucket]
+            heads[bucket] = slot
+        }
+        self.bucketHeads = heads
+        self.nextInBucket = next
+    }
+
+    /// By `bucket(count:first:last:)`: the first slot whose name falls there, or -1.
+    private let bucketHeads: [Int]
+    /// By slot: the next slot in the same bucket, or -1.
+    private let nextInBucket: [Int]
+
+    private static let bucketCount = 256
+
+    @inline(__always)
+    private static func bucket(count: Int, first: UInt8, last: UInt8) -> Int {
+        (count &* 31 &+ Int(first) &* 7 &+ Int(last)) & (bucketCount - 1)
     }
 
     /// The slot of the key whose bytes are `key`, if it is one of the names.
     func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        bytes.withUnsafeBufferPointer { table in
-            for (slot, range) in ranges.enumerated() where range.count == key.count {
-                var index = 0
-                while index < range.count, table[range.start + index] == key[index] { index += 1 }
-                if index == range.count { return slot }
+        guard let first = key.first, let last = key.last else { return names.firstIndex(of: "") }
+        var slot = bucketHeads[Self.bucket(count: key.count, first: first, last: last)]
+        while slot >= 0 {
+            let range = ranges[slot]
+            if range.count == key.count {
+                let matches = bytes.withUnsafeBufferPointer { table in
+                    var index = 0
+                    while index < range.count, table[range.start + index] == key[index] { index += 1 }
+                    return index == range.count
+                }
+                if matches { return slot }
             }
-            return nil
+            slot = nextInBucket[slot]
         }
+        return nil
     }
 
     /// The slot of a key that had escapes, decoded.
@@ -724,6 +754,11 @@ private struct JSONScanner {
         let contentStart = position
         // Fast path: no escapes. Scan ASCII quickly, validate multi-byte sequences as met.
         while position < end {
+            // Eight plain bytes (no quote, backslash, control or non-ASCII byte) at a time.
+            while position + 8 <= end, !mayNeedAttention(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+                position += 8
+            }
+            guard position < end else { break }
             let byte = base[position]
             if byte == Byte.quote {
                 let text = String(
@@ -745,6 +780,20 @@ private struct JSONScanner {
             }
         }
         throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
+    }
+
+    /// Whether any of the eight bytes in `word` is a quote, a backslash, a control character or
+    /// not ASCII. (May also say so for a plain byte next to such a byte: the caller then goes
+    /// byte by byte, so that only costs time.)
+    @inline(__always)
+    func mayNeedAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
+        let quotes = hasZeroByte(word ^ (ones &* UInt64(Byte.quote)))
+        let backslashes = hasZeroByte(word ^ (ones &* UInt64(Byte.backslash)))
+        let controls = (word &- ones &* 0x20) & ~word & highBits
+        return (quotes | backslashes | controls | (word & highBits)) != 0
     }
 
     func controlCharacter(at offset: Int, open: Int) -> Diagnostic {
