@@ -17,7 +17,10 @@ struct JSONLogReader {
     func read(_ data: [UInt8], file: URL) -> ReadResult {
         let path = context.displayPath(file)
         var session = JSONLogSession(context: context, file: file, path: path)
-        session.firstIDPositions.reserveCapacity(data.count / 256)  // a guess: messages are rarely smaller
+        // A guess: messages are rarely smaller. Growing these arrays would copy every message.
+        session.firstIDPositions.reserveCapacity(data.count / 256)
+        session.messages.reserveCapacity(data.count / 256)
+        session.dates.reserveCapacity(data.count / 256)
         let root: JSONNode
         do {
             root = try JSONParser.parse(
@@ -485,7 +488,7 @@ private struct JSONLogSession {
         var kindName = MessageKind.Name.text
         var kindIsKnown = true
         if let kindNode = member(object, .kind, required: false) {
-            if let text = kindNode.string, let name = MessageKind.Name(rawValue: text) {
+            if let text = kindNode.string, let name = JSONLogSession.kindName(text) {
                 kindName = name
             } else {
                 error(.unknownKind(kindNode.string ?? kindNode.typeName), kindNode)
@@ -520,6 +523,31 @@ private struct JSONLogSession {
         return Message(
             id: id, sender: kindName == .system ? nil : sender, date: date, kind: kind, replyTo: replyTo,
             reactions: reactions, edited: edited, status: status, location: at(object))
+    }
+
+    /// `MessageKind.Name(rawValue:)`, comparing with the one or few names of the same length
+    /// instead of all of them in turn (it runs for most messages).
+    static func kindName(_ text: String) -> MessageKind.Name? {
+        let candidate: MessageKind.Name?
+        switch text.utf8.count {
+        case 4: candidate = .text
+        case 5:
+            switch text.utf8.first {
+            case UInt8(ascii: "e"): candidate = .emoji
+            case UInt8(ascii: "p"): candidate = .photo
+            case UInt8(ascii: "v"): candidate = .video
+            case UInt8(ascii: "a"): candidate = .audio
+            default: candidate = nil
+            }
+        case 6: candidate = text.utf8.first == UInt8(ascii: "s") ? .system : .custom
+        case 7: candidate = .contact
+        case 8: candidate = .location
+        case 11: candidate = .linkPreview
+        case 14: candidate = .attributedText
+        default: candidate = nil
+        }
+        guard let candidate, candidate.rawValue == text else { return nil }
+        return candidate
     }
 
     mutating func reactions(_ object: MessageFields) -> [Reaction] {
@@ -630,7 +658,9 @@ private struct JSONLogSession {
             return nil
         }
         let scheme = MediaResolver.scheme(of: url)
-        guard scheme == "http" || scheme == "https", let parsed = URL(string: url), parsed.host?.isEmpty == false else {
+        guard scheme == "http" || scheme == "https",
+            PlainHTTPURL.isPlain(url) || URL(string: url)?.host?.isEmpty == false
+        else {
             warning(
                 .invalidOption(name: "url", value: url, expected: "an http(s) URL; the preview card is left out"), urlNode)
             return .text(text)
@@ -666,6 +696,51 @@ enum JSONLogSessionTesting {
     /// See `JSONLogSession.sortByDate(_:dates:)`.
     static func sortByDate(_ messages: inout [Message], dates: [Date]) {
         JSONLogSession.sortByDate(&messages, dates: dates)
+    }
+
+    /// See `JSONLogSession.kindName(_:)`.
+    static func kindName(_ text: String) -> MessageKind.Name? { JSONLogSession.kindName(text) }
+}
+
+/// The common shape of a link: `http(s)://host/path` with a lowercase host of letters, digits,
+/// dots and dashes and a path of unreserved characters. `URL(string:)` accepts every such
+/// text with that non-empty host, so a link of this shape skips its (costly) parse.
+enum PlainHTTPURL {
+    /// Whether `url` has exactly that shape; `false` says nothing (the caller parses the URL).
+    static func isPlain(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            let prefixLength: Int
+            if bytes.starts(with: "https://".utf8) {
+                prefixLength = 8
+            } else if bytes.starts(with: "http://".utf8) {
+                prefixLength = 7
+            } else {
+                return false
+            }
+            var index = prefixLength
+            while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
+            // The host starts with a letter or digit.
+            guard index > prefixLength, isLowercaseAlphanumeric(bytes[prefixLength]) else { return false }
+            guard index < bytes.count else { return true }
+            guard bytes[index] == UInt8(ascii: "/") else { return false }
+            while index < bytes.count, isPathByte(bytes[index]) { index += 1 }
+            return index == bytes.count
+        }
+    }
+
+    private static func isLowercaseAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        isLowercaseAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        isLowercaseAlphanumeric(byte) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/")
     }
 }
 

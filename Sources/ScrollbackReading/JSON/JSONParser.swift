@@ -309,9 +309,7 @@ private struct JSONFieldTable {
             let range = ranges[slot]
             if range.count == key.count {
                 let matches = bytes.withUnsafeBufferPointer { table in
-                    var index = 0
-                    while index < range.count, table[range.start + index] == key[index] { index += 1 }
-                    return index == range.count
+                    memcmp(table.baseAddress! + range.start, key.baseAddress!, range.count) == 0
                 }
                 if matches { return slot }
             }
