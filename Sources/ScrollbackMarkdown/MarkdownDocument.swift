@@ -98,7 +98,8 @@ public final class MarkdownDocument {
             html += CMarkEnvironment.consume(cmark_render_html(node, CMarkEnvironment.renderOptions, extensions))
             plain.append(CMarkEnvironment.consume(cmark_render_plaintext(node, CMarkEnvironment.renderOptions, 0)))
         }
-        return RenderedMarkdown(html: html, plainText: Self.collapsingWhitespace(plain.joined(separator: "\n")))
+        let plainText = plain.count == 1 ? plain[0] : plain.joined(separator: "\n")
+        return RenderedMarkdown(html: html, plainText: Self.collapsingWhitespace(plainText))
     }
 
     /// What to undo after a render: an image's original URL, or the text node that stood in for it.
@@ -156,12 +157,16 @@ public final class MarkdownDocument {
 
     /// Whether `markdown` contains the bytes `![`.
     private static func containsImageOpener(_ markdown: String) -> Bool {
-        var previousWasBang = false
-        for byte in markdown.utf8 {
-            if previousWasBang && byte == UInt8(ascii: "[") { return true }
-            previousWasBang = byte == UInt8(ascii: "!")
+        var markdown = markdown
+        return markdown.withUTF8 { bytes in
+            // `!` is rare: look for it, then at the byte after it.
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == UInt8(ascii: "!"), bytes[index + 1] == UInt8(ascii: "[") { return true }
+                index += 1
+            }
+            return false
         }
-        return false
     }
 
     /// Unlinks the inlines of `paragraph` up to and including its first line break; returns them in order.

@@ -286,7 +286,21 @@ private struct JSONFieldTable {
             heads[bucket] = slot
         }
         self.bucketHeads = heads
+        self.prefixes = names.map { name in
+            Array(name.utf8).withUnsafeBufferPointer { Self.prefix(of: $0) }
+        }
         self.nextInBucket = next
+    }
+
+    /// Per slot: the first eight bytes of its name, packed (`prefix(of:)`).
+    private let prefixes: [UInt64]
+
+    /// Up to the first eight bytes of `bytes`, little-endian, zero-padded.
+    @inline(__always)
+    private static func prefix(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var packed: UInt64 = 0
+        for index in 0..<min(bytes.count, 8) { packed |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        return packed
     }
 
     /// By `bucket(count:first:last:)`: the first slot whose name falls there, or -1.
@@ -305,11 +319,16 @@ private struct JSONFieldTable {
     func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = key.first, let last = key.last else { return names.firstIndex(of: "") }
         var slot = bucketHeads[Self.bucket(count: key.count, first: first, last: last)]
+        guard slot >= 0 else { return nil }
+        let keyPrefix = Self.prefix(of: key)
         while slot >= 0 {
             let range = ranges[slot]
-            if range.count == key.count {
+            if range.count == key.count, prefixes[slot] == keyPrefix {
+                if range.count <= 8 { return slot }
                 let matches = bytes.withUnsafeBufferPointer { table in
-                    memcmp(table.baseAddress! + range.start, key.baseAddress!, range.count) == 0
+                    var index = 8
+                    while index < range.count, table[range.start + index] == key[index] { index += 1 }
+                    return index == range.count
                 }
                 if matches { return slot }
             }
