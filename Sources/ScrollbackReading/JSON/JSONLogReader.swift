@@ -438,11 +438,14 @@ private struct JSONLogSession {
     /// The messages, after the checks that need all of them and the participants, ordered by date.
     mutating func checkedMessages(participants: [String: Int]) -> [Message] {
         var lastKnown = ""  // senders come in runs: skip the lookup for a repeat
-        for (sender, position) in senders + reactionSenders where sender != lastKnown {
-            if participants[sender] == nil {
-                diagnostics.append(.error(.unknownSender(sender), at: location(position)))
-            } else {
-                lastKnown = sender
+        // Message senders, then reaction senders (not concatenated: a million-entry copy).
+        for list in [senders, reactionSenders] {
+            for (sender, position) in list where sender != lastKnown {
+                if participants[sender] == nil {
+                    diagnostics.append(.error(.unknownSender(sender), at: location(position)))
+                } else {
+                    lastKnown = sender
+                }
             }
         }
         // A reply to a message that is not here still renders, without the quote.
