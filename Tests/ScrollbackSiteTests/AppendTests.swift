@@ -72,6 +72,24 @@ struct AppendTests {
         }
     }
 
+    @Test("a checkpoint decodes to what was encoded; other bytes are refused")
+    func checkpointRoundTrip() throws {
+        let checkpoint = AppendCheckpoint(
+            prefixLength: 1234, prefixFingerprint: String(repeating: "ab", count: 16), suffixLength: 5,
+            suffixFingerprint: String(repeating: "0f", count: 16), arrayOpenOffset: 99, maxDate: 7.5e8,
+            idsAreOwnAnchors: true,
+            records: [
+                .init(start: 100, length: 50, sortedIndex: 1, idHash: AppendCheckpoint.idHash("m1"), replyTarget: nil),
+                .init(start: 151, length: 60, sortedIndex: 0, idHash: AppendCheckpoint.idHash("m0"), replyTarget: 0),
+            ])
+        let bytes = checkpoint.encoded()
+        #expect(bytes.count == AppendCheckpoint.headerSize + 2 * AppendCheckpoint.recordSize)
+        #expect(AppendCheckpoint(decoding: bytes) == checkpoint)
+        #expect(AppendCheckpoint(decoding: Array(bytes.dropLast())) == nil)
+        // FNV-1a 64, the same in every process (Swift's `Hasher` is seeded per process).
+        #expect(AppendCheckpoint.idHash("m1") == 0x08A9_8B07_B550_9B6B)
+    }
+
     @Test("one message by the same sender soon after: the old last message's group changes; fast path")
     func appendOne() throws {
         var lines = Self.lines(7)
