@@ -50,6 +50,12 @@ public struct SiteRenderer: Sendable {
         self.rows = RowTemplates(library: templates)
     }
 
+    /// Whether message `id`'s permalink anchor is `m-<id>` whatever other ids the conversation
+    /// has (it is its own slug); an incremental build that renders only some messages needs this.
+    public static func hasOwnAnchor(_ id: String) -> Bool {
+        HTMLText.isSlug(id)
+    }
+
     /// The file name of page `index` (0-based) inside its conversation folder.
     public static func pageFileName(_ index: Int) -> String {
         index == 0 ? "index.html" : "page-\(index + 1).html"
@@ -65,7 +71,9 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(_ layout: ConversationLayout) -> (files: [RenderedFile], diagnostics: [Diagnostic]) {
         var files: [RenderedFile] = []
         files.reserveCapacity(layout.pages.count)
-        let diagnostics = renderPages(of: layout, count: layout.pages.count, page: { layout.pages[$0] }) {
+        let diagnostics = renderPages(
+            of: layout, count: layout.pages.count, rendering: 0..<layout.pages.count, page: { layout.pages[$0] }
+        ) {
             files.append($0)
         }
         return (files, diagnostics)
@@ -81,12 +89,26 @@ public struct SiteRenderer: Sendable {
         let layout = ConversationLayout(
             conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
             summary: plan.summary)
-        return try renderPages(of: layout, count: plan.pageCount, page: plan.page, write: write)
+        return try renderPages(of: layout, count: plan.pageCount, rendering: 0..<plan.pageCount, page: plan.page, write: write)
     }
 
-    /// Renders pages `0..<count` (from `page`) of `layout`'s conversation, then the extra files.
+    /// Only pages `pages` of `plan` (and the extra files of their messages), for an incremental
+    /// build that keeps the other pages; each is the same bytes as in a whole rendering. The plan
+    /// may hold only some of the messages (`ConversationLayouter.plan(_:globalIndexes:
+    /// totalMessageCount:)`), as long as it holds what those pages need.
+    public func renderConversation(
+        _ plan: ConversationPlan, pages: Range<Int>, write: (RenderedFile) throws -> Void
+    ) rethrows -> [Diagnostic] {
+        let layout = ConversationLayout(
+            conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
+            summary: plan.summary)
+        return try renderPages(of: layout, count: plan.pageCount, rendering: pages, page: plan.page, write: write)
+    }
+
+    /// Renders pages `pages` (from `page`) of `layout`'s conversation of `count` pages, then the
+    /// extra files of their messages.
     private func renderPages(
-        of layout: ConversationLayout, count: Int, page pageAt: (Int) -> PageLayout,
+        of layout: ConversationLayout, count: Int, rendering pages: Range<Int>, page pageAt: (Int) -> PageLayout,
         write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
@@ -105,27 +127,35 @@ public struct SiteRenderer: Sendable {
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
         let pageCount = max(count, 1)
-        var context: [String: Any] = [
+        var conversationContext: [String: Any] = [
             "title": conversation.displayTitle, "participants": participants, "listStyle": listStyle,
-            "back": "../index.html", "count": Self.countText(layout.summary.messageCount),
-            "noAvatars": templates.isEmpty("avatar"),
+            "back": "../index.html", "noAvatars": templates.isEmpty("avatar"),
         ]
-        if let text = conversation.description, !text.isEmpty { context["description"] = text }
-        if let range = dateRange(layout.summary) { context["range"] = range }
-        // The shipped page templates print the message list and the pagination as they are, so
-        // every page of a conversation shares one rendering with markers in their place.
-        var skeleton: PageSkeleton?
-        if !templates.overridden.contains("conversation"), !templates.overridden.contains("base") {
-            var markedContext = context
-            markedContext["messages"] = PageSkeleton.messagesMarker
-            if pageCount > 1 {
-                markedContext["pagination"] = PageSkeleton.paginationMarker
-                markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
-            }
-            skeleton = PageSkeleton(templates.render("conversation", markedContext))
-        }
-        for pageIndex in 0..<count {
+        if let text = conversation.description, !text.isEmpty { conversationContext["description"] = text }
+        let usesSkeleton = !templates.overridden.contains("conversation") && !templates.overridden.contains("base")
+        for pageIndex in pages {
             let page = pageAt(pageIndex)
+            // The header describes this page (its count and date range), so appending messages
+            // leaves earlier pages as they are.
+            var context = conversationContext
+            if let header = page.header {
+                context["count"] = Self.countText(header.messageCount)
+                context["range"] = dateRange(first: header.firstDate, last: header.lastDate)
+            } else {
+                context["count"] = Self.countText(page.items.filter { if case .message = $0 { true } else { false } }.count)
+            }
+            // The shipped page templates print the message list and the pagination as they are, so
+            // the page is rendered once with markers in their place and the values pasted in.
+            var skeleton: PageSkeleton?
+            if usesSkeleton {
+                var markedContext = context
+                markedContext["messages"] = PageSkeleton.messagesMarker
+                if pageCount > 1 {
+                    markedContext["pagination"] = PageSkeleton.paginationMarker
+                    markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
+                }
+                skeleton = PageSkeleton(templates.render("conversation", markedContext))
+            }
             var messages = ""
             messages.reserveCapacity(page.items.count * 900)
             for item in page.items {
@@ -252,15 +282,26 @@ public struct SiteRenderer: Sendable {
         return "\(digits)\(grouped) \(noun)\(count == 1 ? "" : "s")"
     }
 
+    /// A conversation page's `<meta name=description>` when the log has none: the same on every
+    /// page and free of counts, so appending messages does not change it.
     func defaultDescription(_ summary: ConversationSummary) -> String {
-        let names = summary.participantNames.joined(separator: ", ")
-        return "\(Self.countText(summary.messageCount)) between \(names)"
+        let names = summary.participantNames
+        switch names.count {
+        case 0: return "A conversation"
+        case 1: return "A conversation with \(names[0])"
+        default: return "A conversation between \(names.dropLast().joined(separator: ", ")) and \(names.last!)"
+        }
     }
 
     func dateRange(_ summary: ConversationSummary) -> [String: Any]? {
         guard let first = summary.firstDate else { return nil }
+        return dateRange(first: first, last: summary.lastDate)
+    }
+
+    /// The `range` value of the templates: `first`, and `last` when its text differs.
+    func dateRange(first: FormattedDate, last: FormattedDate?) -> [String: Any] {
         var range: [String: Any] = ["first": ["text": first.text, "iso": first.iso]]
-        if let last = summary.lastDate, last.text != first.text { range["last"] = ["text": last.text, "iso": last.iso] }
+        if let last, last.text != first.text { range["last"] = ["text": last.text, "iso": last.iso] }
         return range
     }
 

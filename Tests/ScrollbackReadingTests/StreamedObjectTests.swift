@@ -16,7 +16,7 @@ import Testing
             _ = try JSONParser.parse(
                 Array(text.utf8), file: "t.json", streamingObjectsOf: "messages", fields: Self.fields,
                 dateFields: ["date"],
-                to: { object in
+                to: { object, _ in
                     var values: [String: JSONValue] = [:]
                     for (slot, value) in object.values.enumerated() {
                         guard let value else { continue }
@@ -32,7 +32,7 @@ import Testing
                     values["@"] = .string("\(object.line):\(object.column)")
                     objects.append(values)
                 },
-                otherElements: { node in objects.append(["other": node.jsonValue]) })
+                otherElements: { node, _ in objects.append(["other": node.jsonValue]) })
             return .success(objects)
         } catch {
             return .failure(error)
@@ -86,6 +86,27 @@ import Testing
         #expect(fromSlots[3]["date"] == .number(String(ISO8601DateParser.parse("2024-05-03T09:41:00Z")!.timeIntervalSince1970)))
     }
 
+    @Test func byteRangesMatchTheTree() throws {
+        let text = #"""
+            {"messages": [ {"id": "m1", "text": "a"} ,7,
+            {"x": [1, {"y": 2}]},"s" , {}],
+             "after": [1]}
+            """#
+        var fromSlots: [Range<Int>] = []
+        let (_, slotOffsets) = try JSONParser.parse(
+            Array(text.utf8), file: "t.json", streamingObjectsOf: "messages", fields: Self.fields,
+            to: { _, range in fromSlots.append(range) }, otherElements: { _, range in fromSlots.append(range) })
+        var fromTree: [Range<Int>] = []
+        let (_, treeOffsets) = try JSONParser.parse(
+            Array(text.utf8), file: "t.json", streamingElementsOf: "messages",
+            withByteRanges: { _, range in fromTree.append(range) })
+        #expect(fromSlots.count == 5)
+        #expect(fromSlots == fromTree)
+        #expect(slotOffsets == treeOffsets)
+        let bytes = Array(text.utf8)
+        #expect(String(decoding: bytes[fromSlots[0]], as: UTF8.self) == #"{"id": "m1", "text": "a"}"#)
+    }
+
     @Test func errorsMatchTheTree() {
         let broken = [
             #"{"messages": [{"id": "m1",}]}"#,
@@ -124,7 +145,7 @@ import Testing
             var treeError: Diagnostic?
             do throws(Diagnostic) {
                 _ = try JSONParser.parse(bytes, file: "t.json", streamingObjectsOf: "messages", fields: Self.fields,
-                                         dateFields: ["date"], to: { _ in }, otherElements: { _ in })
+                                         dateFields: ["date"], to: { _, _ in }, otherElements: { _, _ in })
             } catch { slotError = error }
             do throws(Diagnostic) {
                 _ = try JSONParser.parse(bytes, file: "t.json", streamingElementsOf: "messages") { _ in }

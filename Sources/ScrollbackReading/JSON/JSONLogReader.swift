@@ -14,7 +14,10 @@ struct JSONLogReader {
     /// Messages are converted one by one as the parser meets them (`streamingElementsOf:`), so
     /// the whole file's JSON tree never exists at once; checks that need the participants
     /// (which may come after the messages) run once the file is read.
-    func read(_ data: [UInt8], file: URL) -> ReadResult {
+    ///
+    /// With `tracingMessages`, the result also says where each message was written
+    /// (`JSONMessageTrace`), for the build cache.
+    func read(_ data: [UInt8], file: URL, tracingMessages: Bool = false) -> ReadResult {
         let path = context.displayPath(file)
         var session = JSONLogSession(context: context, file: file, path: path)
         // A guess: messages are rarely smaller. Growing these arrays would copy every message.
@@ -22,12 +25,29 @@ struct JSONLogReader {
         session.messages.reserveCapacity(data.count / 256)
         session.dates.reserveCapacity(data.count / 256)
         let root: JSONNode
+        var ranges: [Range<Int>] = []
+        if tracingMessages { ranges.reserveCapacity(data.count / 256) }
+        var arrayOpenOffsets: [Int] = []
         do {
-            root = try JSONParser.parse(
-                data, file: path, streamingObjectsOf: "messages", fields: MessageField.names, dateFields: ["date", "edited"],
-                to: { session.collect(MessageFields(object: $0)) }, otherElements: { session.collect($0) })
+            (root, arrayOpenOffsets) = try JSONParser.parse(
+                data, file: path, streamingObjectsOf: "messages", fields: MessageField.names,
+                dateFields: ["date", "edited"],
+                to: { object, range in
+                    if tracingMessages { ranges.append(range) }
+                    session.collect(MessageFields(object: object))
+                },
+                otherElements: { node, range in
+                    if tracingMessages { ranges.append(range) }
+                    session.collect(node)
+                })
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
+        }
+        var trace: JSONMessageTrace?
+        if tracingMessages, arrayOpenOffsets.count == 1, ranges.count == session.dates.count {
+            trace = JSONMessageTrace(
+                arrayOpenOffset: arrayOpenOffsets[0], elementRanges: ranges,
+                sortedPositions: JSONLogSession.sortedPositions(of: session.dates))
         }
         let conversation = session.conversation(from: root)
         let hasError = session.diagnostics.contains { $0.severity == .error }
@@ -36,8 +56,22 @@ struct JSONLogReader {
             left.element.location == right.element.location
                 ? left.offset < right.offset : left.element < right.element
         }.map(\.element)
-        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
+        var result = ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
+        if !hasError, trace?.elementRanges.count == conversation?.messages.count { result.messageTrace = trace }
+        return result
     }
+}
+
+/// Where a JSON log's messages were written: what an incremental build needs to re-read some of
+/// them without reading the whole file (`ReadResult.messageTrace`).
+public struct JSONMessageTrace: Sendable {
+    /// Byte offset of the `messages` array's `[`.
+    public var arrayOpenOffset: Int
+    /// Each message's byte range `[start, end)`, in file order.
+    public var elementRanges: [Range<Int>]
+    /// Each message's (file order) position among the date-sorted messages; `nil` when the
+    /// file order is already sorted.
+    public var sortedPositions: [Int]?
 }
 
 /// An object whose members the session reads: a parsed `JSONNode`, or a message's fields as
@@ -457,6 +491,18 @@ private struct JSONLogSession {
         messages = []
         JSONLogSession.sortByDate(&sorted, dates: dates)
         return sorted
+    }
+
+    /// The position of each message (by `dates`, in file order) once ordered as `sortByDate`
+    /// orders them; `nil` when they already are.
+    static func sortedPositions(of dates: [Date]) -> [Int]? {
+        guard dates.indices.dropFirst().contains(where: { dates[$0] < dates[$0 - 1] }) else { return nil }
+        let order = dates.indices.sorted { left, right in
+            dates[left] != dates[right] ? dates[left] < dates[right] : left < right
+        }
+        var positions = [Int](repeating: 0, count: dates.count)
+        for (position, index) in order.enumerated() { positions[index] = position }
+        return positions
     }
 
     /// Orders `messages` by `dates` (parallel to it); equal dates keep file order. Sorts indices,

@@ -184,29 +184,56 @@ public enum JSONParser {
         return try result.get()
     }
 
-    /// Parses like `parse(_:file:streamingElementsOf:to:)`, but without building a tree for the
-    /// streamed elements that are objects: each one's members named in `fields` are handed to
-    /// `objectBody` in a reused `JSONStreamedObject` (slot `i` holds the first member named
-    /// `fields[i]`; other members are checked and dropped; string members named in `dateFields`
-    /// arrive parsed, see `JSONStreamedObject.dates`). Elements that are not objects go to
-    /// `otherBody`. Errors are exactly those of the other entry points.
+    /// Parses like `parse(_:file:streamingElementsOf:to:)`, and also hands `body` each element's
+    /// byte range `[start, end)` in `bytes`; returns the tree and the offsets of the streamed
+    /// arrays' `[` (one per array, in file order). The build cache keeps these ranges so an
+    /// incremental build can re-read a few old messages without the whole file.
+    public static func parse(
+        _ bytes: [UInt8], file: String, streamingElementsOf key: String,
+        withByteRanges body: (JSONNode, Range<Int>) -> Void
+    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
+        let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(body) { body in
+            bytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer: buffer, file: file)
+                scanner.streamedKey = key
+                scanner.streamRangeHandler = body
+                do throws(Diagnostic) {
+                    let root = try scanner.parseDocument()
+                    return .success((root, scanner.streamedArrayOpenOffsets))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses like `parse(_:file:streamingElementsOf:withByteRanges:)`, but without building a
+    /// tree for the streamed elements that are objects: each one's members named in `fields` are
+    /// handed to `objectBody` in a reused `JSONStreamedObject` (slot `i` holds the first member
+    /// named `fields[i]`; other members are checked and dropped; string members named in
+    /// `dateFields` arrive parsed, see `JSONStreamedObject.dates`), with the element's byte range.
+    /// Elements that are not objects go to `otherBody`. Errors are exactly those of the other
+    /// entry points.
     ///
     /// A log's messages are read this way: no member array, key string or key search per message.
     static func parse(
         _ bytes: [UInt8], file: String, streamingObjectsOf key: String, fields: [String], dateFields: Set<String> = [],
-        to objectBody: (inout JSONStreamedObject) -> Void, otherElements otherBody: (JSONNode) -> Void
-    ) throws(Diagnostic) -> JSONNode {
-        let result: Result<JSONNode, Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
+        to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
+        otherElements otherBody: (JSONNode, Range<Int>) -> Void
+    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
+        let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
             withoutActuallyEscaping(otherBody) { otherBody in
                 bytes.withUnsafeBufferPointer { buffer in
                     var scanner = JSONScanner(buffer: buffer, file: file)
                     scanner.streamedKey = key
-                    scanner.streamHandler = otherBody
+                    scanner.streamRangeHandler = otherBody
                     scanner.objectHandler = objectBody
                     scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
                     scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
                     do throws(Diagnostic) {
-                        return .success(try scanner.parseDocument())
+                        let root = try scanner.parseDocument()
+                        return .success((root, scanner.streamedArrayOpenOffsets))
                     } catch {
                         return .failure(error)
                     }
@@ -371,8 +398,13 @@ private struct JSONScanner {
     /// The top-level member whose array elements go to `streamHandler` instead of the tree.
     var streamedKey: String?
     var streamHandler: ((JSONNode) -> Void)?
+    /// Like `streamHandler`, also given the element's byte range.
+    var streamRangeHandler: ((JSONNode, Range<Int>) -> Void)?
+    /// Where the streamed element being parsed starts, and where each streamed array's `[` is.
+    var streamedElementStart = 0
+    var streamedArrayOpenOffsets: [Int] = []
     /// When set, streamed elements that are objects go here as slots instead (see `fieldTable`).
-    var objectHandler: ((inout JSONStreamedObject) -> Void)?
+    var objectHandler: ((inout JSONStreamedObject, Range<Int>) -> Void)?
     var fieldTable: JSONFieldTable?
     /// Reused for every streamed object.
     var streamedObject = JSONStreamedObject(slotCount: 0)
@@ -499,6 +531,7 @@ private struct JSONScanner {
                 }
             case Byte.openBracket:
                 try enterContainer(baseDepth + open.count)
+                let bracket = position
                 position += 1
                 skipWhitespace()
                 if position < end, base[position] == Byte.closeBracket {
@@ -507,8 +540,12 @@ private struct JSONScanner {
                 } else {
                     var container = OpenContainer(line: line, column: column, firstChild: elementStack.count, isObject: false)
                     // The top-level object's streamed member.
-                    if streamHandler != nil, baseDepth == 0, open.count == 1, open[0].isObject, open[0].key == streamedKey {
+                    if streamHandler != nil || streamRangeHandler != nil, baseDepth == 0, open.count == 1, open[0].isObject,
+                        open[0].key == streamedKey
+                    {
                         container.streams = true
+                        streamedArrayOpenOffsets.append(bracket)
+                        streamedElementStart = position
                     }
                     open.append(container)
                     continue
@@ -522,6 +559,7 @@ private struct JSONScanner {
             while true {
                 let top = open.count - 1
                 guard top >= 0 else { return completed }
+                let completedEnd = position
                 skipWhitespace()
                 if open[top].isObject {
                     memberStack.append(
@@ -549,12 +587,12 @@ private struct JSONScanner {
                         throw unexpected("',' or '}' after object member", at: position)
                     }
                 } else {
-                    if open[top].streams, let streamHandler {
-                        if handedOff {
-                            handedOff = false
-                        } else {
-                            streamHandler(completed)
-                        }
+                    if open[top].streams, handedOff {
+                        handedOff = false  // `objectHandler` has had it
+                    } else if open[top].streams, let streamHandler {
+                        streamHandler(completed)
+                    } else if open[top].streams, let streamRangeHandler {
+                        streamRangeHandler(completed, streamedElementStart..<completedEnd)
                     } else {
                         elementStack.append(completed)
                     }
@@ -566,6 +604,7 @@ private struct JSONScanner {
                         if position < end, base[position] == Byte.closeBracket {
                             throw failure("a value (trailing commas are not allowed)", at: position)
                         }
+                        if open[top].streams { streamedElementStart = position }
                         break
                     } else if byte == Byte.closeBracket {
                         position += 1
@@ -591,7 +630,7 @@ private struct JSONScanner {
         skipWhitespace()
         if position < end, base[position] == Byte.closeBrace {
             position += 1
-            objectHandler!(&streamedObject)
+            objectHandler!(&streamedObject, streamedElementStart..<position)
             return
         }
         var isFirst = true
@@ -634,7 +673,7 @@ private struct JSONScanner {
                 isFirst = false
             } else if byte == Byte.closeBrace {
                 position += 1
-                objectHandler!(&streamedObject)
+                objectHandler!(&streamedObject, streamedElementStart..<position)
                 return
             } else {
                 throw unexpected("',' or '}' after object member", at: position)
