@@ -405,7 +405,8 @@ private struct JSONScanner {
     var streamedArrayOpenOffsets: [Int] = []
     /// When set, streamed elements that are objects go here as slots instead (see `fieldTable`).
     var objectHandler: ((inout JSONStreamedObject, Range<Int>) -> Void)?
-    var fieldTable: JSONFieldTable?
+    /// The names `objectHandler` slots stand for (not optional: unwrapping would copy it per key).
+    var fieldTable = JSONFieldTable([], dates: [])
     /// Reused for every streamed object.
     var streamedObject = JSONStreamedObject(slotCount: 0)
 
@@ -648,7 +649,7 @@ private struct JSONScanner {
             if position < end, base[position] == Byte.quote {
                 let line = self.line
                 let column = position - lineStart + 1
-                if let slot, fieldTable!.isDate[slot], streamedObject.values[slot] == nil,
+                if let slot, fieldTable.isDate[slot], streamedObject.values[slot] == nil,
                     let date = try parseDateString()
                 {
                     streamedObject.values[slot] = JSONNode(.string(""), line: line, column: column)
@@ -710,11 +711,11 @@ private struct JSONScanner {
         while position < end {
             let byte = base[position]
             if byte == Byte.quote {
-                let slot = fieldTable!.slot(of: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart))
+                let slot = fieldTable.slot(of: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart))
                 position += 1
                 return slot
             } else if byte == Byte.backslash {
-                return fieldTable!.slot(of: try parseEscapedString(open: open, contentStart: contentStart))
+                return fieldTable.slot(of: try parseEscapedString(open: open, contentStart: contentStart))
             } else if byte < 0x20 {
                 throw controlCharacter(at: position, open: open)
             } else if byte < 0x80 {
