@@ -24,6 +24,34 @@ enum HTMLText {
         }
     }
 
+    /// Appends `text` escaped (see `escape`) to `output`: runs that need nothing are copied whole.
+    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            let count = bytes.count
+            var runStart = 0
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if !needsEscapeScan(byte) {
+                    index += 1
+                    continue
+                }
+                if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                let forbidden = forbiddenCodePointLength(bytes, index)
+                if forbidden > 0 {
+                    output.append(contentsOf: replacementCharacter)
+                    index += forbidden
+                } else {
+                    appendEscaped(byte, to: &output)
+                    index += 1
+                }
+                runStart = index
+            }
+            if count > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        }
+    }
+
     /// Bytes 0x00...0x3F `escape` must look at: controls and `"`, `&`, `'`, `<`, `>`.
     private static let lowSpecialBytes: UInt64 =
         0xFFFF_FFFF | (1 << 0x22) | (1 << 0x26) | (1 << 0x27) | (1 << 0x3C) | (1 << 0x3E)

@@ -124,9 +124,11 @@ public struct SiteRenderer: Sendable {
             }
             skeleton = PageSkeleton(templates.render("conversation", markedContext))
         }
+        // One buffer for every page's rows, kept from page to page with its capacity.
+        var messages: [UInt8] = []
         for pageIndex in 0..<count {
             let page = pageAt(pageIndex)
-            var messages = ""
+            messages.removeAll(keepingCapacity: true)
             messages.reserveCapacity(page.items.count * 900)
             for item in page.items {
                 rows.render(item, pageIndex: page.index, into: &messages)
@@ -169,7 +171,7 @@ public struct SiteRenderer: Sendable {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
                 var pageContext = context
-                pageContext["messages"] = messages
+                pageContext["messages"] = String(htmlBytes: messages)
                 if let pagination { pageContext["pagination"] = pagination }
                 if let paginationBottom { pageContext["paginationBottom"] = paginationBottom }
                 let body = templates.render("conversation", pageContext)
@@ -340,7 +342,7 @@ struct PageSkeleton {
 
     /// The page's bytes: `shell` (the base template rendered with `bodyMarker` as the body) with the
     /// body in place of its one marker; `nil` when this skeleton or `shell` cannot be used.
-    func page(messages: String, pagination: String, paginationBottom: String, shell: String) -> [UInt8]? {
+    func page(messages: [UInt8], pagination: String, paginationBottom: String, shell: String) -> [UInt8]? {
         guard let pieces else { return nil }
         let shellPieces = Self.split(Array(shell.utf8), [Self.bodyMarker])
         guard shellPieces.count == 3, case .text(let before) = shellPieces[0], case .marker = shellPieces[1],
@@ -348,12 +350,12 @@ struct PageSkeleton {
             !Self.contains(after, Self.markerCore)
         else { return nil }
         var page: [UInt8] = []
-        page.reserveCapacity(before.count + after.count + messages.utf8.count + pagination.utf8.count + paginationBottom.utf8.count + 4096)
+        page.reserveCapacity(before.count + after.count + messages.count + pagination.utf8.count + paginationBottom.utf8.count + 4096)
         page.append(contentsOf: before)
         for piece in pieces {
             switch piece {
             case .bytes(let bytes): page.append(contentsOf: bytes)
-            case .messages: page.append(contentsOf: messages.utf8)
+            case .messages: page.append(contentsOf: messages)
             case .pagination: page.append(contentsOf: pagination.utf8)
             case .paginationBottom: page.append(contentsOf: paginationBottom.utf8)
             }

@@ -32,9 +32,14 @@ struct TextLinkifier: Sendable {
     func html(_ text: String) -> String {
         var output = [UInt8]()
         output.reserveCapacity(text.utf8.count + 32)
+        append(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the HTML of `text` to `output`.
+    func append(_ text: String, to output: inout [UInt8]) {
         var contiguous = text
         contiguous.withUTF8 { append($0, to: &output) }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
@@ -69,6 +74,15 @@ struct TextLinkifier: Sendable {
                     index = end
                     continue
                 }
+            }
+            if Self.isPlain(byte) {
+                // A run of plain bytes: none starts a link (each follows a byte that is no
+                // boundary), none needs escaping; copied whole.
+                var end = index + 1
+                while end < count, Self.isPlain(bytes[end]) { end += 1 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+                continue
             }
             switch byte {
             case UInt8(ascii: "\r"):
@@ -245,6 +259,27 @@ struct TextLinkifier: Sendable {
     @inline(__always) private static func isLocalPartByte(_ byte: UInt8) -> Bool {
         isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "%")
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+
+    /// ASCII bytes 0x00...0x3F that are plain (see `isPlain`): `!`, `#`…`%`, `)`, `*`, `+`, `-`…`9`, `=`, `?`.
+    private static let plainLow: UInt64 = {
+        var mask: UInt64 = 0
+        for byte in 0x21..<0x40 where ![0x22, 0x26, 0x27, 0x28, 0x2C, 0x3A, 0x3B, 0x3C, 0x3E].contains(byte) {
+            mask |= 1 << UInt64(byte)
+        }
+        return mask
+    }()
+
+    /// ASCII bytes 0x40...0x7F that are plain: all but `[`, `{` and DEL.
+    private static let plainHigh: UInt64 = ~((1 << (0x5B - 0x40)) | (1 << (0x7B - 0x40)) | (1 << (0x7F - 0x40)))
+
+    /// Whether `byte` is written as it is and no link can start right after it: not a boundary
+    /// (`isBoundary`), not `& < > " '`, no line break or other control, no lead byte that may start
+    /// a code point HTML forbids (0xC2, 0xEF and up).
+    @inline(__always) private static func isPlain(_ byte: UInt8) -> Bool {
+        if byte < 0x40 { return (plainLow >> UInt64(byte)) & 1 != 0 }
+        if byte < 0x80 { return (plainHigh >> UInt64(byte - 0x40)) & 1 != 0 }
+        return byte != 0xC2 && byte < 0xEF
     }
 
     /// Whether a link may start after `byte`: whitespace or opening punctuation.
