@@ -124,15 +124,11 @@ public struct SiteRenderer: Sendable {
             }
             skeleton = PageSkeleton(templates.render("conversation", markedContext))
         }
-        // One buffer for every page's rows, kept from page to page with its capacity.
-        var messages: [UInt8] = []
+        // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to
+        // page (when `write` keeps no reference to the file it got, its storage is free again).
+        var contents: [UInt8] = []
         for pageIndex in 0..<count {
             let page = pageAt(pageIndex)
-            messages.removeAll(keepingCapacity: true)
-            messages.reserveCapacity(page.items.count * 900)
-            for item in page.items {
-                rows.render(item, pageIndex: page.index, into: &messages)
-            }
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
             var paginationBottom: String?
@@ -158,18 +154,25 @@ public struct SiteRenderer: Sendable {
             }
             let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
             let fullTitle = "\(title) · \(config.title)"
-            var contents: [UInt8]?
-            if let skeleton {
-                let shell = shell(
+            contents.removeAll(keepingCapacity: true)
+            let frame = skeleton?.frame(
+                shell: shell(
                     title: fullTitle, description: description, root: "../", body: PageSkeleton.bodyMarker,
-                    locale: layout.options.locale)
-                contents = skeleton.page(
-                    messages: messages, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "",
-                    shell: shell)
-            }
-            if contents == nil {
+                    locale: layout.options.locale))
+            if let frame {
+                // The rows go straight into the page, between the skeleton's opening and closing.
+                frame.writeOpening(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
+                contents.reserveCapacity(contents.count + page.items.count * 900 + frame.closingCount + 4096)
+                page.items.withUnsafeBufferPointer { items in
+                    for index in items.indices { rows.render(items[index], pageIndex: page.index, into: &contents) }
+                }
+                frame.writeClosing(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
+            } else {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
+                var messages: [UInt8] = []
+                messages.reserveCapacity(page.items.count * 900)
+                for item in page.items { rows.render(item, pageIndex: page.index, into: &messages) }
                 var pageContext = context
                 pageContext["messages"] = String(htmlBytes: messages)
                 if let pagination { pageContext["pagination"] = pagination }
@@ -179,7 +182,7 @@ public struct SiteRenderer: Sendable {
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
                 contents = Array(html.utf8)
             }
-            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents!))
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents))
         }
         for file in rows.extraFiles { try write(file) }
         return rows.diagnostics
@@ -305,7 +308,7 @@ struct PageSkeleton {
     /// What every marker contains, to find leftovers.
     private static let markerCore = Array("Scrollback-Pasted".utf8)
 
-    private enum Piece {
+    fileprivate enum Piece {
         case bytes([UInt8])
         case messages
         case pagination
@@ -340,28 +343,54 @@ struct PageSkeleton {
         self.pieces = messageCount == 1 ? pieces : nil
     }
 
-    /// The page's bytes: `shell` (the base template rendered with `bodyMarker` as the body) with the
-    /// body in place of its one marker; `nil` when this skeleton or `shell` cannot be used.
-    func page(messages: [UInt8], pagination: String, paginationBottom: String, shell: String) -> [UInt8]? {
-        guard let pieces else { return nil }
+    /// A page's bytes around its rows: `shell` (the base template rendered with `bodyMarker` as
+    /// the body) with the body pieces in place of its one marker.
+    struct Frame {
+        fileprivate let pieces: [Piece]
+        fileprivate let messagesIndex: Int
+        let before: [UInt8]
+        let after: [UInt8]
+
+        /// Roughly how many bytes `writeClosing` writes (without the paginations).
+        var closingCount: Int { after.count + 256 }
+
+        /// Everything before the rows.
+        func writeOpening(into page: inout [UInt8], pagination: String, paginationBottom: String) {
+            page.append(contentsOf: before)
+            write(pieces[..<messagesIndex], into: &page, pagination: pagination, paginationBottom: paginationBottom)
+        }
+
+        /// Everything after the rows.
+        func writeClosing(into page: inout [UInt8], pagination: String, paginationBottom: String) {
+            write(
+                pieces[(messagesIndex + 1)...], into: &page, pagination: pagination, paginationBottom: paginationBottom)
+            page.append(contentsOf: after)
+        }
+
+        private func write(
+            _ pieces: ArraySlice<Piece>, into page: inout [UInt8], pagination: String, paginationBottom: String
+        ) {
+            for piece in pieces {
+                switch piece {
+                case .bytes(let bytes): page.append(contentsOf: bytes)
+                case .messages: break  // only at `messagesIndex`
+                case .pagination: raw(pagination, &page)
+                case .paginationBottom: raw(paginationBottom, &page)
+                }
+            }
+        }
+    }
+
+    /// The frame of a page whose shell is `shell`; `nil` when this skeleton or `shell` cannot be used.
+    func frame(shell: String) -> Frame? {
+        guard let pieces, let messagesIndex = pieces.firstIndex(where: { if case .messages = $0 { true } else { false } })
+        else { return nil }
         let shellPieces = Self.split(Array(shell.utf8), [Self.bodyMarker])
         guard shellPieces.count == 3, case .text(let before) = shellPieces[0], case .marker = shellPieces[1],
             case .text(let after) = shellPieces[2], !Self.contains(before, Self.markerCore),
             !Self.contains(after, Self.markerCore)
         else { return nil }
-        var page: [UInt8] = []
-        page.reserveCapacity(before.count + after.count + messages.count + pagination.utf8.count + paginationBottom.utf8.count + 4096)
-        page.append(contentsOf: before)
-        for piece in pieces {
-            switch piece {
-            case .bytes(let bytes): page.append(contentsOf: bytes)
-            case .messages: page.append(contentsOf: messages)
-            case .pagination: page.append(contentsOf: pagination.utf8)
-            case .paginationBottom: page.append(contentsOf: paginationBottom.utf8)
-            }
-        }
-        page.append(contentsOf: after)
-        return page
+        return Frame(pieces: pieces, messagesIndex: messagesIndex, before: before, after: after)
     }
 
     private enum Split {
