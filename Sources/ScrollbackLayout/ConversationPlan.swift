@@ -60,24 +60,30 @@ public struct ConversationPlan: Sendable {
     /// Every page opens with a day separator: the day's own when its first message opens the day,
     /// otherwise a repeat of the day already under way (`repeatsPreviousPage`).
     public func page(_ index: Int) -> PageLayout {
+        var items = [LayoutItem]()
+        items.reserveCapacity(min(messagesPerPage, conversation.messages.count) + 8)
+        forEachRow(ofPage: index) { items.append($0) }
+        return PageLayout(index: index, items: items)
+    }
+
+    /// Hands the rows of page `index` to `body` one at a time, in order: the rows of `page(index)`
+    /// without collecting them, so a renderer that writes each row at once copies none of them.
+    public func forEachRow(ofPage index: Int, _ body: (LayoutItem) throws -> Void) rethrows {
         let messages = conversation.messages
         let first = index * messagesPerPage
         let end = min(messages.count, first + messagesPerPage)
-        guard first < end else { return PageLayout(index: index, items: []) }
+        guard first < end else { return }
 
-        var items = [LayoutItem]()
-        items.reserveCapacity(end - first + 8)
         var previousDay = first == 0 ? Int64.min : localDay(first - 1)
         for messageIndex in first..<end {
             let day = localDay(messageIndex)
             let startsDay = day != previousDay
             if startsDay || messageIndex == first, let separator = daySeparators[day] {
-                items.append(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
+                try body(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
             }
             previousDay = day
-            items.append(.message(row(messageIndex)))
+            try body(.message(row(messageIndex)))
         }
-        return PageLayout(index: index, items: items)
     }
 
     private func localDay(_ messageIndex: Int) -> Int64 {

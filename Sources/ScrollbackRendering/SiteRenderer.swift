@@ -65,9 +65,9 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(_ layout: ConversationLayout) -> (files: [RenderedFile], diagnostics: [Diagnostic]) {
         var files: [RenderedFile] = []
         files.reserveCapacity(layout.pages.count)
-        let diagnostics = renderPages(of: layout, count: layout.pages.count, page: { layout.pages[$0] }) {
-            files.append($0)
-        }
+        let diagnostics = renderPages(
+            of: layout, count: layout.pages.count, rows: { index, body in layout.pages[index].items.forEach(body) }
+        ) { files.append($0) }
         return (files, diagnostics)
     }
 
@@ -81,12 +81,23 @@ public struct SiteRenderer: Sendable {
         let layout = ConversationLayout(
             conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
             summary: plan.summary)
-        return try renderPages(of: layout, count: plan.pageCount, page: plan.page, write: write)
+        return try renderPages(
+            of: layout, count: plan.pageCount, rows: { index, body in plan.forEachRow(ofPage: index, body) },
+            write: write)
     }
 
     /// Renders pages `0..<count` (from `page`) of `layout`'s conversation, then the extra files.
     private func renderPages(
         of layout: ConversationLayout, count: Int, page pageAt: (Int) -> PageLayout,
+        write: (RenderedFile) throws -> Void
+    ) rethrows -> [Diagnostic] {
+        try renderPages(of: layout, count: count, rows: { index, body in pageAt(index).items.forEach(body) }, write: write)
+    }
+
+    /// Renders pages `0..<count` of `layout`'s conversation, then the extra files; `rows` hands the
+    /// rows of page `index` to its second argument one at a time, each written into the page at once.
+    private func renderPages(
+        of layout: ConversationLayout, count: Int, rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void,
         write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
@@ -128,12 +139,11 @@ public struct SiteRenderer: Sendable {
         // page (when `write` keeps no reference to the file it got, its storage is free again).
         var contents: [UInt8] = []
         for pageIndex in 0..<count {
-            let page = pageAt(pageIndex)
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
             var paginationBottom: String?
             if pageCount > 1 {
-                var links = self.pagination(current: page.index, count: pageCount)
+                var links = self.pagination(current: pageIndex, count: pageCount)
                 if !templates.overridden.contains("pagination") {
                     // The shipped template prints `where` once, as text: render once with a
                     // marker there and fill in both landmarks' names.
@@ -152,7 +162,7 @@ public struct SiteRenderer: Sendable {
                     paginationBottom = templates.render("pagination", links)
                 }
             }
-            let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
+            let title = pageIndex == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(pageIndex + 1))"
             let fullTitle = "\(title) · \(config.title)"
             contents.removeAll(keepingCapacity: true)
             let frame = skeleton?.frame(
@@ -162,17 +172,13 @@ public struct SiteRenderer: Sendable {
             if let frame {
                 // The rows go straight into the page, between the skeleton's opening and closing.
                 frame.writeOpening(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
-                contents.reserveCapacity(contents.count + page.items.count * 900 + frame.closingCount + 4096)
-                page.items.withUnsafeBufferPointer { items in
-                    for index in items.indices { rows.render(items[index], pageIndex: page.index, into: &contents) }
-                }
+                rowsOfPage(pageIndex) { rows.render($0, pageIndex: pageIndex, into: &contents) }
                 frame.writeClosing(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
             } else {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
                 var messages: [UInt8] = []
-                messages.reserveCapacity(page.items.count * 900)
-                for item in page.items { rows.render(item, pageIndex: page.index, into: &messages) }
+                rowsOfPage(pageIndex) { rows.render($0, pageIndex: pageIndex, into: &messages) }
                 var pageContext = context
                 pageContext["messages"] = String(htmlBytes: messages)
                 if let pagination { pageContext["pagination"] = pagination }
@@ -182,7 +188,7 @@ public struct SiteRenderer: Sendable {
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
                 contents = Array(html.utf8)
             }
-            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents))
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(pageIndex), contents: contents))
         }
         for file in rows.extraFiles { try write(file) }
         return rows.diagnostics
