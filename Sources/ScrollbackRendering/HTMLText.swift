@@ -181,7 +181,7 @@ enum HTMLText {
         let rest: Substring
         if let end = asciiSchemeEnd(url) {
             guard end >= 0 else { return nil }
-            rest = url[url.utf8.index(url.utf8.startIndex, offsetBy: end)...]
+            return asciiHost(url, after: end)
         } else {
             guard let schemeEnd = url.range(of: "://") else { return nil }
             rest = url[schemeEnd.upperBound...]
@@ -192,6 +192,44 @@ enum HTMLText {
         var result = host.lowercased()
         if result.hasPrefix("www.") { result.removeFirst(4) }
         return result.isEmpty ? nil : result
+    }
+
+    /// `host(of:)` for an all-ASCII `url` whose scheme ends at byte `start`, byte by byte (for
+    /// ASCII, characters and bytes are one and the same).
+    private static func asciiHost(_ url: String, after start: Int) -> String? {
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
+                bytes[end] != UInt8(ascii: "#")
+            {
+                end += 1
+            }
+            var hostStart = start
+            var colon = -1
+            var hasBracket = false
+            for index in start..<end {
+                switch bytes[index] {
+                case UInt8(ascii: "@"):
+                    hostStart = index + 1
+                    colon = -1
+                    hasBracket = false
+                case UInt8(ascii: ":"): colon = index
+                case UInt8(ascii: "]"): hasBracket = true
+                default: break
+                }
+            }
+            var hostEnd = end
+            if colon >= 0, !hasBracket { hostEnd = colon }
+            var host = [UInt8]()
+            host.reserveCapacity(hostEnd - hostStart)
+            for index in hostStart..<max(hostStart, hostEnd) {
+                let byte = bytes[index]
+                host.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
+            if host.starts(with: "www.".utf8) { host.removeFirst(4) }
+            return host.isEmpty ? nil : String(decoding: host, as: UTF8.self)
+        }
     }
 
     /// For an all-ASCII `url`, the UTF-8 offset just past its first `://` (-1 when there is none),

@@ -141,12 +141,23 @@ struct MessageRenderer {
         return found
     }
 
+    /// Whether `path` contains `:`: byte by byte for ASCII text, through Foundation otherwise (whose
+    /// `contains` this replaces on the hot path: every media message asks).
+    private static func containsColon(_ path: String) -> Bool {
+        var found = false
+        for byte in path.utf8 {
+            if byte >= 0x80 { return path.contains(":") }
+            if byte == UInt8(ascii: ":") { found = true }
+        }
+        return found
+    }
+
     /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
     static func resolve(_ source: MediaSource, root: String, remoteMedia: Bool) -> ResolvedMedia {
         switch source {
         case .local(let asset):
             let path = asset.sitePath
-            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !containsDotDot(path) else {
+            guard !path.isEmpty, !path.hasPrefix("/"), !containsColon(path), !containsDotDot(path) else {
                 return .placeholder(original: path, link: nil)
             }
             return .url(root + path)

@@ -262,16 +262,11 @@ struct TextLinkifier: Sendable {
     }
 
     /// ASCII bytes 0x00...0x3F that are plain (see `isPlain`): `!`, `#`…`%`, `)`, `*`, `+`, `-`…`9`, `=`, `?`.
-    private static let plainLow: UInt64 = {
-        var mask: UInt64 = 0
-        for byte in 0x21..<0x40 where ![0x22, 0x26, 0x27, 0x28, 0x2C, 0x3A, 0x3B, 0x3C, 0x3E].contains(byte) {
-            mask |= 1 << UInt64(byte)
-        }
-        return mask
-    }()
+    /// (A literal, so reading it costs no lazy-initialization check; a test rebuilds it.)
+    static let plainLow: UInt64 = 0xA3FF_EE3A_0000_0000
 
     /// ASCII bytes 0x40...0x7F that are plain: all but `[`, `{` and DEL.
-    private static let plainHigh: UInt64 = ~((1 << (0x5B - 0x40)) | (1 << (0x7B - 0x40)) | (1 << (0x7F - 0x40)))
+    static let plainHigh: UInt64 = ~((1 << (0x5B - 0x40)) | (1 << (0x7B - 0x40)) | (1 << (0x7F - 0x40)))
 
     /// Whether `byte` is written as it is and no link can start right after it: not a boundary
     /// (`isBoundary`), not `& < > " '`, no line break or other control, no lead byte that may start
