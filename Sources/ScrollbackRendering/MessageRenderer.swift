@@ -59,6 +59,8 @@ struct MessageRenderer {
     /// Avatar and header views of every participant, made once.
     let avatars: [String: AvatarView]
     let headers: [String: HeaderView]
+    /// Both, with what the row templates draw for them, by participant id: one lookup per message.
+    let senderParts: [String: (avatar: AvatarView, header: HeaderView)]
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -103,6 +105,15 @@ struct MessageRenderer {
         }
         self.avatars = avatars
         self.headers = headers
+        var senderParts: [String: (avatar: AvatarView, header: HeaderView)] = [:]
+        for (id, avatar) in avatars {
+            guard var header = headers[id] else { continue }
+            var drawnAvatar = avatar
+            drawnAvatar.rendered = Array(rows.render(avatar).utf8)
+            header.rendered = Array(rows.render(header).utf8)
+            senderParts[id] = (drawnAvatar, header)
+        }
+        self.senderParts = senderParts
     }
 
     /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`
@@ -228,9 +239,13 @@ struct MessageRenderer {
         let senderID = isSystem ? nil : message.sender
 
         var avatar: AvatarView?
-        if showsAvatars, item.showsAvatar, !isSystem, let senderID { avatar = avatars[senderID] }
         var header: HeaderView?
-        if showsHeaders, item.showsHeader, !isSystem, let senderID { header = headers[senderID] }
+        if !isSystem, let senderID, showsAvatars && item.showsAvatar || showsHeaders && item.showsHeader,
+            let parts = senderParts[senderID]
+        {
+            if showsAvatars, item.showsAvatar { avatar = parts.avatar }
+            if showsHeaders, item.showsHeader { header = parts.header }
+        }
         var time: TimeView?
         if item.timestamp != .hidden {
             time = TimeView(

@@ -106,6 +106,8 @@ struct AvatarView: RowView {
     var colorClass: String
     var colorStyle: String?
     var src: String?
+    /// What `RowTemplates.render` drew for this avatar, once per participant (see `MessageRenderer`).
+    var rendered: [UInt8]? = nil
     var context: Any {
         var context: [String: Any] = ["name": name, "initials": initials, "colorClass": colorClass]
         if let colorStyle { context["colorStyle"] = colorStyle }
@@ -146,6 +148,8 @@ struct HeaderView: RowView {
     var anchor: String
     var colorClass: String
     var colorStyle: String?
+    /// What `RowTemplates.render` drew for this header, once per participant (see `MessageRenderer`).
+    var rendered: [UInt8]? = nil
     var context: Any {
         var context: [String: Any] = ["name": name, "anchor": anchor, "colorClass": colorClass]
         if let colorStyle { context["colorStyle"] = colorStyle }
@@ -298,8 +302,12 @@ struct MessageView: RowView {
         o += "\" data-group-position=\""
         esc(position, &o)
         o += "\">"
-        if let avatar { parts.render(avatar, into: &o) }
-        if let header { parts.render(header, into: &o) }
+        if let avatar {
+            if let rendered = avatar.rendered { o.append(contentsOf: rendered) } else { parts.render(avatar, into: &o) }
+        }
+        if let header {
+            if let rendered = header.rendered { o.append(contentsOf: rendered) } else { parts.render(header, into: &o) }
+        }
         if let continuedName {
             o += "<div class=\"hd cont\" aria-hidden=\"true\">"
             esc(continuedName, &o)

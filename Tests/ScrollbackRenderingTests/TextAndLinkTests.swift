@@ -224,14 +224,15 @@ import Testing
     @Test func linkifiedRunsOfPlainTextMatchTheByteByByteRules() {
         let linkifier = TextLinkifier(participants: [Participant(id: "bob", name: "Bob Stone")])
         #expect(
-            linkifier.html("see(https://e.com/a)x,www.e.org;@bob hi@bob a@b.co \u{1}é\u{FFFE}")
+            linkifier.html("see(https://e.com/a)x,www.e.org ;@bob hi@bob a@b.co \u{1}é\u{85}")
                 == "see(<a href=\"https://e.com/a\" rel=\"nofollow noopener\">https://e.com/a</a>)x,"
-                + "<a href=\"https://www.e.org\" rel=\"nofollow noopener\">www.e.org</a>;"
+                + "<a href=\"https://www.e.org\" rel=\"nofollow noopener\">www.e.org</a> ;"
                 + "<a class=\"mn\" href=\"#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}")
     }
 
     @Test func escapingIntoBytesMatchesEscape() {
-        for text in ["", "plain", "a<b>&\"'c", "\u{0}x\u{7F}\u{85}\u{FDD0}é🎉", "end&"] {
+        let noncharacters = String(Unicode.Scalar(0xFDD0)!) + String(Unicode.Scalar(0x10FFFF)!)
+        for text in ["", "plain", "a<b>&\"'c", "\u{0}x\u{7F}\u{85}é🎉" + noncharacters + "z", "end&"] {
             var bytes: [UInt8] = []
             HTMLText.appendEscaped(text, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == HTMLText.escape(text))
