@@ -7,18 +7,18 @@ struct HTMLBodyView: RowView {
     var template: RowTemplate
     var html: String
     var context: Any { ["html": html] }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         writeOpening(into: &o)
         raw(html, &o)
         writeClosing(into: &o)
     }
     /// What the template prints before `{{{html}}}`.
-    func writeOpening(into o: inout [UInt8]) {
+    func writeOpening(into o: inout HTMLBuffer) {
         o += template == .text
             ? "<div class=\"b\" data-part=\"bubble\" dir=\"auto\">" : "<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\">"
     }
     /// What the template prints after `{{{html}}}`.
-    func writeClosing(into o: inout [UInt8]) {
+    func writeClosing(into o: inout HTMLBuffer) {
         o += "</div>"
     }
 }
@@ -29,7 +29,7 @@ struct TextBodyView: RowView {
     var template: RowTemplate
     var text: String
     var context: Any { ["text": text] }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         if template == .emoji {
             o += "<div class=\"b em\" data-part=\"bubble\">"
             esc(text, &o)
@@ -53,7 +53,7 @@ struct PlaceholderView: RowView {
         if let link { context["link"] = link }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<span class=\"ph0\" role=\"img\" aria-label=\""
         esc(label, &o)
         o += " not available\"><span class=\"phl\">"
@@ -99,7 +99,7 @@ struct PhotoView: RowView {
         if let caption { context["caption"] = caption }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<figure class=\"b md\" data-part=\"bubble\">"
         if let src {
             o += "<img src=\""
@@ -152,7 +152,7 @@ struct VideoView: RowView {
         if let duration { context["duration"] = duration }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<figure class=\"b md\" data-part=\"bubble\">"
         if let src {
             o += "<video controls preload=\"none\" src=\""
@@ -212,7 +212,7 @@ struct AudioView: RowView {
         if let duration { context["duration"] = duration }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b au\" data-part=\"bubble\">"
         if let title {
             o += "<div class=\"t\" dir=\"auto\">"
@@ -249,7 +249,7 @@ struct LocationView: RowView {
         if let href { context["href"] = href }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b card\" data-part=\"bubble\">"
         if let href {
             o += "<a class=\"loc\" href=\""
@@ -306,7 +306,7 @@ struct ContactView: RowView {
             "vcf": vcf, "vcfName": vcfName,
         ]
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b card ct\" data-part=\"bubble\"><div class=\"ch\"><span class=\"av ci\" aria-hidden=\"true\">"
         esc(initials, &o)
         o += "</span><strong dir=\"auto\">"
@@ -355,7 +355,7 @@ struct LinkPreviewView: RowView {
         if let html { context["html"] = html }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b lpb\" data-part=\"bubble\">"
         if let html {
             o += "<div dir=\"auto\">"
@@ -403,7 +403,7 @@ struct CustomView: RowView {
     var id: String
     var html: String
     var context: Any { ["id": id, "html": html] }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b cu\" data-part=\"bubble\" data-custom=\""
         esc(id, &o)
         o += "\">"
@@ -418,7 +418,7 @@ struct CustomFallbackView: RowView {
     var id: String
     var json: String
     var context: Any { ["id": id, "json": json] }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b cu fb\" data-part=\"bubble\" data-custom=\""
         esc(id, &o)
         o += "\"><strong>Unsupported message “"

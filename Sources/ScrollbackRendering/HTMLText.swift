@@ -25,7 +25,7 @@ enum HTMLText {
     }
 
     /// Appends `text` escaped (see `escape`) to `output`: runs that need nothing are copied whole.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    static func appendEscaped<Sink: ByteSink>(_ text: String, to output: inout Sink) {
         var text = text
         text.withUTF8 { bytes in
             let count = bytes.count
@@ -40,7 +40,7 @@ enum HTMLText {
                 if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
                 let forbidden = forbiddenCodePointLength(bytes, index)
                 if forbidden > 0 {
-                    output.append(contentsOf: replacementCharacter)
+                    output += "\u{FFFD}"
                     index += forbidden
                 } else {
                     appendEscaped(byte, to: &output)
@@ -67,12 +67,12 @@ enum HTMLText {
 
     /// Appends the escaped bytes of `bytes` to `output` (see `escape`).
     @inline(__always)
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    static func appendEscaped<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         var index = 0
         while index < bytes.count {
             let forbidden = forbiddenCodePointLength(bytes, index)
             if forbidden > 0 {
-                output.append(contentsOf: replacementCharacter)
+                output += "\u{FFFD}"
                 index += forbidden
             } else {
                 appendEscaped(bytes[index], to: &output)
@@ -146,13 +146,13 @@ enum HTMLText {
     /// Appends one byte, escaped when it is one of `& < > " '`. Callers that write log text
     /// byte by byte check `forbiddenCodePointLength` first.
     @inline(__always)
-    static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+    static func appendEscaped<Sink: ByteSink>(_ byte: UInt8, to output: inout Sink) {
         switch byte {
-        case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
-        case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
-        case UInt8(ascii: "'"): output.append(contentsOf: "&#39;".utf8)
+        case UInt8(ascii: "&"): output += "&amp;"
+        case UInt8(ascii: "<"): output += "&lt;"
+        case UInt8(ascii: ">"): output += "&gt;"
+        case UInt8(ascii: "\""): output += "&quot;"
+        case UInt8(ascii: "'"): output += "&#39;"
         default: output.append(byte)
         }
     }

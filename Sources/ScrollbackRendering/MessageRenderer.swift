@@ -181,7 +181,7 @@ struct MessageRenderer {
     }
 
     /// The HTML of one row, appended to `output`.
-    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout [UInt8]) {
+    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout HTMLBuffer) {
         switch item {
         case .daySeparator(let separator):
             rows.render(
@@ -208,9 +208,9 @@ struct MessageRenderer {
                 renderBody(message, anchor: view.anchor, into: &output)
                 view.writeClosing(into: &output, parts: rows)
             } else {
-                var body: [UInt8] = []
+                var body = HTMLBuffer(capacity: 1024)
                 renderBody(message, anchor: view.anchor, into: &body)
-                view.body = String(htmlBytes: body)
+                view.body = body.string
                 rows.render(view, into: &output)
             }
         }
@@ -219,9 +219,9 @@ struct MessageRenderer {
 
     /// The HTML of one row, appended to `output` (see the byte version).
     mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
-        var bytes: [UInt8] = []
+        var bytes = HTMLBuffer(capacity: 1024)
         render(item, pageIndex: pageIndex, into: &bytes)
-        output += String(htmlBytes: bytes)
+        output += bytes.string
     }
 
     /// The link to message `id` on page `targetPage`, from page `pageIndex`.
@@ -299,7 +299,7 @@ struct MessageRenderer {
     // MARK: - Bodies
 
     /// The bubble (or, for system messages, the centred note) of `item`.
-    mutating func renderBody(_ item: MessageLayout, anchor: String, into output: inout [UInt8]) {
+    mutating func renderBody(_ item: MessageLayout, anchor: String, into output: inout HTMLBuffer) {
         switch item.message.kind {
         case .text(let text):
             if rows.isCompiled(.text) {

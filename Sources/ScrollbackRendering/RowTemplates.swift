@@ -29,10 +29,10 @@ struct RowTemplates: Sendable {
             // A site's own template is always rendered by swift-mustache: it may print values the
             // probes cannot tell apart (e.g. names found up the context stack).
             guard library.contains(name), !library.overridden.contains(name), !failed.contains(name) else { continue }
-            var native: [UInt8] = []
+            var native = HTMLBuffer()
             view.write(into: &native, parts: viaTemplates)
             let templated = library.render(name, view.context)
-            if native.elementsEqual(templated.utf8) {
+            if native.string == templated {
                 compiled.insert(name)
             } else {
                 failed.insert(name)
@@ -79,7 +79,7 @@ struct RowTemplates: Sendable {
 
     /// Appends `view` as its template draws it.
     @inline(__always)
-    func render(_ view: some RowView, into output: inout [UInt8]) {
+    func render(_ view: some RowView, into output: inout HTMLBuffer) {
         if isCompiled(view.template) {
             view.write(into: &output, parts: self)
         } else {
@@ -89,9 +89,9 @@ struct RowTemplates: Sendable {
 
     /// `view` as its template draws it.
     func render(_ view: some RowView) -> String {
-        var output: [UInt8] = []
+        var output = HTMLBuffer(capacity: 256)
         render(view, into: &output)
-        return String(htmlBytes: output)
+        return output.string
     }
 
     /// Views that exercise every branch of every shipped row template.

@@ -55,7 +55,7 @@ protocol RowView {
     /// The values the template sees (a dictionary, or a `MustacheParent`).
     var context: Any { get }
     /// Appends exactly what the shipped template prints for `context`.
-    func write(into output: inout [UInt8], parts: RowTemplates)
+    func write(into output: inout HTMLBuffer, parts: RowTemplates)
 }
 
 /// `templates/day-separator`.
@@ -66,7 +66,7 @@ struct DayView: RowView {
     /// Whether it only repeats, at the top of a page, the day the previous page ended in.
     var repeats: Bool = false
     var context: Any { ["text": text, "iso": iso, "repeats": repeats] }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += repeats ? "<h2 class=\"day rep\"" : "<h2 class=\"day\""
         o += " data-part=\"day-separator\"><time datetime=\""
         esc(iso, &o)
@@ -85,7 +85,7 @@ struct TimeView: RowView {
     /// `tt` above the bubble, `tb` below.
     var placement: String
     var context: Any { ["anchor": anchor, "text": text, "iso": iso, "where": placement] }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<a class=\"ts "
         esc(placement, &o)
         o += "\" href=\"#"
@@ -114,7 +114,7 @@ struct AvatarView: RowView {
         if let src { context["src"] = src }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         if let src {
             o += "<img class=\"av\" data-part=\"avatar\" src=\""
             esc(src, &o)
@@ -131,7 +131,7 @@ struct AvatarView: RowView {
 
 /// Ends an open `class="…` attribute with the colour class, then adds `style="--pc:#…"` when a
 /// participant has a (validated) colour of their own. Avatars and headers share it.
-private func appendColor(_ colorClass: String, _ colorStyle: String?, to o: inout [UInt8]) {
+private func appendColor(_ colorClass: String, _ colorStyle: String?, to o: inout HTMLBuffer) {
     esc(colorClass, &o)
     o += "\""
     if let colorStyle {
@@ -155,7 +155,7 @@ struct HeaderView: RowView {
         if let colorStyle { context["colorStyle"] = colorStyle }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"hd "
         appendColor(colorClass, colorStyle, to: &o)
         o += " data-part=\"header\">"
@@ -177,7 +177,7 @@ struct FooterView: RowView {
         if let status { context["status"] = ["mark": status.mark, "label": status.label, "cls": status.cls] }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"ft\" data-part=\"footer\">"
         if let editedText, editedISO != nil {
             o += "<span class=\"ed\" title=\"Edited "
@@ -212,7 +212,7 @@ struct ReplyView: RowView {
         if let sender { context["author"] = sender }
         return context
     }
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<a class=\"rq\" href=\""
         esc(href, &o)
         o += "\">"
@@ -237,7 +237,7 @@ struct ReactionView {
     var context: Any { ["emoji": emoji, "count": count, "names": names] }
 
     /// Appends `names` escaped, without joining them into a new string first.
-    func writeNames(into o: inout [UInt8]) {
+    func writeNames(into o: inout HTMLBuffer) {
         for (index, name) in senderNames.enumerated() {
             if index > 0 { o += ", " }
             esc(name, &o)
@@ -277,14 +277,14 @@ struct MessageView: RowView {
     /// Itself: swift-mustache asks it by name (`child(named:)`) instead of reflecting.
     var context: Any { self }
 
-    func write(into o: inout [UInt8], parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         writeOpening(into: &o, parts: parts)
         raw(body, &o)
         writeClosing(into: &o, parts: parts)
     }
 
     /// Everything the template prints before `{{{body}}}`.
-    func writeOpening(into o: inout [UInt8], parts: RowTemplates) {
+    func writeOpening(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"m\" id=\""
         esc(anchor, &o)
         o += "\" data-message-id=\""
@@ -329,7 +329,7 @@ struct MessageView: RowView {
     }
 
     /// Everything the template prints after `{{{body}}}`.
-    func writeClosing(into o: inout [UInt8], parts: RowTemplates) {
+    func writeClosing(into o: inout HTMLBuffer, parts: RowTemplates) {
         if !reactions.isEmpty {
             o += "<ul class=\"rx\">"
             for reaction in reactions {

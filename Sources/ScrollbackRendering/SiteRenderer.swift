@@ -137,7 +137,7 @@ public struct SiteRenderer: Sendable {
         }
         // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to
         // page (when `write` keeps no reference to the file it got, its storage is free again).
-        var contents: [UInt8] = []
+        var contents = HTMLBuffer(capacity: 1 << 16)
         for pageIndex in 0..<count {
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
@@ -164,7 +164,7 @@ public struct SiteRenderer: Sendable {
             }
             let title = pageIndex == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(pageIndex + 1))"
             let fullTitle = "\(title) · \(config.title)"
-            contents.removeAll(keepingCapacity: true)
+            contents.removeAll()
             let frame = skeleton?.frame(
                 shell: shell(
                     title: fullTitle, description: description, root: "../", body: PageSkeleton.bodyMarker,
@@ -177,18 +177,19 @@ public struct SiteRenderer: Sendable {
             } else {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
-                var messages: [UInt8] = []
+                var messages = HTMLBuffer(capacity: 1 << 16)
                 rowsOfPage(pageIndex) { rows.render($0, pageIndex: pageIndex, into: &messages) }
                 var pageContext = context
-                pageContext["messages"] = String(htmlBytes: messages)
+                pageContext["messages"] = messages.string
                 if let pagination { pageContext["pagination"] = pagination }
                 if let paginationBottom { pageContext["paginationBottom"] = paginationBottom }
                 let body = templates.render("conversation", pageContext)
                 let html = shell(
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
-                contents = Array(html.utf8)
+                contents.removeAll()
+                raw(html, &contents)
             }
-            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(pageIndex), contents: contents))
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(pageIndex), contents: contents.bytes))
         }
         for file in rows.extraFiles { try write(file) }
         return rows.diagnostics
@@ -357,24 +358,21 @@ struct PageSkeleton {
         let before: [UInt8]
         let after: [UInt8]
 
-        /// Roughly how many bytes `writeClosing` writes (without the paginations).
-        var closingCount: Int { after.count + 256 }
-
         /// Everything before the rows.
-        func writeOpening(into page: inout [UInt8], pagination: String, paginationBottom: String) {
+        func writeOpening(into page: inout HTMLBuffer, pagination: String, paginationBottom: String) {
             page.append(contentsOf: before)
             write(pieces[..<messagesIndex], into: &page, pagination: pagination, paginationBottom: paginationBottom)
         }
 
         /// Everything after the rows.
-        func writeClosing(into page: inout [UInt8], pagination: String, paginationBottom: String) {
+        func writeClosing(into page: inout HTMLBuffer, pagination: String, paginationBottom: String) {
             write(
                 pieces[(messagesIndex + 1)...], into: &page, pagination: pagination, paginationBottom: paginationBottom)
             page.append(contentsOf: after)
         }
 
         private func write(
-            _ pieces: ArraySlice<Piece>, into page: inout [UInt8], pagination: String, paginationBottom: String
+            _ pieces: ArraySlice<Piece>, into page: inout HTMLBuffer, pagination: String, paginationBottom: String
         ) {
             for piece in pieces {
                 switch piece {

@@ -37,12 +37,12 @@ struct TextLinkifier: Sendable {
     }
 
     /// Appends the HTML of `text` to `output`.
-    func append(_ text: String, to output: inout [UInt8]) {
+    func append<Sink: ByteSink>(_ text: String, to output: inout Sink) {
         var contiguous = text
         contiguous.withUTF8 { append($0, to: &output) }
     }
 
-    private func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    private func append<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         var index = 0
         let count = bytes.count
         // Position of the next `@` (or `count`): e-mail addresses are only looked for before one.
@@ -57,11 +57,11 @@ struct TextLinkifier: Sendable {
                     continue
                 }
                 if byte == UInt8(ascii: "@"), let (end, anchor) = mentionEnd(bytes, from: index) {
-                    output.append(contentsOf: "<a class=\"mn\" href=\"#".utf8)
-                    output.append(contentsOf: anchor.utf8)
-                    output.append(contentsOf: "\">".utf8)
+                    output += "<a class=\"mn\" href=\"#"
+                    raw(anchor, &output)
+                    output += "\">"
                     HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[index..<end]), to: &output)
-                    output.append(contentsOf: "</a>".utf8)
+                    output += "</a>"
                     index = end
                     continue
                 }
@@ -86,14 +86,14 @@ struct TextLinkifier: Sendable {
             }
             switch byte {
             case UInt8(ascii: "\r"):
-                output.append(contentsOf: "<br>".utf8)
+                output += "<br>"
                 if index + 1 < count, bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
             case UInt8(ascii: "\n"):
-                output.append(contentsOf: "<br>".utf8)
+                output += "<br>"
             default:
                 let forbidden = HTMLText.forbiddenCodePointLength(bytes, index)
                 if forbidden > 0 {
-                    output.append(contentsOf: HTMLText.replacementCharacter)
+                    output += "\u{FFFD}"
                     index += forbidden
                     continue
                 }
@@ -106,30 +106,30 @@ struct TextLinkifier: Sendable {
     private enum LinkKind { case web, email }
 
     private func appendLink(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, to output: inout [UInt8], kind: LinkKind
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, to output: inout some ByteSink, kind: LinkKind
     ) {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        output.append(contentsOf: "<a href=\"".utf8)
+        output += "<a href=\""
         switch kind {
         case .email:
-            output.append(contentsOf: "mailto:".utf8)
+            output += "mailto:"
         case .web:
-            if slice.count >= 4, Self.lower(slice[0]) == UInt8(ascii: "w") { output.append(contentsOf: "https://".utf8) }
+            if slice.count >= 4, Self.lower(slice[0]) == UInt8(ascii: "w") { output += "https://" }
         }
         Self.appendHref(slice, to: &output)
-        output.append(contentsOf: kind == .web ? "\" rel=\"nofollow noopener\">".utf8 : "\">".utf8)
+        output += kind == .web ? "\" rel=\"nofollow noopener\">" : "\">"
         HTMLText.appendEscaped(slice, to: &output)
-        output.append(contentsOf: "</a>".utf8)
+        output += "</a>"
     }
 
     /// Appends `url` escaped for an attribute, with every `%` that does not start a `%XX` escape
     /// written as `%25`: the text "http://a/%%30" is still linked, to a valid URL.
-    private static func appendHref(_ url: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    private static func appendHref(_ url: UnsafeBufferPointer<UInt8>, to output: inout some ByteSink) {
         var start = 0
         for index in 0..<url.count where url[index] == UInt8(ascii: "%") {
             if index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) { continue }
             HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: url[start..<index]), to: &output)
-            output.append(contentsOf: "%25".utf8)
+            output += "%25"
             start = index + 1
         }
         HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: url[start..<url.count]), to: &output)
