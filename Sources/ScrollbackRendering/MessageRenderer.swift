@@ -246,11 +246,12 @@ struct MessageRenderer {
             if showsAvatars, item.showsAvatar { avatar = parts.avatar }
             if showsHeaders, item.showsHeader { header = parts.header }
         }
-        var time: TimeView?
-        if item.timestamp != .hidden {
-            time = TimeView(
-                anchor: anchor, text: item.time.text, iso: item.time.iso,
-                placement: item.timestamp == .top ? "tt" : "tb")
+        var timestampTop: TimeView?
+        var timestampBottom: TimeView?
+        switch item.timestamp {
+        case .top: timestampTop = TimeView(anchor: anchor, text: item.time.text, iso: item.time.iso, placement: "tt")
+        case .bottom: timestampBottom = TimeView(anchor: anchor, text: item.time.text, iso: item.time.iso, placement: "tb")
+        case .hidden: break
         }
         var footer: FooterView?
         if showsFooters, item.showsFooter, !isSystem {
@@ -279,10 +280,10 @@ struct MessageRenderer {
         return MessageView(
             anchor: anchor, id: message.id, kind: message.kind.name.rawValue, sender: senderID,
             align: item.alignment.rawValue, position: item.groupPosition.rawValue, avatar: avatar, header: header,
-            timestampTop: item.timestamp == .top ? time : nil, timestampBottom: item.timestamp == .bottom ? time : nil,
+            timestampTop: timestampTop, timestampBottom: timestampBottom,
             reply: reply, body: "", reactions: reactions, footer: footer,
             spokenSender: isSystem || header != nil ? nil : item.sender?.name ?? senderID,
-            spokenTime: time == nil ? item.time.text : nil)
+            spokenTime: item.timestamp == .hidden ? item.time.text : nil)
     }
 
     /// What a screen reader must hear before the message's text when the page does not draw it:
