@@ -81,6 +81,9 @@ struct Build: ParsableCommand {
             for (step, seconds) in report.stepDurations {
                 printer.line("  \(step): \(String(format: "%.3f", seconds)) s")
             }
+            printer.line(
+                "  conversations: \(report.rebuiltConversations) rebuilt "
+                    + "(\(report.appendedConversations) by the append fast path), \(report.reusedConversations) reused")
         }
         if !quiet { Swift.print(report.summaryLine) }
         if report.hasErrors { throw ExitCode.failure }

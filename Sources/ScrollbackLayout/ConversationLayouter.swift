@@ -59,6 +59,22 @@ public struct ConversationLayouter: Sendable {
     ///
     /// All the formatter work happens here, once per conversation; pages are then pure assembly.
     public func plan(_ conversation: Conversation) -> ConversationPlan {
+        plan(conversation, globalIndexes: nil, totalMessageCount: nil)
+    }
+
+    /// Plans a date-sorted subset of a larger conversation, for rebuilding only some of its pages
+    /// (an incremental build after messages were appended).
+    ///
+    /// `globalIndexes[i]` is the position of `conversation.messages[i]` among all
+    /// `totalMessageCount` messages (strictly increasing). Pages, the page count, reply previews'
+    /// pages and the summary's count use these positions; group positions and day separators use
+    /// the neighbours present. So a page is right when all its messages, the message before it,
+    /// the first message and the targets of its replies are in the subset.
+    public func plan(_ conversation: Conversation, globalIndexes: [Int], totalMessageCount: Int) -> ConversationPlan {
+        plan(conversation, globalIndexes: Optional(globalIndexes), totalMessageCount: totalMessageCount)
+    }
+
+    private func plan(_ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?) -> ConversationPlan {
         let options = self.options.applying(conversation.layout)
         let zoneName = conversation.timeZone ?? options.timeZone
         // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
@@ -123,13 +139,28 @@ public struct ConversationLayouter: Sendable {
             if let edited = messages[index].edited { editedTimes[index] = formats.dayAndTime(edited) }
         }
 
-        let messagesPerPage = pageSize > 0 ? pageSize : max(count, 1)
+        let totalCount = totalMessageCount ?? count
+        let messagesPerPage = pageSize > 0 ? pageSize : max(totalCount, 1)
+        let pageCount = max(1, (totalCount + messagesPerPage - 1) / messagesPerPage)
+        // Each page's own count and date range, for the pages whose messages are all here.
+        var pageHeaders = [PageHeader?](repeating: nil, count: pageCount)
+        for page in 0..<pageCount {
+            let bounds = ConversationPlan.localBounds(
+                ofPage: page, messagesPerPage: messagesPerPage, count: count, globalIndexes: globalIndexes)
+            let globalCount = min(totalCount, (page + 1) * messagesPerPage) - page * messagesPerPage
+            guard !bounds.isEmpty, bounds.count == globalCount else { continue }
+            pageHeaders[page] = PageHeader(
+                messageCount: bounds.count, firstDate: formats.dayAndTime(dates[bounds.lowerBound]),
+                lastDate: formats.dayAndTime(dates[bounds.upperBound - 1]))
+        }
         return ConversationPlan(
             conversation: conversation, options: options, messagesPerPage: messagesPerPage,
-            summary: Self.summary(conversation, participants: participants, formats: formats),
+            summary: Self.summary(
+                conversation, participants: participants, formats: formats, messageCount: totalCount),
             participants: participants, indexOfMessage: indexOfMessage, positions: positions,
             localSeconds: localSeconds, timeTexts: timeTexts, daySeparators: daySeparators,
-            editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999)
+            editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999,
+            globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders)
     }
 
     // MARK: Grouping
@@ -171,7 +202,8 @@ public struct ConversationLayouter: Sendable {
     // MARK: Summary
 
     private static func summary(
-        _ conversation: Conversation, participants: [String: Participant], formats: ConversationDateFormats
+        _ conversation: Conversation, participants: [String: Participant], formats: ConversationDateFormats,
+        messageCount: Int
     ) -> ConversationSummary {
         let messages = conversation.messages
         var lastMessagePreview: String?
@@ -185,7 +217,7 @@ public struct ConversationLayouter: Sendable {
         }
         return ConversationSummary(
             id: conversation.id, title: conversation.displayTitle, description: conversation.description,
-            participantNames: conversation.participants.map(\.name), messageCount: messages.count,
+            participantNames: conversation.participants.map(\.name), messageCount: messageCount,
             firstDate: messages.first.map { formats.dayAndTime($0.date) },
             lastDate: messages.last.map { formats.dayAndTime($0.date) },
             lastMessagePreview: lastMessagePreview)

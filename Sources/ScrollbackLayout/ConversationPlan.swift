@@ -32,20 +32,55 @@ public struct ConversationPlan: Sendable {
     /// ISO texts of the rare dates the hand-made formatter does not cover, by message index.
     let isoOutsideYears1To9999: [Int: String]
 
+    /// For a plan of some of a conversation's messages (`ConversationLayouter.plan(_:globalIndexes:
+    /// totalMessageCount:)`): each message's position among all of them; `nil` for a whole one.
+    let globalIndexes: [Int]?
+    /// Messages in the whole conversation.
+    public let totalMessageCount: Int
+    /// Each page's header, when all its messages are in the plan.
+    let pageHeaders: [PageHeader?]
+
     /// Number of pages; never 0 (a conversation with no message has one empty page).
     public var pageCount: Int {
-        max(1, (conversation.messages.count + messagesPerPage - 1) / messagesPerPage)
+        max(1, (totalMessageCount + messagesPerPage - 1) / messagesPerPage)
     }
 
     /// Page index (0-based) of the message with `id`, if there is one.
     public func pageIndex(ofMessage id: String) -> Int? {
-        indexOfMessage[id].map { $0 / messagesPerPage }
+        indexOfMessage[id].map { globalIndex($0) / messagesPerPage }
     }
 
     /// Page index of every message id (`ConversationLayout.pageOfMessage`).
     public var pageOfMessage: [String: Int] {
         let messagesPerPage = messagesPerPage
-        return indexOfMessage.mapValues { $0 / messagesPerPage }
+        return indexOfMessage.mapValues { globalIndex($0) / messagesPerPage }
+    }
+
+    /// Position in `conversation.messages` of the message with `id`, if there is one.
+    public func messageIndex(ofMessage id: String) -> Int? {
+        indexOfMessage[id]
+    }
+
+    /// The position among all the conversation's messages of `conversation.messages[index]`.
+    func globalIndex(_ index: Int) -> Int {
+        globalIndexes?[index] ?? index
+    }
+
+    /// The indexes in `conversation.messages` of page `page`'s messages (those present).
+    static func localBounds(ofPage page: Int, messagesPerPage: Int, count: Int, globalIndexes: [Int]?) -> Range<Int> {
+        let first = page * messagesPerPage
+        let end = first + messagesPerPage
+        guard let globalIndexes else { return min(count, first)..<min(count, end) }
+        func lowerBound(_ value: Int) -> Int {
+            var low = 0
+            var high = globalIndexes.count
+            while low < high {
+                let middle = (low + high) / 2
+                if globalIndexes[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return lowerBound(first)..<lowerBound(end)
     }
 
     /// Whether `ConversationDateFormats.formatISO` can write `date` by hand in any zone: its UTC
@@ -60,18 +95,29 @@ public struct ConversationPlan: Sendable {
     /// Every page opens with a day separator: the day's own when its first message opens the day,
     /// otherwise a repeat of the day already under way (`repeatsPreviousPage`).
     public func page(_ index: Int) -> PageLayout {
+        let bounds = Self.localBounds(
+            ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
+            globalIndexes: globalIndexes)
+        guard !bounds.isEmpty else { return PageLayout(index: index, items: []) }
         var items = [LayoutItem]()
-        items.reserveCapacity(min(messagesPerPage, conversation.messages.count) + 8)
+        items.reserveCapacity(bounds.count + 8)
         forEachRow(ofPage: index) { items.append($0) }
-        return PageLayout(index: index, items: items)
+        return PageLayout(index: index, items: items, header: pageHeader(index))
+    }
+
+    /// The header of page `index` when all its messages are in the plan (`PageLayout.header`).
+    public func pageHeader(_ index: Int) -> PageHeader? {
+        index < pageHeaders.count ? pageHeaders[index] : nil
     }
 
     /// Hands the rows of page `index` to `body` one at a time, in order: the rows of `page(index)`
     /// without collecting them, so a renderer that writes each row at once copies none of them.
     public func forEachRow(ofPage index: Int, _ body: (LayoutItem) throws -> Void) rethrows {
-        let messages = conversation.messages
-        let first = index * messagesPerPage
-        let end = min(messages.count, first + messagesPerPage)
+        let bounds = Self.localBounds(
+            ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
+            globalIndexes: globalIndexes)
+        let first = bounds.lowerBound
+        let end = bounds.upperBound
         guard first < end else { return }
 
         var previousDay = first == 0 ? Int64.min : localDay(first - 1)
@@ -142,7 +188,7 @@ public struct ConversationPlan: Sendable {
         let target = conversation.messages[targetIndex]
         let senderName = target.kind.name == .system ? nil : target.sender.map { participants[$0]?.name ?? $0 }
         return ReplyPreview(
-            messageID: target.id, pageIndex: targetIndex / messagesPerPage, senderName: senderName,
+            messageID: target.id, pageIndex: globalIndex(targetIndex) / messagesPerPage, senderName: senderName,
             excerpt: TextExcerpt.make(target.kind.plainText))
     }
 

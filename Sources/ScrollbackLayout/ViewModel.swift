@@ -89,11 +89,33 @@ public struct PageLayout: Sendable {
     public var index: Int
     /// Day separators and messages, in order.
     public var items: [LayoutItem]
+    /// What the page's header says of it; `nil` for a page with no message.
+    public var header: PageHeader?
 
     /// Creates a page.
-    public init(index: Int, items: [LayoutItem]) {
+    public init(index: Int, items: [LayoutItem], header: PageHeader? = nil) {
         self.index = index
         self.items = items
+        self.header = header
+    }
+}
+
+/// A page's own message count and date range, shown in its header.
+///
+/// Per page rather than for the whole conversation, so appending a message changes only the
+/// last pages (the index page keeps the conversation's totals).
+public struct PageHeader: Sendable, Equatable {
+    /// Messages on the page.
+    public var messageCount: Int
+    /// The first and last message's dates, with their day.
+    public var firstDate: FormattedDate
+    public var lastDate: FormattedDate
+
+    /// Creates a header.
+    public init(messageCount: Int, firstDate: FormattedDate, lastDate: FormattedDate) {
+        self.messageCount = messageCount
+        self.firstDate = firstDate
+        self.lastDate = lastDate
     }
 }
 

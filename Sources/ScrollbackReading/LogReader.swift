@@ -17,6 +17,9 @@ public struct ReadResult: Sendable {
     public var conversation: Conversation?
     /// Errors and warnings, each with its location.
     public var diagnostics: [Diagnostic]
+    /// Where a JSON log's messages were written, when asked for (`read(contents:of:tracingMessages:)`)
+    /// and the log read without errors.
+    public var messageTrace: JSONMessageTrace?
 
     /// Creates a result.
     public init(conversation: Conversation?, diagnostics: [Diagnostic]) {
@@ -77,6 +80,14 @@ public struct LogReader: Sendable {
                 conversation: nil,
                 diagnostics: [.error(.fileSystem("cannot read file"), at: location)])
         }
+        return read(contents: bytes, of: file)
+    }
+
+    /// Reads a log whose bytes are `bytes` (read already, or made up by an incremental build);
+    /// `file` names it and chooses the reader. With `tracingMessages`, a JSON log's result
+    /// says where each message was written.
+    public func read(contents bytes: [UInt8], of file: URL, tracingMessages: Bool = false) -> ReadResult {
+        let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
         if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
         switch file.pathExtension.lowercased() {
         case "md", "markdown":
@@ -85,7 +96,7 @@ public struct LogReader: Sendable {
                 return ReadResult(conversation: nil, diagnostics: [.error(.invalidUTF8, at: bad)])
             }
             return MarkdownLogReader(context: context).read(bytes, file: file)
-        default: return JSONLogReader(context: context).read(bytes, file: file)
+        default: return JSONLogReader(context: context).read(bytes, file: file, tracingMessages: tracingMessages)
         }
     }
 }
@@ -93,7 +104,7 @@ public struct LogReader: Sendable {
 extension LogReader {
     /// The bytes of the file at `path`, read straight into an array (no `Data` copy: logs can
     /// be hundreds of megabytes), or `nil` if it cannot be read.
-    static func contents(ofFile path: String) -> [UInt8]? {
+    public static func contents(ofFile path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -50,6 +50,12 @@ public struct SiteRenderer: Sendable {
         self.rows = RowTemplates(library: templates)
     }
 
+    /// Whether message `id`'s permalink anchor is `m-<id>` whatever other ids the conversation
+    /// has (it is its own slug); an incremental build that renders only some messages needs this.
+    public static func hasOwnAnchor(_ id: String) -> Bool {
+        HTMLText.isSlug(id)
+    }
+
     /// The file name of page `index` (0-based) inside its conversation folder.
     public static func pageFileName(_ index: Int) -> String {
         index == 0 ? "index.html" : "page-\(index + 1).html"
@@ -66,8 +72,10 @@ public struct SiteRenderer: Sendable {
         var files: [RenderedFile] = []
         files.reserveCapacity(layout.pages.count)
         let diagnostics = renderPages(
-            of: layout, count: layout.pages.count, rows: { index, body in layout.pages[index].items.forEach(body) }
-        ) { files.append($0) }
+            of: layout, count: layout.pages.count, rendering: 0..<layout.pages.count, page: { layout.pages[$0] }
+        ) {
+            files.append($0)
+        }
         return (files, diagnostics)
     }
 
@@ -77,28 +85,45 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(_ plan: ConversationPlan, write: (RenderedFile) throws -> Void) rethrows
         -> [Diagnostic]
     {
-        // Rows read the conversation, options and summary; pages come from the plan on demand.
+        try renderConversation(plan, pages: 0..<plan.pageCount, write: write)
+    }
+
+    /// Only pages `pages` of `plan` (and the extra files of their messages), for an incremental
+    /// build that keeps the other pages; each is the same bytes as in a whole rendering. The plan
+    /// may hold only some of the messages (`ConversationLayouter.plan(_:globalIndexes:
+    /// totalMessageCount:)`), as long as it holds what those pages need.
+    public func renderConversation(
+        _ plan: ConversationPlan, pages: Range<Int>, write: (RenderedFile) throws -> Void
+    ) rethrows -> [Diagnostic] {
+        // Rows read the conversation, options and summary; rows come from the plan one at a time.
         let layout = ConversationLayout(
             conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
             summary: plan.summary)
         return try renderPages(
-            of: layout, count: plan.pageCount, rows: { index, body in plan.forEachRow(ofPage: index, body) },
-            write: write)
+            of: layout, count: plan.pageCount, rendering: pages,
+            page: { (index: $0, header: plan.pageHeader($0)) },
+            rows: { index, body in plan.forEachRow(ofPage: index, body) }, write: write)
     }
 
-    /// Renders pages `0..<count` (from `page`) of `layout`'s conversation, then the extra files.
+    /// Renders pages `pages` (from `page`) of `layout`'s conversation of `count` pages, then the
+    /// extra files of their messages.
     private func renderPages(
-        of layout: ConversationLayout, count: Int, page pageAt: (Int) -> PageLayout,
+        of layout: ConversationLayout, count: Int, rendering pages: Range<Int>, page pageAt: (Int) -> PageLayout,
         write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
-        try renderPages(of: layout, count: count, rows: { index, body in pageAt(index).items.forEach(body) }, write: write)
+        try renderPages(
+            of: layout, count: count, rendering: pages,
+            page: { let page = pageAt($0); return (index: page.index, header: page.header) },
+            rows: { index, body in pageAt(index).items.forEach(body) }, write: write)
     }
 
-    /// Renders pages `0..<count` of `layout`'s conversation, then the extra files; `rows` hands the
-    /// rows of page `index` to its second argument one at a time, each written into the page at once.
+    /// Renders pages `pages` of `layout`'s conversation of `count` pages, then the extra files of
+    /// their messages. `page` tells a page's number and header; `rows` hands the rows of page
+    /// `index` to its second argument one at a time, each written into the page at once.
     private func renderPages(
-        of layout: ConversationLayout, count: Int, rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void,
-        write: (RenderedFile) throws -> Void
+        of layout: ConversationLayout, count: Int, rendering pages: Range<Int>,
+        page pageAt: (Int) -> (index: Int, header: PageHeader?),
+        rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void, write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
         var rows = MessageRenderer(
@@ -116,34 +141,55 @@ public struct SiteRenderer: Sendable {
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
         let pageCount = max(count, 1)
-        var context: [String: Any] = [
+        var conversationContext: [String: Any] = [
             "title": conversation.displayTitle, "participants": participants, "listStyle": listStyle,
-            "back": "../index.html", "count": Self.countText(layout.summary.messageCount),
-            "noAvatars": templates.isEmpty("avatar"),
+            "back": "../index.html", "noAvatars": templates.isEmpty("avatar"),
         ]
-        if let text = conversation.description, !text.isEmpty { context["description"] = text }
-        if let range = dateRange(layout.summary) { context["range"] = range }
-        // The shipped page templates print the message list and the pagination as they are, so
-        // every page of a conversation shares one rendering with markers in their place.
-        var skeleton: PageSkeleton?
-        if !templates.overridden.contains("conversation"), !templates.overridden.contains("base") {
-            var markedContext = context
-            markedContext["messages"] = PageSkeleton.messagesMarker
-            if pageCount > 1 {
-                markedContext["pagination"] = PageSkeleton.paginationMarker
-                markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
-            }
-            skeleton = PageSkeleton(templates.render("conversation", markedContext))
-        }
-        // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to
-        // page (when `write` keeps no reference to the file it got, its storage is free again).
+        if let text = conversation.description, !text.isEmpty { conversationContext["description"] = text }
+        let usesSkeleton = !templates.overridden.contains("conversation") && !templates.overridden.contains("base")
+        // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to page.
         var contents = HTMLBuffer(capacity: 1 << 16)
-        for pageIndex in 0..<count {
+        for pageIndex in pages {
+            let (index, header) = pageAt(pageIndex)
+            // A page without a header (a layout made by hand) counts its messages: its rows are
+            // collected first. Otherwise they are written as they come.
+            var collectedRows: [LayoutItem]?
+            // The header describes this page (its count and date range), so appending messages
+            // leaves earlier pages as they are.
+            var context = conversationContext
+            if let header {
+                context["count"] = Self.countText(header.messageCount)
+                context["range"] = dateRange(first: header.firstDate, last: header.lastDate)
+            } else {
+                var items: [LayoutItem] = []
+                rowsOfPage(pageIndex) { items.append($0) }
+                context["count"] = Self.countText(items.filter { if case .message = $0 { true } else { false } }.count)
+                collectedRows = items
+            }
+            func renderRows(into buffer: inout HTMLBuffer) {
+                if let collectedRows {
+                    for item in collectedRows { rows.render(item, pageIndex: index, into: &buffer) }
+                } else {
+                    rowsOfPage(pageIndex) { rows.render($0, pageIndex: index, into: &buffer) }
+                }
+            }
+            // The shipped page templates print the message list and the pagination as they are, so
+            // the page is rendered once with markers in their place and the rows written between.
+            var skeleton: PageSkeleton?
+            if usesSkeleton {
+                var markedContext = context
+                markedContext["messages"] = PageSkeleton.messagesMarker
+                if pageCount > 1 {
+                    markedContext["pagination"] = PageSkeleton.paginationMarker
+                    markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
+                }
+                skeleton = PageSkeleton(templates.render("conversation", markedContext))
+            }
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
             var paginationBottom: String?
             if pageCount > 1 {
-                var links = self.pagination(current: pageIndex, count: pageCount)
+                var links = self.pagination(current: index, count: pageCount)
                 if !templates.overridden.contains("pagination") {
                     // The shipped template prints `where` once, as text: render once with a
                     // marker there and fill in both landmarks' names.
@@ -162,7 +208,7 @@ public struct SiteRenderer: Sendable {
                     paginationBottom = templates.render("pagination", links)
                 }
             }
-            let title = pageIndex == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(pageIndex + 1))"
+            let title = index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(index + 1))"
             let fullTitle = "\(title) · \(config.title)"
             contents.removeAll()
             let frame = skeleton?.frame(
@@ -172,13 +218,13 @@ public struct SiteRenderer: Sendable {
             if let frame {
                 // The rows go straight into the page, between the skeleton's opening and closing.
                 frame.writeOpening(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
-                rowsOfPage(pageIndex) { rows.render($0, pageIndex: pageIndex, into: &contents) }
+                renderRows(into: &contents)
                 frame.writeClosing(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
             } else {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
                 var messages = HTMLBuffer(capacity: 1 << 16)
-                rowsOfPage(pageIndex) { rows.render($0, pageIndex: pageIndex, into: &messages) }
+                renderRows(into: &messages)
                 var pageContext = context
                 pageContext["messages"] = messages.string
                 if let pagination { pageContext["pagination"] = pagination }
@@ -186,10 +232,9 @@ public struct SiteRenderer: Sendable {
                 let body = templates.render("conversation", pageContext)
                 let html = shell(
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
-                contents.removeAll()
                 raw(html, &contents)
             }
-            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(pageIndex), contents: contents.bytes))
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(index), contents: contents.bytes))
         }
         for file in rows.extraFiles { try write(file) }
         return rows.diagnostics
@@ -264,15 +309,26 @@ public struct SiteRenderer: Sendable {
         return "\(digits)\(grouped) \(noun)\(count == 1 ? "" : "s")"
     }
 
+    /// A conversation page's `<meta name=description>` when the log has none: the same on every
+    /// page and free of counts, so appending messages does not change it.
     func defaultDescription(_ summary: ConversationSummary) -> String {
-        let names = summary.participantNames.joined(separator: ", ")
-        return "\(Self.countText(summary.messageCount)) between \(names)"
+        let names = summary.participantNames
+        switch names.count {
+        case 0: return "A conversation"
+        case 1: return "A conversation with \(names[0])"
+        default: return "A conversation between \(names.dropLast().joined(separator: ", ")) and \(names.last!)"
+        }
     }
 
     func dateRange(_ summary: ConversationSummary) -> [String: Any]? {
         guard let first = summary.firstDate else { return nil }
+        return dateRange(first: first, last: summary.lastDate)
+    }
+
+    /// The `range` value of the templates: `first`, and `last` when its text differs.
+    func dateRange(first: FormattedDate, last: FormattedDate?) -> [String: Any] {
         var range: [String: Any] = ["first": ["text": first.text, "iso": first.iso]]
-        if let last = summary.lastDate, last.text != first.text { range["last"] = ["text": last.text, "iso": last.iso] }
+        if let last, last.text != first.text { range["last"] = ["text": last.text, "iso": last.iso] }
         return range
     }
 

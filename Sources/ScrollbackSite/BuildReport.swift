@@ -36,6 +36,9 @@ public struct BuildReport: Sendable {
     public var rebuiltConversations = 0
     /// Conversations whose previous output was reused unchanged (incremental build).
     public var reusedConversations = 0
+    /// Conversations rebuilt by the append fast path: messages were appended to the log, so only
+    /// its last pages were read, laid out and rendered (also counted in `rebuiltConversations`).
+    public var appendedConversations = 0
     /// Media files published.
     public var mediaFiles = 0
     /// Every error and warning, sorted by file, line and column.

@@ -60,13 +60,16 @@ struct ConversationWorker: Sendable {
                     return outcome
                 }
             }
-        }
-        do {
-            guard let hash = contentHash ?? ContentFingerprint.hex(ofFileAt: input.url.path) else {
-                outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
+            if contentHash != previous.contentHash, let entry = appendFast(input, previous: previous, stamp: stamp, into: parts) {
+                outcome.entry = entry
+                outcome.appended = true
+                outcome.diagnostics = entry.warnings.map(\.diagnostic)
                 return outcome
             }
-            let (entry, diagnostics) = try render(input, stamp: stamp, contentHash: hash, into: parts)
+        }
+        do {
+            let (entry, diagnostics) = try render(
+                input, stamp: stamp, contentHash: contentHash, location: location, into: parts)
             outcome.entry = entry
             outcome.diagnostics = diagnostics
         } catch {
@@ -99,16 +102,273 @@ struct ConversationWorker: Sendable {
                 return nil
             }
         }
+        if let checkpoint = previous.checkpoint {
+            do {
+                let destination = parts + "/" + checkpoint
+                try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
+                guard try FileSystem.linkOrCopy(previousOutput + "/" + checkpoint, to: destination) else {
+                    FileSystem.removeTree(parts)
+                    return nil
+                }
+            } catch {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+        }
         var entry = previous
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
         return entry
     }
 
+    // MARK: Append fast path
+
+    /// Rebuilds a JSON log that only gained messages at the end of its `messages` array since
+    /// the previous build, re-rendering only the pages from the one that held the previous last
+    /// message; every other file is linked from the previous output. `nil` means "take the full
+    /// path" (which is always right, only slower): the caller then rebuilds from scratch.
+    ///
+    /// The log is not read in full: a synthetic document made of the file's unchanged head (up to
+    /// the array's `[`), the old messages the re-rendered pages need (their own, the one before
+    /// them, the first message and reply targets, by the byte ranges of the checkpoint) and the
+    /// file's new tail (`,` new messages `]` and the rest of the object) goes through the normal
+    /// reader. Anything unusual falls back: no checkpoint, a changed head or tail, a diagnostic
+    /// (positions in the synthetic document are not the file's), a new message dated before the
+    /// old last one, a new id that may clash with an old one, a new id an old reply was waiting
+    /// for, ids that are not their own anchors, or a different page count (every page's
+    /// pagination links the last page).
+    private func appendFast(
+        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, into parts: String
+    ) -> BuildManifest.Entry? {
+        guard Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
+            let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
+            let checkpoint = AppendCheckpoint(decoding: stored), checkpoint.idsAreOwnAnchors,
+            !checkpoint.records.isEmpty
+        else { return nil }
+        for media in previous.media {
+            guard FileSystem.stamp(media.sourcePath) == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
+            else { return nil }
+        }
+        guard let bytes = LogReader.contents(ofFile: input.url.path), bytes.count > checkpoint.prefixLength,
+            checkpoint.arrayOpenOffset < checkpoint.prefixLength,
+            AppendCheckpoint.fingerprint(bytes, 0..<checkpoint.prefixLength) == checkpoint.prefixFingerprint
+        else { return nil }
+        // The new tail must go on with `,` (then the new messages): anything else is no append.
+        var tailStart = checkpoint.prefixLength
+        while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
+        guard tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
+
+        let records = checkpoint.records
+        let oldCount = records.count
+        let perPage = config.pageSize
+        let firstPage = (oldCount - 1) / perPage
+        var fileIndexOfSorted = [Int](repeating: 0, count: oldCount)
+        for (fileIndex, record) in records.enumerated() {
+            guard record.sortedIndex < oldCount else { return nil }
+            fileIndexOfSorted[record.sortedIndex] = fileIndex
+        }
+        var subset = Set<Int>()
+        subset.insert(fileIndexOfSorted[0])
+        if firstPage > 0 { subset.insert(fileIndexOfSorted[firstPage * perPage - 1]) }
+        for position in (firstPage * perPage)..<oldCount { subset.insert(fileIndexOfSorted[position]) }
+        for fileIndex in Array(subset) {
+            if let target = records[fileIndex].replyTarget, target < oldCount { subset.insert(target) }
+        }
+
+        // Read the synthetic document; a reply to an old message left out is added, once.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let chosen = subset.sorted()
+            var synthetic: [UInt8] = []
+            synthetic.reserveCapacity(
+                checkpoint.arrayOpenOffset + chosen.reduce(0) { $0 + records[$1].length + 1 }
+                    + bytes.count - checkpoint.prefixLength)
+            synthetic += bytes[0...checkpoint.arrayOpenOffset]
+            for (number, fileIndex) in chosen.enumerated() {
+                if number > 0 { synthetic.append(UInt8(ascii: ",")) }
+                let record = records[fileIndex]
+                guard record.start + record.length <= checkpoint.prefixLength else { return nil }
+                synthetic += bytes[record.start..<(record.start + record.length)]
+            }
+            let shift = checkpoint.prefixLength - synthetic.count  // synthetic offset + shift = file offset
+            synthetic += bytes[checkpoint.prefixLength...]
+            let read = reader.read(contents: synthetic, of: input.url, tracingMessages: true)
+            if attempt == 1, !read.diagnostics.isEmpty {
+                // Only warnings about reply targets that are old messages left out: add them.
+                var added = false
+                for diagnostic in read.diagnostics {
+                    guard diagnostic.severity == .warning, case .unknownReplyTarget(let id) = diagnostic.problem,
+                        let fileIndex = records.indices.first(where: { records[$0].idHash == AppendCheckpoint.idHash(id) }),
+                        !subset.contains(fileIndex)
+                    else { return nil }
+                    subset.insert(fileIndex)
+                    added = true
+                }
+                if added { continue }
+            }
+            guard read.diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
+            else { return nil }
+            return appendedEntry(
+                input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint, chosen: chosen,
+                conversation: conversation, trace: trace, shift: shift, firstPage: firstPage, into: parts)
+        }
+    }
+
+    /// The fast path once the synthetic document was read: checks, layout of the subset,
+    /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
+    private func appendedEntry(
+        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
+        checkpoint: AppendCheckpoint, chosen: [Int], conversation: Conversation, trace: JSONMessageTrace, shift: Int,
+        firstPage: Int, into parts: String
+    ) -> BuildManifest.Entry? {
+        let records = checkpoint.records
+        let oldCount = records.count
+        let chosenCount = chosen.count
+        let messages = conversation.messages
+        let newCount = messages.count - chosenCount
+        guard newCount > 0, trace.elementRanges.count == messages.count,
+            trace.elementRanges[chosenCount].lowerBound + shift > checkpoint.prefixLength
+        else { return nil }
+        // The new messages must sort after every old one: dated no earlier than the old last one
+        // (ties keep file order, and they come last in the file).
+        let sortedPosition = { (syntheticIndex: Int) in trace.sortedPositions?[syntheticIndex] ?? syntheticIndex }
+        let oldHashes = Set(records.map(\.idHash))
+        let previousWarnings = Set(previous.warnings.map(\.message))
+        for syntheticIndex in chosenCount..<messages.count {
+            let position = sortedPosition(syntheticIndex)
+            guard position >= chosenCount else { return nil }
+            let message = messages[position]
+            guard message.date.timeIntervalSinceReferenceDate >= checkpoint.maxDate,
+                !oldHashes.contains(AppendCheckpoint.idHash(message.id)), SiteRenderer.hasOwnAnchor(message.id),
+                !previousWarnings.contains(Problem.unknownReplyTarget(message.id).message)
+            else { return nil }
+        }
+        for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
+        // The rest of the file after the last message must be what followed the old last one.
+        let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound + shift
+        guard bytes.count - newPrefixLength == checkpoint.suffixLength,
+            AppendCheckpoint.fingerprint(bytes, newPrefixLength..<bytes.count) == checkpoint.suffixFingerprint
+        else { return nil }
+        let totalCount = oldCount + newCount
+        let perPage = config.pageSize
+        let pageCount = (totalCount + perPage - 1) / perPage
+        guard pageCount == previous.pageCount else { return nil }
+
+        // Global positions: old messages keep theirs, new ones follow in their own order.
+        var globalIndexes = chosen.map { records[$0].sortedIndex }.sorted()
+        globalIndexes += (0..<newCount).map { oldCount + $0 }
+        let plan = layouter.plan(conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount)
+
+        var written: [String] = []
+        do {
+            var createdFolders: Set<String> = []
+            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { file in
+                guard Self.isSafeSitePath(file.path) else {
+                    throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(file.path)'")
+                }
+                let destination = parts + "/" + file.path
+                let folder = (destination as NSString).deletingLastPathComponent
+                if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
+                try FileSystem.writeFile(file.contents, to: destination)
+                written.append(file.path)
+            }
+            guard diagnostics.isEmpty else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            let writtenSet = Set(written)
+            for file in previous.files where !writtenSet.contains(file) {
+                let destination = parts + "/" + file
+                let folder = (destination as NSString).deletingLastPathComponent
+                if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
+                guard try FileSystem.linkOrCopy(previousOutput + "/" + file, to: destination) else {
+                    FileSystem.removeTree(parts)
+                    return nil
+                }
+            }
+        } catch {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+
+        // Media: the previous ones, and those of the messages read now (the same site path keeps
+        // its first source, which is the previous one: new messages come last).
+        var media = previous.media
+        var sitePaths = Set(media.map(\.sitePath))
+        for asset in conversation.localAssets where sitePaths.insert(asset.sitePath).inserted {
+            guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
+            media.append(
+                BuildManifest.Media(
+                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
+                    modifiedNanoseconds: assetStamp.modifiedNanoseconds))
+        }
+
+        // The checkpoint again, with the new messages' records.
+        var fileIndexOfSyntheticSorted = [Int](repeating: 0, count: messages.count)
+        for syntheticIndex in 0..<messages.count {
+            fileIndexOfSyntheticSorted[sortedPosition(syntheticIndex)] =
+                syntheticIndex < chosenCount ? chosen[syntheticIndex] : oldCount + syntheticIndex - chosenCount
+        }
+        var newRecords = records
+        newRecords.reserveCapacity(totalCount)
+        for syntheticIndex in chosenCount..<messages.count {
+            let position = sortedPosition(syntheticIndex)
+            let range = trace.elementRanges[syntheticIndex]
+            var target: Int?
+            if let replyTo = messages[position].replyTo, let targetPosition = plan.messageIndex(ofMessage: replyTo) {
+                target = fileIndexOfSyntheticSorted[targetPosition]
+            }
+            newRecords.append(
+                AppendCheckpoint.Record(
+                    start: range.lowerBound + shift, length: range.count, sortedIndex: globalIndexes[position],
+                    idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
+        }
+        let newCheckpoint = AppendCheckpoint(
+            prefixLength: newPrefixLength, prefixFingerprint: AppendCheckpoint.fingerprint(bytes, 0..<newPrefixLength),
+            suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
+            arrayOpenOffset: checkpoint.arrayOpenOffset,
+            maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
+            records: newRecords)
+        let checkpointPath = AppendCheckpoint.relativePath(conversationID: conversation.id)
+        guard conversation.id == previous.conversationID else {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+        do {
+            try FileSystem.makeDirectory(((parts + "/" + checkpointPath) as NSString).deletingLastPathComponent)
+            try FileSystem.writeFile(newCheckpoint.encoded(), to: parts + "/" + checkpointPath)
+        } catch {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+
+        var entry = previous
+        entry.size = stamp.size
+        entry.modifiedNanoseconds = stamp.modifiedNanoseconds
+        entry.contentHash = AppendCheckpoint.fingerprint(bytes, 0..<bytes.count)
+        entry.summary = BuildManifest.Summary(plan.summary)
+        entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
+        entry.pageCount = pageCount
+        entry.files = Array(Set(previous.files).union(written)).sorted()
+        entry.media = media.sorted { $0.sitePath < $1.sitePath }
+        entry.checkpoint = checkpointPath
+        return entry
+    }
+
     /// Reads, lays out and renders the log, writing its files into `parts`.
+    ///
+    /// A JSON log's read also gives where its messages are written: that becomes the log's
+    /// append checkpoint (`AppendCheckpoint`), for the next build's fast path. (A Markdown log
+    /// has none: its messages are not separate byte ranges, so it always takes this path.)
     private func render(
-        _ input: InputDiscovery.Input, stamp: FileSystem.Stamp, contentHash: String, into parts: String
+        _ input: InputDiscovery.Input, stamp: FileSystem.Stamp, contentHash knownHash: String?,
+        location: SourceLocation, into parts: String
     ) throws -> (BuildManifest.Entry?, [Diagnostic]) {
-        let read = reader.read(input.url)
+        guard let bytes = LogReader.contents(ofFile: input.url.path) else {
+            return (nil, [.error(.fileSystem("cannot read file"), at: location)])
+        }
+        let contentHash = knownHash ?? AppendCheckpoint.fingerprint(bytes, 0..<bytes.count)
+        let read = reader.read(contents: bytes, of: input.url, tracingMessages: Self.isJSON(input))
         var diagnostics = read.diagnostics
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
             return (nil, diagnostics)
@@ -137,7 +397,7 @@ struct ConversationWorker: Sendable {
                     sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
-        let entry = BuildManifest.Entry(
+        var entry = BuildManifest.Entry(
             path: input.relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
@@ -145,7 +405,55 @@ struct ConversationWorker: Sendable {
             pageCount: files.filter { $0.hasSuffix(".html") }.count,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
             warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
+        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
+            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
+            try FileSystem.makeDirectory(((parts + "/" + path) as NSString).deletingLastPathComponent)
+            try FileSystem.writeFile(checkpoint.encoded(), to: parts + "/" + path)
+            entry.checkpoint = path
+        }
         return (entry, diagnostics)
+    }
+
+    /// Whether the log is read as JSON (everything but Markdown, as `LogReader` decides).
+    static func isJSON(_ input: InputDiscovery.Input) -> Bool {
+        let fileExtension = input.url.pathExtension.lowercased()
+        return fileExtension != "md" && fileExtension != "markdown"
+    }
+
+    /// The checkpoint of a log read in full: `bytes`, where its messages are (`trace`) and its plan.
+    static func checkpoint(of bytes: [UInt8], trace: JSONMessageTrace, plan: ConversationPlan) -> AppendCheckpoint? {
+        let messages = plan.conversation.messages
+        let count = messages.count
+        guard count > 0, trace.elementRanges.count == count, count < Int(UInt32.max),
+            trace.elementRanges.allSatisfy({ $0.count < Int(UInt32.max) })
+        else { return nil }
+        var fileIndexOfSorted = Array(0..<count)
+        if let positions = trace.sortedPositions {
+            for (fileIndex, position) in positions.enumerated() { fileIndexOfSorted[position] = fileIndex }
+        }
+        var records: [AppendCheckpoint.Record] = []
+        records.reserveCapacity(count)
+        var idsAreOwnAnchors = true
+        for fileIndex in 0..<count {
+            let position = trace.sortedPositions?[fileIndex] ?? fileIndex
+            let range = trace.elementRanges[fileIndex]
+            var target: Int?
+            if let replyTo = messages[position].replyTo, let targetPosition = plan.messageIndex(ofMessage: replyTo) {
+                target = fileIndexOfSorted[targetPosition]
+            }
+            if idsAreOwnAnchors, !SiteRenderer.hasOwnAnchor(messages[position].id) { idsAreOwnAnchors = false }
+            records.append(
+                AppendCheckpoint.Record(
+                    start: range.lowerBound, length: range.count, sortedIndex: position,
+                    idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
+        }
+        let prefixLength = trace.elementRanges[count - 1].upperBound
+        return AppendCheckpoint(
+            prefixLength: prefixLength, prefixFingerprint: AppendCheckpoint.fingerprint(bytes, 0..<prefixLength),
+            suffixLength: bytes.count - prefixLength,
+            suffixFingerprint: AppendCheckpoint.fingerprint(bytes, prefixLength..<bytes.count),
+            arrayOpenOffset: trace.arrayOpenOffset, maxDate: messages[count - 1].date.timeIntervalSinceReferenceDate,
+            idsAreOwnAnchors: idsAreOwnAnchors, records: records)
     }
 
     /// A relative path with no empty, `.` or `..` component: it stays inside the site.

@@ -222,6 +222,11 @@ struct BuildRun {
             for top in Set(entry.files.map(Self.topLevelName)).sorted() {
                 try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
             }
+            if let checkpoint = entry.checkpoint {
+                let destination = staging + "/" + checkpoint
+                try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
+                try FileSystem.move(parts + "/" + checkpoint, to: destination)
+            }
         }
         FileSystem.removeTree(staging + "/" + BuildManifest.folderName + "/parts")
         for outcome in outcomes {
@@ -230,6 +235,7 @@ struct BuildRun {
             report.messages += entry.summary.messageCount
             report.pages += entry.pageCount
             if outcome.reused { report.reusedConversations += 1 } else { report.rebuiltConversations += 1 }
+            if outcome.appended { report.appendedConversations += 1 }
         }
     }
 
@@ -322,6 +328,8 @@ struct ConversationOutcome: Sendable {
     var diagnostics: [Diagnostic]
     /// Whether the previous build's pages were reused.
     var reused: Bool
+    /// Whether the append fast path rebuilt only the last pages.
+    var appended = false
     /// Where its files were staged before placement.
     var partsFolder: String
 }

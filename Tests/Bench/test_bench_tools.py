@@ -181,6 +181,24 @@ class TimeReportParsing(unittest.TestCase):
         self.assertEqual(parsed["peak_rss_bytes"], 2048 * 1024)
         self.assertEqual(parsed["exit_status"], 3)
 
+    def test_repeated_runs_report_the_median_by_wall_time_and_list_every_run(self):
+        def write(folder, name, wall, status=0):
+            with open(os.path.join(folder, name + ".time"), "w") as f:
+                f.write("\tUser time (seconds): 1.00\n\tSystem time (seconds): 0.50\n"
+                        "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:%05.2f\n"
+                        "\tMaximum resident set size (kbytes): 10\n\tExit status: %d\n" % (wall, status))
+        with tempfile.TemporaryDirectory() as folder:
+            write(folder, "build.1", 7.5)
+            write(folder, "build.2", 5.25, status=1)
+            write(folder, "build.3", 6.0)
+            run = report.repeated_run(folder, "build")
+            self.assertEqual(run["wall_s"], 6.0)
+            self.assertEqual([r["wall_s"] for r in run["repeats"]], [7.5, 5.25, 6.0])
+            self.assertEqual(run["exit_status"], 1)  # any failed run marks the figure
+            write(folder, "single", 2.0)
+            self.assertEqual(report.repeated_run(folder, "single")["wall_s"], 2.0)
+            self.assertIsNone(report.repeated_run(folder, "absent"))
+
 
 if __name__ == "__main__":
     unittest.main()

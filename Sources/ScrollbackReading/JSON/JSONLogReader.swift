@@ -14,15 +14,35 @@ struct JSONLogReader {
     /// Messages are converted one by one as the parser meets them (`streamingElementsOf:`), so
     /// the whole file's JSON tree never exists at once; checks that need the participants
     /// (which may come after the messages) run once the file is read.
-    func read(_ data: [UInt8], file: URL) -> ReadResult {
+    ///
+    /// With `tracingMessages`, the result also says where each message was written
+    /// (`JSONMessageTrace`), for the build cache.
+    func read(_ data: [UInt8], file: URL, tracingMessages: Bool = false) -> ReadResult {
         let path = context.displayPath(file)
         var session = JSONLogSession(context: context, file: file, path: path)
         session.firstIDPositions.reserveCapacity(data.count / 256)  // a guess: messages are rarely smaller
         let root: JSONNode
+        var ranges: [Range<Int>] = []
+        var arrayOpenOffsets: [Int] = []
         do {
-            root = try JSONParser.parse(data, file: path, streamingElementsOf: "messages") { session.collect($0) }
+            if tracingMessages {
+                (root, arrayOpenOffsets) = try JSONParser.parse(
+                    data, file: path, streamingElementsOf: "messages",
+                    withByteRanges: { node, range in
+                        ranges.append(range)
+                        session.collect(node)
+                    })
+            } else {
+                root = try JSONParser.parse(data, file: path, streamingElementsOf: "messages") { session.collect($0) }
+            }
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
+        }
+        var trace: JSONMessageTrace?
+        if tracingMessages, arrayOpenOffsets.count == 1, ranges.count == session.dates.count {
+            trace = JSONMessageTrace(
+                arrayOpenOffset: arrayOpenOffsets[0], elementRanges: ranges,
+                sortedPositions: JSONLogSession.sortedPositions(of: session.dates))
         }
         let conversation = session.conversation(from: root)
         let hasError = session.diagnostics.contains { $0.severity == .error }
@@ -31,8 +51,22 @@ struct JSONLogReader {
             left.element.location == right.element.location
                 ? left.offset < right.offset : left.element < right.element
         }.map(\.element)
-        return ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
+        var result = ReadResult(conversation: hasError ? nil : conversation, diagnostics: ordered)
+        if !hasError, trace?.elementRanges.count == conversation?.messages.count { result.messageTrace = trace }
+        return result
     }
+}
+
+/// Where a JSON log's messages were written: what an incremental build needs to re-read some of
+/// them without reading the whole file (`ReadResult.messageTrace`).
+public struct JSONMessageTrace: Sendable {
+    /// Byte offset of the `messages` array's `[`.
+    public var arrayOpenOffset: Int
+    /// Each message's byte range `[start, end)`, in file order.
+    public var elementRanges: [Range<Int>]
+    /// Each message's (file order) position among the date-sorted messages; `nil` when the
+    /// file order is already sorted.
+    public var sortedPositions: [Int]?
 }
 
 /// The state of reading one file: where it is and what went wrong so far.
@@ -360,6 +394,18 @@ private struct JSONLogSession {
         messages = []
         JSONLogSession.sortByDate(&sorted, dates: dates)
         return sorted
+    }
+
+    /// The position of each message (by `dates`, in file order) once ordered as `sortByDate`
+    /// orders them; `nil` when they already are.
+    static func sortedPositions(of dates: [Date]) -> [Int]? {
+        guard dates.indices.dropFirst().contains(where: { dates[$0] < dates[$0 - 1] }) else { return nil }
+        let order = dates.indices.sorted { left, right in
+            dates[left] != dates[right] ? dates[left] < dates[right] : left < right
+        }
+        var positions = [Int](repeating: 0, count: dates.count)
+        for (position, index) in order.enumerated() { positions[index] = position }
+        return positions
     }
 
     /// Orders `messages` by `dates` (parallel to it); equal dates keep file order. Sorts indices,

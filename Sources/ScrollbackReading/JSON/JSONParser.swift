@@ -183,6 +183,30 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses like `parse(_:file:streamingElementsOf:to:)`, and also hands `body` each element's
+    /// byte range `[start, end)` in `bytes`; returns the tree and the offsets of the streamed
+    /// arrays' `[` (one per array, in file order). The build cache keeps these ranges so an
+    /// incremental build can re-read a few old messages without the whole file.
+    public static func parse(
+        _ bytes: [UInt8], file: String, streamingElementsOf key: String,
+        withByteRanges body: (JSONNode, Range<Int>) -> Void
+    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
+        let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(body) { body in
+            bytes.withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer: buffer, file: file)
+                scanner.streamedKey = key
+                scanner.streamRangeHandler = body
+                do throws(Diagnostic) {
+                    let root = try scanner.parseDocument()
+                    return .success((root, scanner.streamedArrayOpenOffsets))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses the UTF-8 of `text`; see `parse(_:file:firstLine:)`.
     public static func parse(_ text: String, file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
         try parse(Array(text.utf8), file: file, firstLine: firstLine)
@@ -219,6 +243,11 @@ private struct JSONScanner {
     /// The top-level member whose array elements go to `streamHandler` instead of the tree.
     var streamedKey: String?
     var streamHandler: ((JSONNode) -> Void)?
+    /// Like `streamHandler`, also given the element's byte range.
+    var streamRangeHandler: ((JSONNode, Range<Int>) -> Void)?
+    /// Where the streamed element being parsed starts, and where each streamed array's `[` is.
+    var streamedElementStart = 0
+    var streamedArrayOpenOffsets: [Int] = []
 
     init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
         // An empty buffer may have no base address; point at a dummy byte we never read.
@@ -332,6 +361,7 @@ private struct JSONScanner {
                 }
             case Byte.openBracket:
                 try enterContainer(open.count)
+                let bracket = position
                 position += 1
                 skipWhitespace()
                 if position < end, base[position] == Byte.closeBracket {
@@ -340,8 +370,12 @@ private struct JSONScanner {
                 } else {
                     var container = OpenContainer(line: line, column: column, firstChild: elementStack.count, isObject: false)
                     // The top-level object's streamed member.
-                    if streamHandler != nil, open.count == 1, open[0].isObject, open[0].key == streamedKey {
+                    if streamHandler != nil || streamRangeHandler != nil, open.count == 1, open[0].isObject,
+                        open[0].key == streamedKey
+                    {
                         container.streams = true
+                        streamedArrayOpenOffsets.append(bracket)
+                        streamedElementStart = position
                     }
                     open.append(container)
                     continue
@@ -355,6 +389,7 @@ private struct JSONScanner {
             while true {
                 let top = open.count - 1
                 guard top >= 0 else { return completed }
+                let completedEnd = position
                 skipWhitespace()
                 if open[top].isObject {
                     memberStack.append(
@@ -384,6 +419,8 @@ private struct JSONScanner {
                 } else {
                     if open[top].streams, let streamHandler {
                         streamHandler(completed)
+                    } else if open[top].streams, let streamRangeHandler {
+                        streamRangeHandler(completed, streamedElementStart..<completedEnd)
                     } else {
                         elementStack.append(completed)
                     }
@@ -395,6 +432,7 @@ private struct JSONScanner {
                         if position < end, base[position] == Byte.closeBracket {
                             throw failure("a value (trailing commas are not allowed)", at: position)
                         }
+                        if open[top].streams { streamedElementStart = position }
                         break
                     } else if byte == Byte.closeBracket {
                         position += 1

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Where a JSON log's messages sit in the file and how they are ordered: what an incremental
+/// build needs to rebuild only the last pages after messages were appended to the log.
+///
+/// Kept per conversation at `.scrollback/append/<conversation-id>.bin` in the output (named by
+/// `BuildManifest.Entry.checkpoint`), written from every full read of a JSON log. The format is
+/// deterministic little-endian fixed-width binary: a clean build and an incremental build of the
+/// same input write the same bytes.
+///
+/// Header (120 bytes): magic `SBAPND02`; `prefixLength` (u64); `prefixFingerprint` (32 ASCII
+/// hex digits); `suffixLength` (u64); `suffixFingerprint` (32 hex); `arrayOpenOffset` (u64);
+/// `maxDate` (f64 bits, seconds since 2001); flags (u64: bit 0 = every id is its own anchor);
+/// record count (u64). Then one 28-byte record per message in file order: start (u64), length
+/// (u32), position in date order (u32), FNV-1a hash of the id (u64), file index of the reply
+/// target (u32, `0xFFFFFFFF` for none).
+struct AppendCheckpoint: Equatable {
+    /// One message of the log.
+    struct Record: Equatable {
+        /// Byte range of the message object in the file.
+        var start: Int
+        var length: Int
+        /// Position among the date-sorted messages (ties in file order).
+        var sortedIndex: Int
+        /// `AppendCheckpoint.idHash` of the message id.
+        var idHash: UInt64
+        /// File index of the message it replies to, if the reply has a target.
+        var replyTarget: Int?
+    }
+
+    static let magic = Array("SBAPND02".utf8)
+    static let headerSize = 120
+    static let recordSize = 28
+    private static let noTarget: UInt32 = 0xFFFF_FFFF
+
+    /// Bytes of the file up to the end of the last message object.
+    var prefixLength: Int
+    /// `ContentFingerprint` of bytes `[0, prefixLength)`.
+    var prefixFingerprint: String
+    /// Length and fingerprint of the rest of the file (`]` and what follows the messages).
+    var suffixLength: Int
+    var suffixFingerprint: String
+    /// Offset of the `messages` array's `[`.
+    var arrayOpenOffset: Int
+    /// The latest message date (`timeIntervalSinceReferenceDate`).
+    var maxDate: Double
+    /// Whether every message id is its own permalink anchor (`SiteRenderer.hasOwnAnchor`), so
+    /// no anchor depends on the other messages.
+    var idsAreOwnAnchors: Bool
+    /// The messages in file order.
+    var records: [Record]
+
+    /// The path of a conversation's checkpoint, relative to the output.
+    static func relativePath(conversationID: String) -> String {
+        BuildManifest.folderName + "/append/" + conversationID + ".bin"
+    }
+
+    /// A stable 64-bit hash of a message id (FNV-1a over its UTF-8; never the seeded `Hasher`).
+    static func idHash(_ id: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in id.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// `ContentFingerprint` of `bytes[range]`.
+    static func fingerprint(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+        bytes.withUnsafeBytes { buffer in
+            ContentFingerprint.hex(of: UnsafeRawBufferPointer(rebasing: buffer[range]))
+        }
+    }
+
+    /// The file's bytes.
+    func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.headerSize + records.count * Self.recordSize)
+        func put<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        bytes += Self.magic
+        put(UInt64(prefixLength))
+        bytes += Array(prefixFingerprint.utf8.prefix(32)) + Array(repeating: 0x30, count: max(0, 32 - prefixFingerprint.utf8.count))
+        put(UInt64(suffixLength))
+        bytes += Array(suffixFingerprint.utf8.prefix(32)) + Array(repeating: 0x30, count: max(0, 32 - suffixFingerprint.utf8.count))
+        put(UInt64(arrayOpenOffset))
+        put(maxDate.bitPattern)
+        put(UInt64(idsAreOwnAnchors ? 1 : 0))
+        put(UInt64(records.count))
+        for record in records {
+            put(UInt64(record.start))
+            put(UInt32(truncatingIfNeeded: record.length))
+            put(UInt32(truncatingIfNeeded: record.sortedIndex))
+            put(record.idHash)
+            put(record.replyTarget.map { UInt32(truncatingIfNeeded: $0) } ?? Self.noTarget)
+        }
+        return bytes
+    }
+
+    /// Decodes `bytes`; `nil` when they are not a checkpoint of this format.
+    init?(decoding bytes: [UInt8]) {
+        guard bytes.count >= Self.headerSize, Array(bytes[0..<8]) == Self.magic else { return nil }
+        func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+        }
+        prefixLength = Int(load(8, UInt64.self))
+        prefixFingerprint = String(decoding: bytes[16..<48], as: UTF8.self)
+        suffixLength = Int(load(48, UInt64.self))
+        suffixFingerprint = String(decoding: bytes[56..<88], as: UTF8.self)
+        arrayOpenOffset = Int(load(88, UInt64.self))
+        maxDate = Double(bitPattern: load(96, UInt64.self))
+        idsAreOwnAnchors = load(104, UInt64.self) & 1 == 1
+        let count = Int(load(112, UInt64.self))
+        guard count >= 0, count <= (bytes.count - Self.headerSize) / Self.recordSize,
+            bytes.count == Self.headerSize + count * Self.recordSize
+        else { return nil }
+        var records: [Record] = []
+        records.reserveCapacity(count)
+        bytes.withUnsafeBytes { buffer in
+            var offset = Self.headerSize
+            for _ in 0..<count {
+                let target = UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 24, as: UInt32.self))
+                records.append(
+                    Record(
+                        start: Int(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))),
+                        length: Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))),
+                        sortedIndex: Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))),
+                        idHash: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
+                        replyTarget: target == Self.noTarget ? nil : Int(target)))
+                offset += Self.recordSize
+            }
+        }
+        self.records = records
+    }
+
+    /// Creates a checkpoint.
+    init(
+        prefixLength: Int, prefixFingerprint: String, suffixLength: Int, suffixFingerprint: String,
+        arrayOpenOffset: Int, maxDate: Double, idsAreOwnAnchors: Bool, records: [Record]
+    ) {
+        self.prefixLength = prefixLength
+        self.prefixFingerprint = prefixFingerprint
+        self.suffixLength = suffixLength
+        self.suffixFingerprint = suffixFingerprint
+        self.arrayOpenOffset = arrayOpenOffset
+        self.maxDate = maxDate
+        self.idsAreOwnAnchors = idsAreOwnAnchors
+        self.records = records
+    }
+}

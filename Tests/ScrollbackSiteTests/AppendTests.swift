@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+@testable import ScrollbackSite
+
+/// The append fast path (`ConversationWorker.appendFast`): after messages are appended to a JSON
+/// log, an incremental build re-renders only the last pages, and the site must be byte for byte
+/// the one a clean build makes (manifest and checkpoints included); anything unusual falls back.
+@Suite("Append fast path")
+struct AppendTests {
+    /// A message of the test logs: `minute` after 09:00 on 2024-05-03.
+    struct Line {
+        var id: String
+        var sender: String
+        var minute: Int
+        var extra = ""
+
+        var json: String {
+            let date = String(format: "2024-05-03T%02d:%02d:00Z", 9 + minute / 60, minute % 60)
+            return #"{"id": "\#(id)", "sender": "\#(sender)", "date": "\#(date)", "text": "Text of \#(id)"\#(extra)}"#
+        }
+    }
+
+    /// `count` messages alternating alice and bob, one every ten minutes (no groups).
+    static func lines(_ count: Int) -> [Line] {
+        (0..<count).map { Line(id: "m\($0)", sender: $0 % 2 == 0 ? "alice" : "bob", minute: $0 * 10) }
+    }
+
+    /// A log holding `lines`; appending lines keeps every byte before the old last message's end.
+    static func log(_ lines: [Line], messagesFirst: Bool = false, minified: Bool = false) -> String {
+        let participants = #""participants": [{"id": "alice", "name": "Alice"}, {"id": "bob", "name": "Bob"}]"#
+        let separator = minified ? "," : ",\n    "
+        let messages = #""messages": ["# + (minified ? "" : "\n    ")
+            + lines.map(\.json).joined(separator: separator) + (minified ? "]" : "\n  ]")
+        let members = messagesFirst ? [messages, participants] : [participants, messages]
+        let head = #""version": 1, "id": "chat", "title": "Chat", "me": "alice""#
+        if minified { return "{" + ([head] + members).joined(separator: ",") + "}" }
+        return "{\n  " + ([head] + members).joined(separator: ",\n  ") + "\n}\n"
+    }
+
+    /// An input folder with `scrollback.yml` (3 messages a page), another log, and `chat.json`.
+    struct Project {
+        let folder: TemporaryFolder
+        var input: URL { folder.url.appendingPathComponent("logs") }
+        var output: URL { folder.url.appendingPathComponent("site") }
+        var clean: URL { folder.url.appendingPathComponent("clean") }
+
+        init(_ text: String) throws {
+            folder = try TemporaryFolder()
+            try folder.write("pageSize: 3\n", to: "logs/scrollback.yml")
+            try folder.write(Logs.conversation(id: "other", title: "Other", count: 4), to: "logs/other.json")
+            try write(text)
+        }
+
+        func write(_ text: String) throws {
+            try folder.write(text, to: "logs/chat.json")
+        }
+
+        /// Builds incrementally, then cleanly into `clean`, and expects the two sites to be equal.
+        func rebuildMatchesClean(_ text: String) throws -> BuildReport {
+            try write(text)
+            let report = try build(input, output)
+            let cleanReport = try build(input, clean, clean: true)
+            #expect(report.diagnostics.map(\.description) == cleanReport.diagnostics.map(\.description))
+            let incremental = try snapshot(output)
+            let expected = try snapshot(clean)
+            #expect(incremental.keys.sorted() == expected.keys.sorted())
+            for (path, bytes) in expected where incremental[path] != bytes {
+                Issue.record("\(path) differs from the clean build")
+            }
+            return report
+        }
+    }
+
+    @Test("a checkpoint decodes to what was encoded; other bytes are refused")
+    func checkpointRoundTrip() throws {
+        let checkpoint = AppendCheckpoint(
+            prefixLength: 1234, prefixFingerprint: String(repeating: "ab", count: 16), suffixLength: 5,
+            suffixFingerprint: String(repeating: "0f", count: 16), arrayOpenOffset: 99, maxDate: 7.5e8,
+            idsAreOwnAnchors: true,
+            records: [
+                .init(start: 100, length: 50, sortedIndex: 1, idHash: AppendCheckpoint.idHash("m1"), replyTarget: nil),
+                .init(start: 151, length: 60, sortedIndex: 0, idHash: AppendCheckpoint.idHash("m0"), replyTarget: 0),
+            ])
+        let bytes = checkpoint.encoded()
+        #expect(bytes.count == AppendCheckpoint.headerSize + 2 * AppendCheckpoint.recordSize)
+        #expect(AppendCheckpoint(decoding: bytes) == checkpoint)
+        #expect(AppendCheckpoint(decoding: Array(bytes.dropLast())) == nil)
+        // FNV-1a 64, the same in every process (Swift's `Hasher` is seeded per process).
+        #expect(AppendCheckpoint.idHash("m1") == 0x08A9_8B07_B550_9B6B)
+    }
+
+    @Test("one message by the same sender soon after: the old last message's group changes; fast path")
+    func appendOne() throws {
+        var lines = Self.lines(7)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        let first = try build(project.input, project.output)
+        #expect(first.appendedConversations == 0)
+        #expect(FileManager.default.fileExists(atPath: project.output.path + "/.scrollback/append/chat.bin"))
+        lines.append(Line(id: "m7", sender: "alice", minute: 61))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 1)
+        #expect(report.reusedConversations == 1)
+        #expect(report.messages == 12)
+        let page = try String(contentsOf: project.output.appendingPathComponent("chat/page-3.html"), encoding: .utf8)
+        #expect(page.contains(#"data-message-id="m6""#) && page.contains(#"data-group-position="first""#))
+        // And again on top of the fast path's own output.
+        lines.append(Line(id: "m8", sender: "bob", minute: 70))
+        #expect(try project.rebuildMatchesClean(Self.log(lines)).appendedConversations == 1)
+    }
+
+    @Test("several messages at once; page headers show each page's own count and dates")
+    func appendSeveral() throws {
+        var lines = Self.lines(7)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines += [Line(id: "n1", sender: "bob", minute: 61), Line(id: "n2", sender: "bob", minute: 62)]
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 1)
+        let first = try String(contentsOf: project.output.appendingPathComponent("chat/index.html"), encoding: .utf8)
+        #expect(first.contains("· 3 messages ·"))
+        #expect(first.contains(#"content="A conversation between Alice and Bob""#))
+    }
+
+    @Test("a message that needs a new page takes the full path (every page's pagination changes)")
+    func appendOntoFullPage() throws {
+        var lines = Self.lines(9)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines.append(Line(id: "m9", sender: "bob", minute: 95))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 0)
+        #expect(report.rebuiltConversations == 1)
+    }
+
+    @Test("a reply to a message on the first page re-reads that message; fast path")
+    func appendReplyToFirstPage() throws {
+        var lines = Self.lines(7)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines.append(Line(id: "r1", sender: "bob", minute: 80, extra: #", "replyTo": "m1""#))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 1)
+        let page = try String(contentsOf: project.output.appendingPathComponent("chat/page-3.html"), encoding: .utf8)
+        #expect(page.contains("index.html#m-m1"))
+        // A reply to a reply, whose target is now an appended message.
+        lines.append(Line(id: "r2", sender: "alice", minute: 81, extra: #", "replyTo": "r1""#))
+        #expect(try project.rebuildMatchesClean(Self.log(lines)).appendedConversations == 1)
+    }
+
+    @Test("a message dated before the old last one takes the full path")
+    func appendEarlier() throws {
+        var lines = Self.lines(7)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines.append(Line(id: "early", sender: "bob", minute: 5))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 0)
+        #expect(report.rebuiltConversations == 1)
+    }
+
+    @Test("an appended duplicate id is the full read's error; the conversation is left out")
+    func appendDuplicateID() throws {
+        var lines = Self.lines(7)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines.append(Line(id: "m2", sender: "bob", minute: 80))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.hasErrors)
+        #expect(report.appendedConversations == 0)
+        #expect(report.diagnostics.contains { $0.description.contains("chat.json:12:") && $0.description.contains("m2") })
+        #expect(!FileManager.default.fileExists(atPath: project.output.path + "/chat/index.html"))
+    }
+
+    @Test("an edited old message takes the full path")
+    func editOldMessage() throws {
+        var lines = Self.lines(7)
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines[1].extra = #", "edited": "2024-05-03T10:00:00Z""#
+        lines.append(Line(id: "m7", sender: "bob", minute: 80))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 0)
+        #expect(report.rebuiltConversations == 1)
+    }
+
+    @Test("a minified one-line log and one with messages before participants take the fast path")
+    func otherShapes() throws {
+        for (messagesFirst, minified) in [(false, true), (true, false), (true, true)] {
+            var lines = Self.lines(5)
+            let project = try Project(Self.log(lines, messagesFirst: messagesFirst, minified: minified))
+            defer { project.folder.remove() }
+            try build(project.input, project.output)
+            lines.append(Line(id: "m5", sender: "alice", minute: 41))
+            #expect(try project.rebuildMatchesClean(Self.log(lines, messagesFirst: messagesFirst, minified: minified)).appendedConversations == 1)
+        }
+    }
+}
