@@ -147,6 +147,8 @@ public struct SiteRenderer: Sendable {
         ]
         if let text = conversation.description, !text.isEmpty { conversationContext["description"] = text }
         let usesSkeleton = !templates.overridden.contains("conversation") && !templates.overridden.contains("base")
+        // The conversation template once per shape of header, with markers for its values.
+        var headerSkeletons = HeaderSkeletons()
         // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to page.
         var contents = HTMLBuffer(capacity: 1 << 16)
         for pageIndex in pages {
@@ -174,7 +176,7 @@ public struct SiteRenderer: Sendable {
                 }
             }
             // The shipped page templates print the message list and the pagination as they are, so
-            // the page is rendered once with markers in their place and the rows written between.
+            // the page is rendered with markers in their place and the rows written between.
             var skeleton: PageSkeleton?
             if usesSkeleton {
                 var markedContext = context
@@ -183,7 +185,12 @@ public struct SiteRenderer: Sendable {
                     markedContext["pagination"] = PageSkeleton.paginationMarker
                     markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
                 }
-                skeleton = PageSkeleton(templates.render("conversation", markedContext))
+                let values = HeaderValues(header)
+                if let body = headerSkeletons.body(for: values, rendering: markedContext, with: templates) {
+                    skeleton = PageSkeleton(body)
+                } else {
+                    skeleton = PageSkeleton(templates.render("conversation", markedContext))
+                }
             }
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
@@ -353,6 +360,123 @@ public struct SiteRenderer: Sendable {
         context["pageNumber"] = current + 1
         context["pageCount"] = count
         return context
+    }
+}
+
+/// The values of a page's header (`PageHeader`) as the conversation template sees them.
+struct HeaderValues {
+    /// Which values there are: no range, a first date only, or both dates.
+    enum Shape: Hashable { case countOnly, first, firstAndLast }
+    var shape: Shape
+    /// Count text, then first text and ISO, then last text and ISO, as far as the shape goes.
+    var texts: [String]
+
+    /// The values of `header`, in the order of `HeaderSkeletons.markers`; `nil` without a header.
+    init?(_ header: PageHeader?) {
+        guard let header else { return nil }
+        texts = [
+            SiteRenderer.countText(header.messageCount), header.firstDate.text, header.firstDate.iso,
+        ]
+        if header.lastDate.text != header.firstDate.text {
+            shape = .firstAndLast
+            texts += [header.lastDate.text, header.lastDate.iso]
+        } else {
+            shape = .first
+        }
+    }
+}
+
+/// The body of a conversation page for each shape of header, rendered once per conversation with
+/// markers for the count and dates, which each page fills in with its own values escaped.
+///
+/// Each page used to render the conversation template in full for its header values: through
+/// swift-mustache's dynamic casts, that is about half a millisecond a page. The markers are
+/// letters and digits, so `{{value}}` escaping prints them as they are; a shape is only used when
+/// each marker shows up exactly once and, for the first page of that shape, the filled-in body is
+/// the bytes of the full rendering (else the pages of the conversation are rendered in full).
+struct HeaderSkeletons {
+    /// Markers of the count, first text, first ISO, last text, last ISO.
+    static let markers = [
+        "ScrollbackCountQ7c1e", "ScrollbackFirstTextQ7c1e", "ScrollbackFirstIsoQ7c1e", "ScrollbackLastTextQ7c1e",
+        "ScrollbackLastIsoQ7c1e",
+    ]
+
+    /// The marked rendering of each shape split at its markers (text, marker index, text, …), or
+    /// `nil` for a shape that cannot be used.
+    private var pieces: [HeaderValues.Shape: [Piece]?] = [:]
+    /// Whether a mismatch turned this off for the conversation.
+    private var disabled = false
+
+    private enum Piece {
+        case text(String)
+        case value(Int)
+    }
+
+    /// The body of a page with `values`, rendered from `context` (the page's context without the
+    /// header values); `nil` when the page must render the template itself.
+    mutating func body(for values: HeaderValues?, rendering context: [String: Any], with templates: TemplateLibrary)
+        -> String?
+    {
+        guard let values, !disabled else { return nil }
+        func full() -> String {
+            var context = context
+            context["count"] = values.texts[0]
+            var range: [String: Any] = ["first": ["text": values.texts[1], "iso": values.texts[2]]]
+            if values.shape == .firstAndLast { range["last"] = ["text": values.texts[3], "iso": values.texts[4]] }
+            context["range"] = range
+            return templates.render("conversation", context)
+        }
+        if let known = pieces[values.shape] {
+            guard let known else { return nil }
+            return Self.fill(known, values.texts)
+        }
+        var marked = context
+        marked["count"] = Self.markers[0]
+        var range: [String: Any] = ["first": ["text": Self.markers[1], "iso": Self.markers[2]]]
+        if values.shape == .firstAndLast { range["last"] = ["text": Self.markers[3], "iso": Self.markers[4]] }
+        marked["range"] = range
+        let split = Self.split(templates.render("conversation", marked), markerCount: values.texts.count)
+        let body = full()
+        // Bytes, not `==`: strings compare equal when only their normalization differs.
+        guard let split, Self.fill(split, values.texts).utf8.elementsEqual(body.utf8) else {
+            pieces[values.shape] = .some(nil)
+            disabled = true
+            return body
+        }
+        pieces[values.shape] = split
+        return body
+    }
+
+    private static func fill(_ pieces: [Piece], _ texts: [String]) -> String {
+        var output = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let text): output += text
+            case .value(let index): output += HTMLText.escape(texts[index])
+            }
+        }
+        return output
+    }
+
+    /// `body` cut at the first `markerCount` markers, each found exactly once (and no other
+    /// marker at all); `nil` otherwise.
+    private static func split(_ body: String, markerCount: Int) -> [Piece]? {
+        var found: [(range: Range<String.Index>, index: Int)] = []
+        for (index, marker) in markers.enumerated() {
+            let ranges = body.ranges(of: marker)
+            if index < markerCount ? ranges.count != 1 : !ranges.isEmpty { return nil }
+            if let range = ranges.first { found.append((range, index)) }
+        }
+        found.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var pieces: [Piece] = []
+        var start = body.startIndex
+        for (range, index) in found {
+            pieces.append(.text(String(body[start..<range.lowerBound])))
+            pieces.append(.value(index))
+            start = range.upperBound
+        }
+        pieces.append(.text(String(body[start...])))
+        return pieces
     }
 }
 
