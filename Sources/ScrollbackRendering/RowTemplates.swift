@@ -7,6 +7,8 @@ struct RowTemplates: Sendable {
     let compiled: Set<String>
     /// `compiled` as a mask of `RowTemplate.bit`s, tested once per row part.
     let compiledMask: UInt32
+    /// Whether `CompiledPaginationTemplate` stands in for the shipped `pagination` (checked like `compiled`).
+    let compiledPagination: Bool
     /// Whether `CompiledPollTemplate` stands in for the shipped `custom/poll` (checked like `compiled`).
     let compiledPoll: Bool
 
@@ -18,9 +20,11 @@ struct RowTemplates: Sendable {
             self.compiled = []
             self.compiledMask = 0
             self.compiledPoll = false
+            self.compiledPagination = false
             return
         }
         self.compiledPoll = Self.pollCopyMatches(library)
+        self.compiledPagination = CompiledPaginationTemplate.matches(library)
         let viaTemplates = RowTemplates(library: library, compiled: [])
         var compiled: Set<String> = []
         var failed: Set<String> = []
@@ -54,6 +58,7 @@ struct RowTemplates: Sendable {
         self.compiled = compiled
         self.compiledMask = RowTemplate.allCases.reduce(0) { compiled.contains($1.name) ? $0 | $1.bit : $0 }
         self.compiledPoll = false
+        self.compiledPagination = false
     }
 
     /// Whether `template` is drawn by its compiled copy.

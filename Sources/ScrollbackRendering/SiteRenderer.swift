@@ -195,7 +195,10 @@ public struct SiteRenderer: Sendable {
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
             var paginationBottom: String?
-            if pageCount > 1 {
+            if pageCount > 1, self.rows.compiledPagination {
+                pagination = CompiledPaginationTemplate.render(current: index, count: pageCount, place: "top")
+                paginationBottom = CompiledPaginationTemplate.render(current: index, count: pageCount, place: "bottom")
+            } else if pageCount > 1 {
                 var links = self.pagination(current: index, count: pageCount)
                 if !templates.overridden.contains("pagination") {
                     // The shipped template prints `where` once, as text: render once with a
@@ -345,21 +348,38 @@ public struct SiteRenderer: Sendable {
     static let paginationWhereMarker = "ScrollbackPaginationWhere7c1e"
 
     func pagination(current: Int, count: Int) -> [String: Any] {
+        Self.paginationContext(current: current, count: count)
+    }
+
+    /// What the `pagination` template is rendered with (its `where` aside).
+    static func paginationContext(current: Int, count: Int) -> [String: Any] {
         var context: [String: Any] = [:]
         if current > 0 { context["prev"] = Self.pageFileName(current - 1) }
         if current < count - 1 { context["next"] = Self.pageFileName(current + 1) }
-        var pages: [[String: Any]] = []
-        var previous = -1
-        for index in 0..<count where index == 0 || index == count - 1 || abs(index - current) <= 3 {
-            // Every key is set on every entry so lookups stop here instead of climbing the context stack.
-            if previous >= 0, index > previous + 1 { pages.append(["gap": true, "current": false]) }
-            pages.append(["number": index + 1, "href": Self.pageFileName(index), "current": index == current, "gap": false])
-            previous = index
+        // Every key is set on every entry so lookups stop here instead of climbing the context stack.
+        context["pages"] = paginationEntries(current: current, count: count).map { entry -> [String: Any] in
+            switch entry {
+            case .gap: return ["gap": true, "current": false]
+            case .page(let index, let isCurrent):
+                return ["number": index + 1, "href": Self.pageFileName(index), "current": isCurrent, "gap": false]
+            }
         }
-        context["pages"] = pages
         context["pageNumber"] = current + 1
         context["pageCount"] = count
         return context
+    }
+
+    /// The page links of page `current` of `count`: the first, the last and three either side,
+    /// with a gap where pages are left out.
+    static func paginationEntries(current: Int, count: Int) -> [CompiledPaginationTemplate.Entry] {
+        var entries: [CompiledPaginationTemplate.Entry] = []
+        var previous = -1
+        for index in 0..<count where index == 0 || index == count - 1 || abs(index - current) <= 3 {
+            if previous >= 0, index > previous + 1 { entries.append(.gap) }
+            entries.append(.page(index: index, current: index == current))
+            previous = index
+        }
+        return entries
     }
 }
 
