@@ -312,6 +312,12 @@ struct MessageRenderer {
             } else {
                 rows.render(HTMLBodyView(template: .text, html: linkifier.html(text)), into: &output)
             }
+        case .attributedText(let rich) where rows.isCompiled(.attributedText) && Self.isPlainRichText(rich.html):
+            // Nothing to rebase, label or clean: the sanitized HTML goes straight into the page.
+            let bubble = HTMLBodyView(template: .attributedText, html: "")
+            bubble.writeOpening(into: &output)
+            raw(rich.html, &output)
+            bubble.writeClosing(into: &output)
         case .attributedText(let rich):
             rows.render(
                 HTMLBodyView(
@@ -462,6 +468,33 @@ struct MessageRenderer {
     /// The image placeholder (template `image-placeholder`) as HTML.
     func placeholder(original: String, link: String?, label: String) -> String {
         rows.render(PlaceholderView(original: original, link: link, label: label))
+    }
+
+    /// Whether `html` comes out of `rebaseRoot`, `labelTaskCheckboxes` and
+    /// `HTMLText.replacingForbiddenCodePoints` as it is, by one look at its bytes: no `@` (which
+    /// `@root/` needs), no `<in` (which a checkbox needs), and no byte that may start a code point
+    /// HTML forbids (a control other than tab, line feed, form feed and carriage return; DEL;
+    /// 0xC2; 0xEF and up). Text with any of them takes the three passes.
+    static func isPlainRichText(_ html: String) -> Bool {
+        var html = html
+        return html.withUTF8 { bytes in
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    if byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D { return false }
+                } else if byte == UInt8(ascii: "@") || byte == 0x7F || byte == 0xC2 || byte >= 0xEF {
+                    return false
+                } else if byte == UInt8(ascii: "<"), index + 2 < count, bytes[index + 1] == UInt8(ascii: "i"),
+                    bytes[index + 2] == UInt8(ascii: "n")
+                {
+                    return false
+                }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// Rich text with the readers' `@root/` prefix (local media) replaced by the page's root:

@@ -239,6 +239,24 @@ import Testing
         }
     }
 
+    @Test func plainRichTextIsWhatTheThreePassesLeaveAsItIs() {
+        let samples = [
+            "<p>Hello <em>there</em> “quoted” é</p>", "<p><a href=\"@root/media/a.png\">a</a></p>",
+            "<ul><li><input type=\"checkbox\" disabled=\"\" /> x</li></ul>", "<p>tab\tline\nend</p>",
+            "<p>bell\u{7}</p>", "<p>c1\u{85}</p>", "<p>emoji 🎉</p>", "<p>mail a@b.c</p>", "<p><ins>x</ins></p>", "",
+        ]
+        var plain = 0
+        for html in samples {
+            let processed = HTMLText.replacingForbiddenCodePoints(
+                MessageRenderer.labelTaskCheckboxes(MessageRenderer.rebaseRoot(html, root: "../")))
+            if MessageRenderer.isPlainRichText(html) {
+                plain += 1
+                #expect(Array(processed.utf8) == Array(html.utf8), "\(html)")
+            }
+        }
+        #expect(plain == 3)
+    }
+
     @Test func hostsOfASCIIURLs() {
         #expect(HTMLText.host(of: "https://User:pw@WWW.Example.com:8080/x?y#z") == "example.com")
         #expect(HTMLText.host(of: "http://[::1]:80/") == "[::1]:80")
