@@ -98,23 +98,38 @@ public struct ConversationPlan: Sendable {
         let bounds = Self.localBounds(
             ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
             globalIndexes: globalIndexes)
+        guard !bounds.isEmpty else { return PageLayout(index: index, items: []) }
+        var items = [LayoutItem]()
+        items.reserveCapacity(bounds.count + 8)
+        forEachRow(ofPage: index) { items.append($0) }
+        return PageLayout(index: index, items: items, header: pageHeader(index))
+    }
+
+    /// The header of page `index` when all its messages are in the plan (`PageLayout.header`).
+    public func pageHeader(_ index: Int) -> PageHeader? {
+        index < pageHeaders.count ? pageHeaders[index] : nil
+    }
+
+    /// Hands the rows of page `index` to `body` one at a time, in order: the rows of `page(index)`
+    /// without collecting them, so a renderer that writes each row at once copies none of them.
+    public func forEachRow(ofPage index: Int, _ body: (LayoutItem) throws -> Void) rethrows {
+        let bounds = Self.localBounds(
+            ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
+            globalIndexes: globalIndexes)
         let first = bounds.lowerBound
         let end = bounds.upperBound
-        guard first < end else { return PageLayout(index: index, items: []) }
+        guard first < end else { return }
 
-        var items = [LayoutItem]()
-        items.reserveCapacity(end - first + 8)
         var previousDay = first == 0 ? Int64.min : localDay(first - 1)
         for messageIndex in first..<end {
             let day = localDay(messageIndex)
             let startsDay = day != previousDay
             if startsDay || messageIndex == first, let separator = daySeparators[day] {
-                items.append(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
+                try body(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
             }
             previousDay = day
-            items.append(.message(row(messageIndex)))
+            try body(.message(row(messageIndex)))
         }
-        return PageLayout(index: index, items: items, header: index < pageHeaders.count ? pageHeaders[index] : nil)
     }
 
     private func localDay(_ messageIndex: Int) -> Int64 {

@@ -3,26 +3,34 @@
 
 /// `kinds/text` and `kinds/attributedText`: HTML built in Swift (linkified text, sanitized rich text).
 struct HTMLBodyView: RowView {
-    /// `kinds/text` or `kinds/attributedText`.
-    var templateName: String
+    /// `.text` or `.attributedText`.
+    var template: RowTemplate
     var html: String
     var context: Any { ["html": html] }
-    func write(into o: inout String, parts: RowTemplates) {
-        o += templateName == "kinds/text"
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
+        writeOpening(into: &o)
+        raw(html, &o)
+        writeClosing(into: &o)
+    }
+    /// What the template prints before `{{{html}}}`.
+    func writeOpening(into o: inout HTMLBuffer) {
+        o += template == .text
             ? "<div class=\"b\" data-part=\"bubble\" dir=\"auto\">" : "<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\">"
-        o += html
+    }
+    /// What the template prints after `{{{html}}}`.
+    func writeClosing(into o: inout HTMLBuffer) {
         o += "</div>"
     }
 }
 
 /// `kinds/emoji` and `kinds/system`: escaped text.
 struct TextBodyView: RowView {
-    /// `kinds/emoji` or `kinds/system`.
-    var templateName: String
+    /// `.emoji` or `.system`.
+    var template: RowTemplate
     var text: String
     var context: Any { ["text": text] }
-    func write(into o: inout String, parts: RowTemplates) {
-        if templateName == "kinds/emoji" {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
+        if template == .emoji {
             o += "<div class=\"b em\" data-part=\"bubble\">"
             esc(text, &o)
             o += "</div>"
@@ -36,7 +44,7 @@ struct TextBodyView: RowView {
 
 /// `image-placeholder`: media that cannot be shown, with its original reference as text.
 struct PlaceholderView: RowView {
-    var templateName: String { "image-placeholder" }
+    var template: RowTemplate { .imagePlaceholder }
     var original: String
     var link: String?
     var label: String
@@ -45,7 +53,7 @@ struct PlaceholderView: RowView {
         if let link { context["link"] = link }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<span class=\"ph0\" role=\"img\" aria-label=\""
         esc(label, &o)
         o += " not available\"><span class=\"phl\">"
@@ -73,7 +81,7 @@ struct SizeView {
 
 /// `kinds/photo`.
 struct PhotoView: RowView {
-    var templateName: String { "kinds/photo" }
+    var template: RowTemplate { .photo }
     var src: String?
     var alt: String
     var size: SizeView?
@@ -91,7 +99,7 @@ struct PhotoView: RowView {
         if let caption { context["caption"] = caption }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<figure class=\"b md\" data-part=\"bubble\">"
         if let src {
             o += "<img src=\""
@@ -100,13 +108,17 @@ struct PhotoView: RowView {
             esc(alt, &o)
             o += "\""
             if let size {
-                o += " width=\"\(size.w)\" height=\"\(size.h)\""
+                o += " width=\""
+                appendDecimal(size.w, &o)
+                o += "\" height=\""
+                appendDecimal(size.h, &o)
+                o += "\""
             } else {
                 o += " class=\"u\""
             }
             o += " loading=\"lazy\" decoding=\"async\">"
         }
-        if let placeholder { o += placeholder }
+        if let placeholder { raw(placeholder, &o) }
         if let caption {
             o += "<figcaption dir=\"auto\">"
             esc(caption, &o)
@@ -118,7 +130,7 @@ struct PhotoView: RowView {
 
 /// `kinds/video`.
 struct VideoView: RowView {
-    var templateName: String { "kinds/video" }
+    var template: RowTemplate { .video }
     var src: String?
     var poster: String?
     var size: SizeView?
@@ -140,7 +152,7 @@ struct VideoView: RowView {
         if let duration { context["duration"] = duration }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<figure class=\"b md\" data-part=\"bubble\">"
         if let src {
             o += "<video controls preload=\"none\" src=\""
@@ -152,7 +164,11 @@ struct VideoView: RowView {
                 o += "\""
             }
             if let size {
-                o += " width=\"\(size.w)\" height=\"\(size.h)\""
+                o += " width=\""
+                appendDecimal(size.w, &o)
+                o += "\" height=\""
+                appendDecimal(size.h, &o)
+                o += "\""
             } else {
                 o += " class=\"u\""
             }
@@ -163,7 +179,7 @@ struct VideoView: RowView {
             }
             o += "></video>"
         }
-        if let placeholder { o += placeholder }
+        if let placeholder { raw(placeholder, &o) }
         if let caption {
             o += "<figcaption dir=\"auto\">"
             esc(caption, &o)
@@ -183,7 +199,7 @@ struct VideoView: RowView {
 
 /// `kinds/audio`.
 struct AudioView: RowView {
-    var templateName: String { "kinds/audio" }
+    var template: RowTemplate { .audio }
     var title: String?
     var src: String?
     var placeholder: String?
@@ -196,7 +212,7 @@ struct AudioView: RowView {
         if let duration { context["duration"] = duration }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b au\" data-part=\"bubble\">"
         if let title {
             o += "<div class=\"t\" dir=\"auto\">"
@@ -208,7 +224,7 @@ struct AudioView: RowView {
             esc(src, &o)
             o += "\"></audio>"
         }
-        if let placeholder { o += placeholder }
+        if let placeholder { raw(placeholder, &o) }
         if let duration {
             o += "<span class=\"du\">"
             esc(duration, &o)
@@ -220,7 +236,7 @@ struct AudioView: RowView {
 
 /// `kinds/location`: a card linking to OpenStreetMap.
 struct LocationView: RowView {
-    var templateName: String { "kinds/location" }
+    var template: RowTemplate { .location }
     var name: String?
     var address: String?
     var coords: String?
@@ -233,7 +249,7 @@ struct LocationView: RowView {
         if let href { context["href"] = href }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b card\" data-part=\"bubble\">"
         if let href {
             o += "<a class=\"loc\" href=\""
@@ -277,7 +293,7 @@ struct ContactLinkView {
 
 /// `kinds/contact`: a card with `tel:`/`mailto:` links and the `.vcf` download.
 struct ContactView: RowView {
-    var templateName: String { "kinds/contact" }
+    var template: RowTemplate { .contact }
     var name: String
     var initials: String
     var phones: [ContactLinkView]
@@ -290,7 +306,7 @@ struct ContactView: RowView {
             "vcf": vcf, "vcfName": vcfName,
         ]
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b card ct\" data-part=\"bubble\"><div class=\"ch\"><span class=\"av ci\" aria-hidden=\"true\">"
         esc(initials, &o)
         o += "</span><strong dir=\"auto\">"
@@ -319,7 +335,7 @@ struct ContactView: RowView {
 
 /// `kinds/linkPreview`: the text, then the preview card.
 struct LinkPreviewView: RowView {
-    var templateName: String { "kinds/linkPreview" }
+    var template: RowTemplate { .linkPreview }
     var html: String?
     var href: String?
     var title: String?
@@ -339,11 +355,11 @@ struct LinkPreviewView: RowView {
         if let html { context["html"] = html }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b lpb\" data-part=\"bubble\">"
         if let html {
             o += "<div dir=\"auto\">"
-            o += html
+            raw(html, &o)
             o += "</div>"
         }
         if let href {
@@ -383,26 +399,26 @@ struct LinkPreviewView: RowView {
 
 /// `kinds/custom`: the bubble around what a custom renderer drew.
 struct CustomView: RowView {
-    var templateName: String { "kinds/custom" }
+    var template: RowTemplate { .custom }
     var id: String
     var html: String
     var context: Any { ["id": id, "html": html] }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b cu\" data-part=\"bubble\" data-custom=\""
         esc(id, &o)
         o += "\">"
-        o += html
+        raw(html, &o)
         o += "</div>"
     }
 }
 
 /// `kinds/custom-fallback`: a visible card for a custom id nobody renders.
 struct CustomFallbackView: RowView {
-    var templateName: String { "kinds/custom-fallback" }
+    var template: RowTemplate { .customFallback }
     var id: String
     var json: String
     var context: Any { ["id": id, "json": json] }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"b cu fb\" data-part=\"bubble\" data-custom=\""
         esc(id, &o)
         o += "\"><strong>Unsupported message “"

@@ -24,6 +24,34 @@ enum HTMLText {
         }
     }
 
+    /// Appends `text` escaped (see `escape`) to `output`: runs that need nothing are copied whole.
+    static func appendEscaped<Sink: ByteSink>(_ text: String, to output: inout Sink) {
+        var text = text
+        text.withUTF8 { bytes in
+            let count = bytes.count
+            var runStart = 0
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if !needsEscapeScan(byte) {
+                    index += 1
+                    continue
+                }
+                if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                let forbidden = forbiddenCodePointLength(bytes, index)
+                if forbidden > 0 {
+                    output += "\u{FFFD}"
+                    index += forbidden
+                } else {
+                    appendEscaped(byte, to: &output)
+                    index += 1
+                }
+                runStart = index
+            }
+            if count > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
+        }
+    }
+
     /// Bytes 0x00...0x3F `escape` must look at: controls and `"`, `&`, `'`, `<`, `>`.
     private static let lowSpecialBytes: UInt64 =
         0xFFFF_FFFF | (1 << 0x22) | (1 << 0x26) | (1 << 0x27) | (1 << 0x3C) | (1 << 0x3E)
@@ -39,12 +67,12 @@ enum HTMLText {
 
     /// Appends the escaped bytes of `bytes` to `output` (see `escape`).
     @inline(__always)
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    static func appendEscaped<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         var index = 0
         while index < bytes.count {
             let forbidden = forbiddenCodePointLength(bytes, index)
             if forbidden > 0 {
-                output.append(contentsOf: replacementCharacter)
+                output += "\u{FFFD}"
                 index += forbidden
             } else {
                 appendEscaped(bytes[index], to: &output)
@@ -118,13 +146,13 @@ enum HTMLText {
     /// Appends one byte, escaped when it is one of `& < > " '`. Callers that write log text
     /// byte by byte check `forbiddenCodePointLength` first.
     @inline(__always)
-    static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+    static func appendEscaped<Sink: ByteSink>(_ byte: UInt8, to output: inout Sink) {
         switch byte {
-        case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
-        case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
-        case UInt8(ascii: "'"): output.append(contentsOf: "&#39;".utf8)
+        case UInt8(ascii: "&"): output += "&amp;"
+        case UInt8(ascii: "<"): output += "&lt;"
+        case UInt8(ascii: ">"): output += "&gt;"
+        case UInt8(ascii: "\""): output += "&quot;"
+        case UInt8(ascii: "'"): output += "&#39;"
         default: output.append(byte)
         }
     }
@@ -153,7 +181,7 @@ enum HTMLText {
         let rest: Substring
         if let end = asciiSchemeEnd(url) {
             guard end >= 0 else { return nil }
-            rest = url[url.utf8.index(url.utf8.startIndex, offsetBy: end)...]
+            return asciiHost(url, after: end)
         } else {
             guard let schemeEnd = url.range(of: "://") else { return nil }
             rest = url[schemeEnd.upperBound...]
@@ -164,6 +192,44 @@ enum HTMLText {
         var result = host.lowercased()
         if result.hasPrefix("www.") { result.removeFirst(4) }
         return result.isEmpty ? nil : result
+    }
+
+    /// `host(of:)` for an all-ASCII `url` whose scheme ends at byte `start`, byte by byte (for
+    /// ASCII, characters and bytes are one and the same).
+    private static func asciiHost(_ url: String, after start: Int) -> String? {
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
+                bytes[end] != UInt8(ascii: "#")
+            {
+                end += 1
+            }
+            var hostStart = start
+            var colon = -1
+            var hasBracket = false
+            for index in start..<end {
+                switch bytes[index] {
+                case UInt8(ascii: "@"):
+                    hostStart = index + 1
+                    colon = -1
+                    hasBracket = false
+                case UInt8(ascii: ":"): colon = index
+                case UInt8(ascii: "]"): hasBracket = true
+                default: break
+                }
+            }
+            var hostEnd = end
+            if colon >= 0, !hasBracket { hostEnd = colon }
+            var host = [UInt8]()
+            host.reserveCapacity(hostEnd - hostStart)
+            for index in hostStart..<max(hostStart, hostEnd) {
+                let byte = bytes[index]
+                host.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
+            if host.starts(with: "www.".utf8) { host.removeFirst(4) }
+            return host.isEmpty ? nil : String(decoding: host, as: UTF8.self)
+        }
     }
 
     /// For an all-ASCII `url`, the UTF-8 offset just past its first `://` (-1 when there is none),

@@ -59,6 +59,8 @@ struct MessageRenderer {
     /// Avatar and header views of every participant, made once.
     let avatars: [String: AvatarView]
     let headers: [String: HeaderView]
+    /// Both, with what the row templates draw for them, by participant id: one lookup per message.
+    let senderParts: [String: (avatar: AvatarView, header: HeaderView)]
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -103,6 +105,15 @@ struct MessageRenderer {
         }
         self.avatars = avatars
         self.headers = headers
+        var senderParts: [String: (avatar: AvatarView, header: HeaderView)] = [:]
+        for (id, avatar) in avatars {
+            guard var header = headers[id] else { continue }
+            var drawnAvatar = avatar
+            drawnAvatar.rendered = Array(rows.render(avatar).utf8)
+            header.rendered = Array(rows.render(header).utf8)
+            senderParts[id] = (drawnAvatar, header)
+        }
+        self.senderParts = senderParts
     }
 
     /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`
@@ -141,12 +152,23 @@ struct MessageRenderer {
         return found
     }
 
+    /// Whether `path` contains `:`: byte by byte for ASCII text, through Foundation otherwise (whose
+    /// `contains` this replaces on the hot path: every media message asks).
+    private static func containsColon(_ path: String) -> Bool {
+        var found = false
+        for byte in path.utf8 {
+            if byte >= 0x80 { return path.contains(":") }
+            if byte == UInt8(ascii: ":") { found = true }
+        }
+        return found
+    }
+
     /// Applies the site's media rules to `source`, relative to a page whose root is `root`.
     static func resolve(_ source: MediaSource, root: String, remoteMedia: Bool) -> ResolvedMedia {
         switch source {
         case .local(let asset):
             let path = asset.sitePath
-            guard !path.isEmpty, !path.hasPrefix("/"), !path.contains(":"), !containsDotDot(path) else {
+            guard !path.isEmpty, !path.hasPrefix("/"), !containsColon(path), !containsDotDot(path) else {
                 return .placeholder(original: path, link: nil)
             }
             return .url(root + path)
@@ -159,7 +181,7 @@ struct MessageRenderer {
     }
 
     /// The HTML of one row, appended to `output`.
-    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
+    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout HTMLBuffer) {
         switch item {
         case .daySeparator(let separator):
             rows.render(
@@ -180,9 +202,26 @@ struct MessageRenderer {
                     view.continuedName = sender.name
                 }
             }
-            rows.render(view, into: &output)
+            if rows.isCompiled(.message) {
+                // The bubble goes straight into the page, between the message's opening and closing.
+                view.writeOpening(into: &output, parts: rows)
+                renderBody(message, anchor: view.anchor, into: &output)
+                view.writeClosing(into: &output, parts: rows)
+            } else {
+                var body = HTMLBuffer(capacity: 1024)
+                renderBody(message, anchor: view.anchor, into: &body)
+                view.body = body.string
+                rows.render(view, into: &output)
+            }
         }
-        output += "\n"
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    /// The HTML of one row, appended to `output` (see the byte version).
+    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
+        var bytes = HTMLBuffer(capacity: 1024)
+        render(item, pageIndex: pageIndex, into: &bytes)
+        output += bytes.string
     }
 
     /// The link to message `id` on page `targetPage`, from page `pageIndex`.
@@ -192,6 +231,7 @@ struct MessageRenderer {
         return SiteRenderer.pageFileName(targetPage) + "#" + anchor
     }
 
+    /// The message's view; its `body` is left empty (see `renderBody`).
     mutating func messageView(_ item: MessageLayout, pageIndex: Int) -> MessageView {
         let message = item.message
         let anchor = anchors.anchor(message.id)
@@ -199,14 +239,19 @@ struct MessageRenderer {
         let senderID = isSystem ? nil : message.sender
 
         var avatar: AvatarView?
-        if showsAvatars, item.showsAvatar, !isSystem, let senderID { avatar = avatars[senderID] }
         var header: HeaderView?
-        if showsHeaders, item.showsHeader, !isSystem, let senderID { header = headers[senderID] }
-        var time: TimeView?
-        if item.timestamp != .hidden {
-            time = TimeView(
-                anchor: anchor, text: item.time.text, iso: item.time.iso,
-                placement: item.timestamp == .top ? "tt" : "tb")
+        if !isSystem, let senderID, showsAvatars && item.showsAvatar || showsHeaders && item.showsHeader,
+            let parts = senderParts[senderID]
+        {
+            if showsAvatars, item.showsAvatar { avatar = parts.avatar }
+            if showsHeaders, item.showsHeader { header = parts.header }
+        }
+        var timestampTop: TimeView?
+        var timestampBottom: TimeView?
+        switch item.timestamp {
+        case .top: timestampTop = TimeView(anchor: anchor, text: item.time.text, iso: item.time.iso, placement: "tt")
+        case .bottom: timestampBottom = TimeView(anchor: anchor, text: item.time.text, iso: item.time.iso, placement: "tb")
+        case .hidden: break
         }
         var footer: FooterView?
         if showsFooters, item.showsFooter, !isSystem {
@@ -226,17 +271,19 @@ struct MessageRenderer {
                 href: link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
                 sender: preview.senderName, excerpt: preview.excerpt)
         }
-        let reactions = item.reactions.map { reaction in
-            ReactionView(emoji: reaction.emoji, count: reaction.count, names: reaction.senderNames.joined(separator: ", "))
+        var reactions: [ReactionView] = []
+        if !item.reactions.isEmpty {
+            reactions = item.reactions.map { reaction in
+                ReactionView(emoji: reaction.emoji, count: reaction.count, senderNames: reaction.senderNames)
+            }
         }
         return MessageView(
             anchor: anchor, id: message.id, kind: message.kind.name.rawValue, sender: senderID,
             align: item.alignment.rawValue, position: item.groupPosition.rawValue, avatar: avatar, header: header,
-            timestampTop: item.timestamp == .top ? time : nil, timestampBottom: item.timestamp == .bottom ? time : nil,
-            reply: reply, body: renderBody(item, anchor: anchor), reactions: reactions, footer: footer,
-            spoken: Self.spokenLabel(
-                sender: isSystem || header != nil ? nil : item.sender?.name ?? senderID,
-                time: time == nil ? item.time.text : nil))
+            timestampTop: timestampTop, timestampBottom: timestampBottom,
+            reply: reply, body: "", reactions: reactions, footer: footer,
+            spokenSender: isSystem || header != nil ? nil : item.sender?.name ?? senderID,
+            spokenTime: item.timestamp == .hidden ? item.time.text : nil)
     }
 
     /// What a screen reader must hear before the message's text when the page does not draw it:
@@ -253,20 +300,35 @@ struct MessageRenderer {
     // MARK: - Bodies
 
     /// The bubble (or, for system messages, the centred note) of `item`.
-    mutating func renderBody(_ item: MessageLayout, anchor: String) -> String {
+    mutating func renderBody(_ item: MessageLayout, anchor: String, into output: inout HTMLBuffer) {
         switch item.message.kind {
         case .text(let text):
-            return rows.render(HTMLBodyView(templateName: "kinds/text", html: linkifier.html(text)))
+            if rows.isCompiled(.text) {
+                // Linkified straight into the page: the view's `write`, with the text in place of `html`.
+                let bubble = HTMLBodyView(template: .text, html: "")
+                bubble.writeOpening(into: &output)
+                linkifier.append(text, to: &output)
+                bubble.writeClosing(into: &output)
+            } else {
+                rows.render(HTMLBodyView(template: .text, html: linkifier.html(text)), into: &output)
+            }
+        case .attributedText(let rich) where rows.isCompiled(.attributedText) && Self.isPlainRichText(rich.html):
+            // Nothing to rebase, label or clean: the sanitized HTML goes straight into the page.
+            let bubble = HTMLBodyView(template: .attributedText, html: "")
+            bubble.writeOpening(into: &output)
+            raw(rich.html, &output)
+            bubble.writeClosing(into: &output)
         case .attributedText(let rich):
-            return rows.render(
+            rows.render(
                 HTMLBodyView(
-                    templateName: "kinds/attributedText",
+                    template: .attributedText,
                     html: Self.labelTaskCheckboxes(
-                        HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root)))))
+                        HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root)))),
+                into: &output)
         case .emoji(let text):
-            return rows.render(TextBodyView(templateName: "kinds/emoji", text: text))
+            rows.render(TextBodyView(template: .emoji, text: text), into: &output)
         case .system(let text):
-            return rows.render(TextBodyView(templateName: "kinds/system", text: text))
+            rows.render(TextBodyView(template: .system, text: text), into: &output)
         case .photo(let media):
             var view = PhotoView(src: nil, alt: "", size: nil, placeholder: nil, caption: nonEmpty(media.caption))
             switch resolve(media.source) {
@@ -277,7 +339,7 @@ struct MessageRenderer {
             case .placeholder(let original, let link):
                 view.placeholder = placeholder(original: original, link: link, label: "Image")
             }
-            return rows.render(view)
+            rows.render(view, into: &output)
         case .video(let media):
             var view = VideoView(
                 src: nil, poster: nil, size: nil, title: nil, placeholder: nil, caption: nonEmpty(media.caption),
@@ -291,7 +353,7 @@ struct MessageRenderer {
             case .placeholder(let original, let link):
                 view.placeholder = placeholder(original: original, link: link, label: "Video")
             }
-            return rows.render(view)
+            rows.render(view, into: &output)
         case .audio(let media):
             var view = AudioView(
                 title: nonEmpty(media.title), src: nil, placeholder: nil,
@@ -301,7 +363,7 @@ struct MessageRenderer {
             case .placeholder(let original, let link):
                 view.placeholder = placeholder(original: original, link: link, label: "Audio")
             }
-            return rows.render(view)
+            rows.render(view, into: &output)
         case .location(let location):
             var view = LocationView(
                 name: nonEmpty(location.name), address: nonEmpty(location.address), coords: nil, href: nil)
@@ -314,7 +376,7 @@ struct MessageRenderer {
                 view.href = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
             }
             if view.name == nil, view.address == nil { view.name = "Location" }
-            return rows.render(view)
+            rows.render(view, into: &output)
         case .contact(let contact):
             extraFiles.append(
                 RenderedFile(path: layout.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
@@ -328,10 +390,11 @@ struct MessageRenderer {
             }
             var fileName = HTMLText.slug(contact.name)
             if fileName.isEmpty { fileName = "contact" }
-            return rows.render(
+            rows.render(
                 ContactView(
                     name: contact.name, initials: HTMLText.initials(contact.name), phones: phones, emails: emails,
-                    vcf: anchor + ".vcf", vcfName: fileName + ".vcf"))
+                    vcf: anchor + ".vcf", vcfName: fileName + ".vcf"),
+                into: &output)
         case .linkPreview(let text, let link):
             var view = LinkPreviewView(
                 html: text.isEmpty ? nil : linkifier.html(text), href: nil, title: nonEmpty(link.title),
@@ -343,20 +406,21 @@ struct MessageRenderer {
                 view.domain = link.url
             }
             if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { view.thumb = url }
-            return rows.render(view)
+            rows.render(view, into: &output)
         case .custom(let custom):
-            return renderCustom(custom, item: item)
+            rows.render(renderCustom(custom, item: item), into: &output)
         }
     }
 
-    mutating func renderCustom(_ custom: CustomItem, item: MessageLayout) -> String {
+    /// The bubble of a `custom` message: a custom renderer's, the template's, or the fallback card.
+    mutating func renderCustom(_ custom: CustomItem, item: MessageLayout) -> any RowView {
         let info = CustomRendererInfo(
             bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius, message: item, rootPath: root)
         if let renderer = customRenderers[custom.id] {
-            return rows.render(CustomView(id: custom.id, html: renderer.render(item: custom, info: info)))
+            return CustomView(id: custom.id, html: renderer.render(item: custom, info: info))
         }
         if rows.compiledPoll, custom.id == "poll", let html = CompiledPollTemplate.render(custom.data) {
-            return rows.render(CustomView(id: custom.id, html: HTMLText.replacingForbiddenCodePoints(html)))
+            return CustomView(id: custom.id, html: HTMLText.replacingForbiddenCodePoints(html))
         }
         let templateName = "custom/" + custom.id
         if templates.contains(templateName) {
@@ -370,10 +434,10 @@ struct MessageRenderer {
                 data: custom.data)
             // swift-mustache's escaping keeps control characters of the log's data; a page may not.
             let html = HTMLText.replacingForbiddenCodePoints(templates.render(templateName, context))
-            return rows.render(CustomView(id: custom.id, html: html))
+            return CustomView(id: custom.id, html: html)
         }
         diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
-        return rows.render(CustomFallbackView(id: custom.id, json: custom.data.prettyJSON))
+        return CustomFallbackView(id: custom.id, json: custom.data.prettyJSON)
     }
 
     /// What a `custom/<id>` template is rendered with.
@@ -404,6 +468,33 @@ struct MessageRenderer {
     /// The image placeholder (template `image-placeholder`) as HTML.
     func placeholder(original: String, link: String?, label: String) -> String {
         rows.render(PlaceholderView(original: original, link: link, label: label))
+    }
+
+    /// Whether `html` comes out of `rebaseRoot`, `labelTaskCheckboxes` and
+    /// `HTMLText.replacingForbiddenCodePoints` as it is, by one look at its bytes: no `@` (which
+    /// `@root/` needs), no `<in` (which a checkbox needs), and no byte that may start a code point
+    /// HTML forbids (a control other than tab, line feed, form feed and carriage return; DEL;
+    /// 0xC2; 0xEF and up). Text with any of them takes the three passes.
+    static func isPlainRichText(_ html: String) -> Bool {
+        var html = html
+        return html.withUTF8 { bytes in
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    if byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D { return false }
+                } else if byte == UInt8(ascii: "@") || byte == 0x7F || byte == 0xC2 || byte >= 0xEF {
+                    return false
+                } else if byte == UInt8(ascii: "<"), index + 2 < count, bytes[index + 1] == UInt8(ascii: "i"),
+                    bytes[index + 2] == UInt8(ascii: "n")
+                {
+                    return false
+                }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// Rich text with the readers' `@root/` prefix (local media) replaced by the page's root:

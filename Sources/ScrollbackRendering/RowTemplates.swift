@@ -5,6 +5,10 @@ struct RowTemplates: Sendable {
     let library: TemplateLibrary
     /// Template names whose compiled copy matched the template on every probe.
     let compiled: Set<String>
+    /// `compiled` as a mask of `RowTemplate.bit`s, tested once per row part.
+    let compiledMask: UInt32
+    /// Whether `CompiledPaginationTemplate` stands in for the shipped `pagination` (checked like `compiled`).
+    let compiledPagination: Bool
     /// Whether `CompiledPollTemplate` stands in for the shipped `custom/poll` (checked like `compiled`).
     let compiledPoll: Bool
 
@@ -14,10 +18,13 @@ struct RowTemplates: Sendable {
         self.library = library
         guard allowCompiled else {
             self.compiled = []
+            self.compiledMask = 0
             self.compiledPoll = false
+            self.compiledPagination = false
             return
         }
         self.compiledPoll = Self.pollCopyMatches(library)
+        self.compiledPagination = CompiledPaginationTemplate.matches(library)
         let viaTemplates = RowTemplates(library: library, compiled: [])
         var compiled: Set<String> = []
         var failed: Set<String> = []
@@ -26,10 +33,10 @@ struct RowTemplates: Sendable {
             // A site's own template is always rendered by swift-mustache: it may print values the
             // probes cannot tell apart (e.g. names found up the context stack).
             guard library.contains(name), !library.overridden.contains(name), !failed.contains(name) else { continue }
-            var native = ""
+            var native = HTMLBuffer()
             view.write(into: &native, parts: viaTemplates)
             let templated = library.render(name, view.context)
-            if native == templated {
+            if native.string == templated {
                 compiled.insert(name)
             } else {
                 failed.insert(name)
@@ -43,12 +50,21 @@ struct RowTemplates: Sendable {
             compiled.remove("message")
         }
         self.compiled = compiled
+        self.compiledMask = RowTemplate.allCases.reduce(0) { compiled.contains($1.name) ? $0 | $1.bit : $0 }
     }
 
     private init(library: TemplateLibrary, compiled: Set<String>) {
         self.library = library
         self.compiled = compiled
+        self.compiledMask = RowTemplate.allCases.reduce(0) { compiled.contains($1.name) ? $0 | $1.bit : $0 }
         self.compiledPoll = false
+        self.compiledPagination = false
+    }
+
+    /// Whether `template` is drawn by its compiled copy.
+    @inline(__always)
+    func isCompiled(_ template: RowTemplate) -> Bool {
+        compiledMask & template.bit != 0
     }
 
     /// Whether the shipped, not overridden `custom/poll` prints what `CompiledPollTemplate`
@@ -68,20 +84,19 @@ struct RowTemplates: Sendable {
 
     /// Appends `view` as its template draws it.
     @inline(__always)
-    func render(_ view: some RowView, into output: inout String) {
-        let name = view.templateName
-        if compiled.contains(name) {
+    func render(_ view: some RowView, into output: inout HTMLBuffer) {
+        if isCompiled(view.template) {
             view.write(into: &output, parts: self)
         } else {
-            output += library.render(name, view.context)
+            raw(library.render(view.templateName, view.context), &output)
         }
     }
 
     /// `view` as its template draws it.
     func render(_ view: some RowView) -> String {
-        var output = ""
+        var output = HTMLBuffer(capacity: 256)
         render(view, into: &output)
-        return output
+        return output.string
     }
 
     /// Views that exercise every branch of every shipped row template.
@@ -101,19 +116,31 @@ struct RowTemplates: Sendable {
         let full = MessageView(
             anchor: "m-a", id: hostile, kind: "text", sender: hostile, align: "left", position: "first",
             avatar: avatarA, header: headerA, timestampTop: time, timestampBottom: time, reply: replyA,
-            body: "<div>body</div>", reactions: [ReactionView(emoji: hostile, count: 3, names: hostile)], footer: footerA,
-            spoken: hostile, continuedName: hostile)
+            body: "<div>body</div>",
+            reactions: [
+                ReactionView(emoji: hostile, count: 3, senderNames: [hostile, "B"]),
+                ReactionView(emoji: "👍", count: 12, senderNames: ["C"]),
+            ],
+            footer: footerA, spokenSender: hostile, spokenTime: "9:41 AM", continuedName: hostile)
+        let spokenTimeOnly = MessageView(
+            anchor: "m-c", id: "c", kind: "text", sender: "c", align: "right", position: "middle", avatar: nil,
+            header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "<p>b</p>", reactions: [], footer: nil,
+            spokenTime: hostile)
+        let spokenSenderOnly = MessageView(
+            anchor: "m-d", id: "d", kind: "text", sender: "d", align: "left", position: "last", avatar: nil,
+            header: nil, timestampTop: nil, timestampBottom: time, reply: nil, body: "", reactions: [], footer: nil,
+            spokenSender: hostile)
         let bare = MessageView(
             anchor: "m-b", id: "b", kind: "system", sender: nil, align: "center", position: "single", avatar: nil,
             header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "", reactions: [], footer: nil)
         let size = SizeView(w: 800, h: 600)
         return [
             DayView(text: hostile, iso: "2024-05-03"), DayView(text: "Mon", iso: "2024-05-06", repeats: true), time, avatarA, avatarB, avatarC, headerA, headerB,
-            footerA, footerB, footerC, replyA, replyB, full, bare,
-            HTMLBodyView(templateName: "kinds/text", html: "<a href=\"x\">y</a>"),
-            HTMLBodyView(templateName: "kinds/attributedText", html: "<p>z</p>"),
-            TextBodyView(templateName: "kinds/emoji", text: hostile),
-            TextBodyView(templateName: "kinds/system", text: hostile),
+            footerA, footerB, footerC, replyA, replyB, full, bare, spokenTimeOnly, spokenSenderOnly,
+            HTMLBodyView(template: .text, html: "<a href=\"x\">y</a>"),
+            HTMLBodyView(template: .attributedText, html: "<p>z</p>"),
+            TextBodyView(template: .emoji, text: hostile),
+            TextBodyView(template: .system, text: hostile),
             PlaceholderView(original: hostile, link: nil, label: "Image"),
             PlaceholderView(original: hostile, link: "https://e.com/?a=1&b=2", label: "Video"),
             PhotoView(src: "a&b.png", alt: hostile, size: size, placeholder: nil, caption: hostile),

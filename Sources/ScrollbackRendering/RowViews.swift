@@ -6,31 +6,67 @@ import Mustache
 // casts and costs ~200 µs per message row, the compiled copy ~2 µs. `RowTemplates` only uses a
 // compiled copy after checking at start-up that it prints the same bytes as the template.
 
-/// A view that a template named `templateName` draws.
+/// The row templates that have a compiled copy; a view names its template by one of these, so
+/// choosing between the copy and the template is a bit test, not a string hash per row.
+enum RowTemplate: Int, CaseIterable, Sendable {
+    case daySeparator, timestamp, avatar, header, footer, reply, message
+    case text, attributedText, emoji, system, imagePlaceholder, photo, video, audio, location, contact
+    case linkPreview, custom, customFallback
+
+    /// The template's name in the library.
+    var name: String {
+        switch self {
+        case .daySeparator: return "day-separator"
+        case .timestamp: return "timestamp"
+        case .avatar: return "avatar"
+        case .header: return "header"
+        case .footer: return "footer"
+        case .reply: return "reply"
+        case .message: return "message"
+        case .text: return "kinds/text"
+        case .attributedText: return "kinds/attributedText"
+        case .emoji: return "kinds/emoji"
+        case .system: return "kinds/system"
+        case .imagePlaceholder: return "image-placeholder"
+        case .photo: return "kinds/photo"
+        case .video: return "kinds/video"
+        case .audio: return "kinds/audio"
+        case .location: return "kinds/location"
+        case .contact: return "kinds/contact"
+        case .linkPreview: return "kinds/linkPreview"
+        case .custom: return "kinds/custom"
+        case .customFallback: return "kinds/custom-fallback"
+        }
+    }
+
+    /// This template's bit in `RowTemplates`' mask of compiled templates.
+    var bit: UInt32 { 1 << UInt32(rawValue) }
+}
+
+extension RowView {
+    /// The name of the template that draws this view.
+    var templateName: String { template.name }
+}
+
+/// A view that the template `template` draws.
 protocol RowView {
     /// The template that draws this view.
-    var templateName: String { get }
+    var template: RowTemplate { get }
     /// The values the template sees (a dictionary, or a `MustacheParent`).
     var context: Any { get }
     /// Appends exactly what the shipped template prints for `context`.
-    func write(into output: inout String, parts: RowTemplates)
-}
-
-/// Appends `text` escaped as Mustache's `{{ }}` does.
-@inline(__always)
-func esc(_ text: String, _ output: inout String) {
-    output += HTMLText.escape(text)
+    func write(into output: inout HTMLBuffer, parts: RowTemplates)
 }
 
 /// `templates/day-separator`.
 struct DayView: RowView {
-    var templateName: String { "day-separator" }
+    var template: RowTemplate { .daySeparator }
     var text: String
     var iso: String
     /// Whether it only repeats, at the top of a page, the day the previous page ended in.
     var repeats: Bool = false
     var context: Any { ["text": text, "iso": iso, "repeats": repeats] }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += repeats ? "<h2 class=\"day rep\"" : "<h2 class=\"day\""
         o += " data-part=\"day-separator\"><time datetime=\""
         esc(iso, &o)
@@ -42,14 +78,14 @@ struct DayView: RowView {
 
 /// `templates/timestamp`.
 struct TimeView: RowView {
-    var templateName: String { "timestamp" }
+    var template: RowTemplate { .timestamp }
     var anchor: String
     var text: String
     var iso: String
     /// `tt` above the bubble, `tb` below.
     var placement: String
     var context: Any { ["anchor": anchor, "text": text, "iso": iso, "where": placement] }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<a class=\"ts "
         esc(placement, &o)
         o += "\" href=\"#"
@@ -64,19 +100,21 @@ struct TimeView: RowView {
 
 /// `templates/avatar`: an image, or initials on a colour.
 struct AvatarView: RowView {
-    var templateName: String { "avatar" }
+    var template: RowTemplate { .avatar }
     var name: String
     var initials: String
     var colorClass: String
     var colorStyle: String?
     var src: String?
+    /// What `RowTemplates.render` drew for this avatar, once per participant (see `MessageRenderer`).
+    var rendered: [UInt8]? = nil
     var context: Any {
         var context: [String: Any] = ["name": name, "initials": initials, "colorClass": colorClass]
         if let colorStyle { context["colorStyle"] = colorStyle }
         if let src { context["src"] = src }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         if let src {
             o += "<img class=\"av\" data-part=\"avatar\" src=\""
             esc(src, &o)
@@ -93,7 +131,7 @@ struct AvatarView: RowView {
 
 /// Ends an open `class="…` attribute with the colour class, then adds `style="--pc:#…"` when a
 /// participant has a (validated) colour of their own. Avatars and headers share it.
-private func appendColor(_ colorClass: String, _ colorStyle: String?, to o: inout String) {
+private func appendColor(_ colorClass: String, _ colorStyle: String?, to o: inout HTMLBuffer) {
     esc(colorClass, &o)
     o += "\""
     if let colorStyle {
@@ -105,17 +143,19 @@ private func appendColor(_ colorClass: String, _ colorStyle: String?, to o: inou
 
 /// `templates/header`: the sender's name.
 struct HeaderView: RowView {
-    var templateName: String { "header" }
+    var template: RowTemplate { .header }
     var name: String
     var anchor: String
     var colorClass: String
     var colorStyle: String?
+    /// What `RowTemplates.render` drew for this header, once per participant (see `MessageRenderer`).
+    var rendered: [UInt8]? = nil
     var context: Any {
         var context: [String: Any] = ["name": name, "anchor": anchor, "colorClass": colorClass]
         if let colorStyle { context["colorStyle"] = colorStyle }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"hd "
         appendColor(colorClass, colorStyle, to: &o)
         o += " data-part=\"header\">"
@@ -126,7 +166,7 @@ struct HeaderView: RowView {
 
 /// `templates/footer`: edited mark and delivery status.
 struct FooterView: RowView {
-    var templateName: String { "footer" }
+    var template: RowTemplate { .footer }
     var editedText: String?
     var editedISO: String?
     /// Mark, label and class of the delivery status.
@@ -137,7 +177,7 @@ struct FooterView: RowView {
         if let status { context["status"] = ["mark": status.mark, "label": status.label, "cls": status.cls] }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"ft\" data-part=\"footer\">"
         if let editedText, editedISO != nil {
             o += "<span class=\"ed\" title=\"Edited "
@@ -163,7 +203,7 @@ struct FooterView: RowView {
 
 /// `templates/reply`: the quote of the message this one answers (a link, never a message element).
 struct ReplyView: RowView {
-    var templateName: String { "reply" }
+    var template: RowTemplate { .reply }
     var href: String
     var sender: String?
     var excerpt: String
@@ -172,7 +212,7 @@ struct ReplyView: RowView {
         if let sender { context["author"] = sender }
         return context
     }
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<a class=\"rq\" href=\""
         esc(href, &o)
         o += "\">"
@@ -191,13 +231,23 @@ struct ReplyView: RowView {
 struct ReactionView {
     var emoji: String
     var count: Int
-    var names: String
+    /// Who reacted, in log order; the templates see them joined with ", ".
+    var senderNames: [String]
+    var names: String { senderNames.joined(separator: ", ") }
     var context: Any { ["emoji": emoji, "count": count, "names": names] }
+
+    /// Appends `names` escaped, without joining them into a new string first.
+    func writeNames(into o: inout HTMLBuffer) {
+        for (index, name) in senderNames.enumerated() {
+            if index > 0 { o += ", " }
+            esc(name, &o)
+        }
+    }
 }
 
 /// `templates/message`: one message element with its parts.
 struct MessageView: RowView {
-    var templateName: String { "message" }
+    var template: RowTemplate { .message }
     var anchor: String
     var id: String
     var kind: String
@@ -209,13 +259,17 @@ struct MessageView: RowView {
     var timestampTop: TimeView?
     var timestampBottom: TimeView?
     var reply: ReplyView?
-    /// The bubble, already rendered.
+    /// The bubble, already rendered (empty while `MessageRenderer` writes it between
+    /// `writeOpening` and `writeClosing` itself).
     var body: String
     var reactions: [ReactionView]
     var footer: FooterView?
     /// Visually hidden text for screen readers: the sender and time when the header or the
     /// timestamp is not drawn (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:".
-    var spoken: String? = nil
+    var spoken: String? { MessageRenderer.spokenLabel(sender: spokenSender, time: spokenTime) }
+    /// The parts of `spoken`, kept apart so the compiled copy writes them without joining them.
+    var spokenSender: String? = nil
+    var spokenTime: String? = nil
     /// The sender's name over the first message of a page that continues a group from the page
     /// before (whose header is there): not the group's header, a reminder of who is speaking.
     var continuedName: String? = nil
@@ -223,7 +277,14 @@ struct MessageView: RowView {
     /// Itself: swift-mustache asks it by name (`child(named:)`) instead of reflecting.
     var context: Any { self }
 
-    func write(into o: inout String, parts: RowTemplates) {
+    func write(into o: inout HTMLBuffer, parts: RowTemplates) {
+        writeOpening(into: &o, parts: parts)
+        raw(body, &o)
+        writeClosing(into: &o, parts: parts)
+    }
+
+    /// Everything the template prints before `{{{body}}}`.
+    func writeOpening(into o: inout HTMLBuffer, parts: RowTemplates) {
         o += "<div class=\"m\" id=\""
         esc(anchor, &o)
         o += "\" data-message-id=\""
@@ -241,32 +302,45 @@ struct MessageView: RowView {
         o += "\" data-group-position=\""
         esc(position, &o)
         o += "\">"
-        if let avatar { parts.render(avatar, into: &o) }
-        if let header { parts.render(header, into: &o) }
+        if let avatar {
+            if let rendered = avatar.rendered { o.append(contentsOf: rendered) } else { parts.render(avatar, into: &o) }
+        }
+        if let header {
+            if let rendered = header.rendered { o.append(contentsOf: rendered) } else { parts.render(header, into: &o) }
+        }
         if let continuedName {
             o += "<div class=\"hd cont\" aria-hidden=\"true\">"
             esc(continuedName, &o)
             o += "</div>"
         }
         if let timestampTop { parts.render(timestampTop, into: &o) }
-        if let spoken {
+        if spokenSender != nil || spokenTime != nil {
             o += "<span class=\"vh\">"
-            esc(spoken, &o)
-            o += "</span>"
+            // `spoken`, part by part: escaping works code point by code point, so escaping the
+            // parts gives the bytes of escaping the joined text.
+            if let spokenSender {
+                esc(spokenSender, &o)
+                if spokenTime != nil { o += ", " }
+            }
+            if let spokenTime { esc(spokenTime, &o) }
+            o += ":</span>"
         }
         if let reply { parts.render(reply, into: &o) }
-        o += body
+    }
+
+    /// Everything the template prints after `{{{body}}}`.
+    func writeClosing(into o: inout HTMLBuffer, parts: RowTemplates) {
         if !reactions.isEmpty {
             o += "<ul class=\"rx\">"
             for reaction in reactions {
                 o += "<li title=\""
-                esc(reaction.names, &o)
+                reaction.writeNames(into: &o)
                 o += "\">"
                 esc(reaction.emoji, &o)
                 o += " "
-                o += String(reaction.count)
+                appendDecimal(reaction.count, &o)
                 o += "<span class=\"vh\"> from "
-                esc(reaction.names, &o)
+                reaction.writeNames(into: &o)
                 o += "</span></li>"
             }
             o += "</ul>"

@@ -85,11 +85,7 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(_ plan: ConversationPlan, write: (RenderedFile) throws -> Void) rethrows
         -> [Diagnostic]
     {
-        // Rows read the conversation, options and summary; pages come from the plan on demand.
-        let layout = ConversationLayout(
-            conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
-            summary: plan.summary)
-        return try renderPages(of: layout, count: plan.pageCount, rendering: 0..<plan.pageCount, page: plan.page, write: write)
+        try renderConversation(plan, pages: 0..<plan.pageCount, write: write)
     }
 
     /// Only pages `pages` of `plan` (and the extra files of their messages), for an incremental
@@ -99,10 +95,14 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(
         _ plan: ConversationPlan, pages: Range<Int>, write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
+        // Rows read the conversation, options and summary; rows come from the plan one at a time.
         let layout = ConversationLayout(
             conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
             summary: plan.summary)
-        return try renderPages(of: layout, count: plan.pageCount, rendering: pages, page: plan.page, write: write)
+        return try renderPages(
+            of: layout, count: plan.pageCount, rendering: pages,
+            page: { (index: $0, header: plan.pageHeader($0)) },
+            rows: { index, body in plan.forEachRow(ofPage: index, body) }, write: write)
     }
 
     /// Renders pages `pages` (from `page`) of `layout`'s conversation of `count` pages, then the
@@ -110,6 +110,20 @@ public struct SiteRenderer: Sendable {
     private func renderPages(
         of layout: ConversationLayout, count: Int, rendering pages: Range<Int>, page pageAt: (Int) -> PageLayout,
         write: (RenderedFile) throws -> Void
+    ) rethrows -> [Diagnostic] {
+        try renderPages(
+            of: layout, count: count, rendering: pages,
+            page: { let page = pageAt($0); return (index: page.index, header: page.header) },
+            rows: { index, body in pageAt(index).items.forEach(body) }, write: write)
+    }
+
+    /// Renders pages `pages` of `layout`'s conversation of `count` pages, then the extra files of
+    /// their messages. `page` tells a page's number and header; `rows` hands the rows of page
+    /// `index` to its second argument one at a time, each written into the page at once.
+    private func renderPages(
+        of layout: ConversationLayout, count: Int, rendering pages: Range<Int>,
+        page pageAt: (Int) -> (index: Int, header: PageHeader?),
+        rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void, write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
         var rows = MessageRenderer(
@@ -133,19 +147,36 @@ public struct SiteRenderer: Sendable {
         ]
         if let text = conversation.description, !text.isEmpty { conversationContext["description"] = text }
         let usesSkeleton = !templates.overridden.contains("conversation") && !templates.overridden.contains("base")
+        // The conversation template once per shape of header, with markers for its values.
+        var headerSkeletons = HeaderSkeletons()
+        // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to page.
+        var contents = HTMLBuffer(capacity: 1 << 16)
         for pageIndex in pages {
-            let page = pageAt(pageIndex)
+            let (index, header) = pageAt(pageIndex)
+            // A page without a header (a layout made by hand) counts its messages: its rows are
+            // collected first. Otherwise they are written as they come.
+            var collectedRows: [LayoutItem]?
             // The header describes this page (its count and date range), so appending messages
             // leaves earlier pages as they are.
             var context = conversationContext
-            if let header = page.header {
+            if let header {
                 context["count"] = Self.countText(header.messageCount)
                 context["range"] = dateRange(first: header.firstDate, last: header.lastDate)
             } else {
-                context["count"] = Self.countText(page.items.filter { if case .message = $0 { true } else { false } }.count)
+                var items: [LayoutItem] = []
+                rowsOfPage(pageIndex) { items.append($0) }
+                context["count"] = Self.countText(items.filter { if case .message = $0 { true } else { false } }.count)
+                collectedRows = items
+            }
+            func renderRows(into buffer: inout HTMLBuffer) {
+                if let collectedRows {
+                    for item in collectedRows { rows.render(item, pageIndex: index, into: &buffer) }
+                } else {
+                    rowsOfPage(pageIndex) { rows.render($0, pageIndex: index, into: &buffer) }
+                }
             }
             // The shipped page templates print the message list and the pagination as they are, so
-            // the page is rendered once with markers in their place and the values pasted in.
+            // the page is rendered with markers in their place and the rows written between.
             var skeleton: PageSkeleton?
             if usesSkeleton {
                 var markedContext = context
@@ -154,18 +185,21 @@ public struct SiteRenderer: Sendable {
                     markedContext["pagination"] = PageSkeleton.paginationMarker
                     markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
                 }
-                skeleton = PageSkeleton(templates.render("conversation", markedContext))
-            }
-            var messages = ""
-            messages.reserveCapacity(page.items.count * 900)
-            for item in page.items {
-                rows.render(item, pageIndex: page.index, into: &messages)
+                let values = HeaderValues(header)
+                if let body = headerSkeletons.body(for: values, rendering: markedContext, with: templates) {
+                    skeleton = PageSkeleton(body)
+                } else {
+                    skeleton = PageSkeleton(templates.render("conversation", markedContext))
+                }
             }
             // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
             var pagination: String?
             var paginationBottom: String?
-            if pageCount > 1 {
-                var links = self.pagination(current: page.index, count: pageCount)
+            if pageCount > 1, self.rows.compiledPagination {
+                pagination = CompiledPaginationTemplate.render(current: index, count: pageCount, place: "top")
+                paginationBottom = CompiledPaginationTemplate.render(current: index, count: pageCount, place: "bottom")
+            } else if pageCount > 1 {
+                var links = self.pagination(current: index, count: pageCount)
                 if !templates.overridden.contains("pagination") {
                     // The shipped template prints `where` once, as text: render once with a
                     // marker there and fill in both landmarks' names.
@@ -184,30 +218,33 @@ public struct SiteRenderer: Sendable {
                     paginationBottom = templates.render("pagination", links)
                 }
             }
-            let title = page.index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(page.index + 1))"
+            let title = index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(index + 1))"
             let fullTitle = "\(title) · \(config.title)"
-            var contents: [UInt8]?
-            if let skeleton {
-                let shell = shell(
+            contents.removeAll()
+            let frame = skeleton?.frame(
+                shell: shell(
                     title: fullTitle, description: description, root: "../", body: PageSkeleton.bodyMarker,
-                    locale: layout.options.locale)
-                contents = skeleton.page(
-                    messages: messages, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "",
-                    shell: shell)
-            }
-            if contents == nil {
+                    locale: layout.options.locale))
+            if let frame {
+                // The rows go straight into the page, between the skeleton's opening and closing.
+                frame.writeOpening(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
+                renderRows(into: &contents)
+                frame.writeClosing(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
+            } else {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
+                var messages = HTMLBuffer(capacity: 1 << 16)
+                renderRows(into: &messages)
                 var pageContext = context
-                pageContext["messages"] = messages
+                pageContext["messages"] = messages.string
                 if let pagination { pageContext["pagination"] = pagination }
                 if let paginationBottom { pageContext["paginationBottom"] = paginationBottom }
                 let body = templates.render("conversation", pageContext)
                 let html = shell(
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
-                contents = Array(html.utf8)
+                raw(html, &contents)
             }
-            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(page.index), contents: contents!))
+            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(index), contents: contents.bytes))
         }
         for file in rows.extraFiles { try write(file) }
         return rows.diagnostics
@@ -311,21 +348,155 @@ public struct SiteRenderer: Sendable {
     static let paginationWhereMarker = "ScrollbackPaginationWhere7c1e"
 
     func pagination(current: Int, count: Int) -> [String: Any] {
+        Self.paginationContext(current: current, count: count)
+    }
+
+    /// What the `pagination` template is rendered with (its `where` aside).
+    static func paginationContext(current: Int, count: Int) -> [String: Any] {
         var context: [String: Any] = [:]
         if current > 0 { context["prev"] = Self.pageFileName(current - 1) }
         if current < count - 1 { context["next"] = Self.pageFileName(current + 1) }
-        var pages: [[String: Any]] = []
-        var previous = -1
-        for index in 0..<count where index == 0 || index == count - 1 || abs(index - current) <= 3 {
-            // Every key is set on every entry so lookups stop here instead of climbing the context stack.
-            if previous >= 0, index > previous + 1 { pages.append(["gap": true, "current": false]) }
-            pages.append(["number": index + 1, "href": Self.pageFileName(index), "current": index == current, "gap": false])
-            previous = index
+        // Every key is set on every entry so lookups stop here instead of climbing the context stack.
+        context["pages"] = paginationEntries(current: current, count: count).map { entry -> [String: Any] in
+            switch entry {
+            case .gap: return ["gap": true, "current": false]
+            case .page(let index, let isCurrent):
+                return ["number": index + 1, "href": Self.pageFileName(index), "current": isCurrent, "gap": false]
+            }
         }
-        context["pages"] = pages
         context["pageNumber"] = current + 1
         context["pageCount"] = count
         return context
+    }
+
+    /// The page links of page `current` of `count`: the first, the last and three either side,
+    /// with a gap where pages are left out.
+    static func paginationEntries(current: Int, count: Int) -> [CompiledPaginationTemplate.Entry] {
+        var entries: [CompiledPaginationTemplate.Entry] = []
+        var previous = -1
+        for index in 0..<count where index == 0 || index == count - 1 || abs(index - current) <= 3 {
+            if previous >= 0, index > previous + 1 { entries.append(.gap) }
+            entries.append(.page(index: index, current: index == current))
+            previous = index
+        }
+        return entries
+    }
+}
+
+/// The values of a page's header (`PageHeader`) as the conversation template sees them.
+struct HeaderValues {
+    /// Which values there are: no range, a first date only, or both dates.
+    enum Shape: Hashable { case countOnly, first, firstAndLast }
+    var shape: Shape
+    /// Count text, then first text and ISO, then last text and ISO, as far as the shape goes.
+    var texts: [String]
+
+    /// The values of `header`, in the order of `HeaderSkeletons.markers`; `nil` without a header.
+    init?(_ header: PageHeader?) {
+        guard let header else { return nil }
+        texts = [
+            SiteRenderer.countText(header.messageCount), header.firstDate.text, header.firstDate.iso,
+        ]
+        if header.lastDate.text != header.firstDate.text {
+            shape = .firstAndLast
+            texts += [header.lastDate.text, header.lastDate.iso]
+        } else {
+            shape = .first
+        }
+    }
+}
+
+/// The body of a conversation page for each shape of header, rendered once per conversation with
+/// markers for the count and dates, which each page fills in with its own values escaped.
+///
+/// Each page used to render the conversation template in full for its header values: through
+/// swift-mustache's dynamic casts, that is about half a millisecond a page. The markers are
+/// letters and digits, so `{{value}}` escaping prints them as they are; a shape is only used when
+/// each marker shows up exactly once and, for the first page of that shape, the filled-in body is
+/// the bytes of the full rendering (else the pages of the conversation are rendered in full).
+struct HeaderSkeletons {
+    /// Markers of the count, first text, first ISO, last text, last ISO.
+    static let markers = [
+        "ScrollbackCountQ7c1e", "ScrollbackFirstTextQ7c1e", "ScrollbackFirstIsoQ7c1e", "ScrollbackLastTextQ7c1e",
+        "ScrollbackLastIsoQ7c1e",
+    ]
+
+    /// The marked rendering of each shape split at its markers (text, marker index, text, …), or
+    /// `nil` for a shape that cannot be used.
+    private var pieces: [HeaderValues.Shape: [Piece]?] = [:]
+    /// Whether a mismatch turned this off for the conversation.
+    private var disabled = false
+
+    private enum Piece {
+        case text(String)
+        case value(Int)
+    }
+
+    /// The body of a page with `values`, rendered from `context` (the page's context without the
+    /// header values); `nil` when the page must render the template itself.
+    mutating func body(for values: HeaderValues?, rendering context: [String: Any], with templates: TemplateLibrary)
+        -> String?
+    {
+        guard let values, !disabled else { return nil }
+        func full() -> String {
+            var context = context
+            context["count"] = values.texts[0]
+            var range: [String: Any] = ["first": ["text": values.texts[1], "iso": values.texts[2]]]
+            if values.shape == .firstAndLast { range["last"] = ["text": values.texts[3], "iso": values.texts[4]] }
+            context["range"] = range
+            return templates.render("conversation", context)
+        }
+        if let known = pieces[values.shape] {
+            guard let known else { return nil }
+            return Self.fill(known, values.texts)
+        }
+        var marked = context
+        marked["count"] = Self.markers[0]
+        var range: [String: Any] = ["first": ["text": Self.markers[1], "iso": Self.markers[2]]]
+        if values.shape == .firstAndLast { range["last"] = ["text": Self.markers[3], "iso": Self.markers[4]] }
+        marked["range"] = range
+        let split = Self.split(templates.render("conversation", marked), markerCount: values.texts.count)
+        let body = full()
+        // Bytes, not `==`: strings compare equal when only their normalization differs.
+        guard let split, Self.fill(split, values.texts).utf8.elementsEqual(body.utf8) else {
+            pieces[values.shape] = .some(nil)
+            disabled = true
+            return body
+        }
+        pieces[values.shape] = split
+        return body
+    }
+
+    private static func fill(_ pieces: [Piece], _ texts: [String]) -> String {
+        var output = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let text): output += text
+            case .value(let index): output += HTMLText.escape(texts[index])
+            }
+        }
+        return output
+    }
+
+    /// `body` cut at the first `markerCount` markers, each found exactly once (and no other
+    /// marker at all); `nil` otherwise.
+    private static func split(_ body: String, markerCount: Int) -> [Piece]? {
+        var found: [(range: Range<String.Index>, index: Int)] = []
+        for (index, marker) in markers.enumerated() {
+            let ranges = body.ranges(of: marker)
+            if index < markerCount ? ranges.count != 1 : !ranges.isEmpty { return nil }
+            if let range = ranges.first { found.append((range, index)) }
+        }
+        found.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var pieces: [Piece] = []
+        var start = body.startIndex
+        for (range, index) in found {
+            pieces.append(.text(String(body[start..<range.lowerBound])))
+            pieces.append(.value(index))
+            start = range.upperBound
+        }
+        pieces.append(.text(String(body[start...])))
+        return pieces
     }
 }
 
@@ -344,7 +515,7 @@ struct PageSkeleton {
     /// What every marker contains, to find leftovers.
     private static let markerCore = Array("Scrollback-Pasted".utf8)
 
-    private enum Piece {
+    fileprivate enum Piece {
         case bytes([UInt8])
         case messages
         case pagination
@@ -379,28 +550,51 @@ struct PageSkeleton {
         self.pieces = messageCount == 1 ? pieces : nil
     }
 
-    /// The page's bytes: `shell` (the base template rendered with `bodyMarker` as the body) with the
-    /// body in place of its one marker; `nil` when this skeleton or `shell` cannot be used.
-    func page(messages: String, pagination: String, paginationBottom: String, shell: String) -> [UInt8]? {
-        guard let pieces else { return nil }
+    /// A page's bytes around its rows: `shell` (the base template rendered with `bodyMarker` as
+    /// the body) with the body pieces in place of its one marker.
+    struct Frame {
+        fileprivate let pieces: [Piece]
+        fileprivate let messagesIndex: Int
+        let before: [UInt8]
+        let after: [UInt8]
+
+        /// Everything before the rows.
+        func writeOpening(into page: inout HTMLBuffer, pagination: String, paginationBottom: String) {
+            page.append(contentsOf: before)
+            write(pieces[..<messagesIndex], into: &page, pagination: pagination, paginationBottom: paginationBottom)
+        }
+
+        /// Everything after the rows.
+        func writeClosing(into page: inout HTMLBuffer, pagination: String, paginationBottom: String) {
+            write(
+                pieces[(messagesIndex + 1)...], into: &page, pagination: pagination, paginationBottom: paginationBottom)
+            page.append(contentsOf: after)
+        }
+
+        private func write(
+            _ pieces: ArraySlice<Piece>, into page: inout HTMLBuffer, pagination: String, paginationBottom: String
+        ) {
+            for piece in pieces {
+                switch piece {
+                case .bytes(let bytes): page.append(contentsOf: bytes)
+                case .messages: break  // only at `messagesIndex`
+                case .pagination: raw(pagination, &page)
+                case .paginationBottom: raw(paginationBottom, &page)
+                }
+            }
+        }
+    }
+
+    /// The frame of a page whose shell is `shell`; `nil` when this skeleton or `shell` cannot be used.
+    func frame(shell: String) -> Frame? {
+        guard let pieces, let messagesIndex = pieces.firstIndex(where: { if case .messages = $0 { true } else { false } })
+        else { return nil }
         let shellPieces = Self.split(Array(shell.utf8), [Self.bodyMarker])
         guard shellPieces.count == 3, case .text(let before) = shellPieces[0], case .marker = shellPieces[1],
             case .text(let after) = shellPieces[2], !Self.contains(before, Self.markerCore),
             !Self.contains(after, Self.markerCore)
         else { return nil }
-        var page: [UInt8] = []
-        page.reserveCapacity(before.count + after.count + messages.utf8.count + pagination.utf8.count + paginationBottom.utf8.count + 4096)
-        page.append(contentsOf: before)
-        for piece in pieces {
-            switch piece {
-            case .bytes(let bytes): page.append(contentsOf: bytes)
-            case .messages: page.append(contentsOf: messages.utf8)
-            case .pagination: page.append(contentsOf: pagination.utf8)
-            case .paginationBottom: page.append(contentsOf: paginationBottom.utf8)
-            }
-        }
-        page.append(contentsOf: after)
-        return page
+        return Frame(pieces: pieces, messagesIndex: messagesIndex, before: before, after: after)
     }
 
     private enum Split {

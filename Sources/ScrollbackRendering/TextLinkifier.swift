@@ -32,12 +32,17 @@ struct TextLinkifier: Sendable {
     func html(_ text: String) -> String {
         var output = [UInt8]()
         output.reserveCapacity(text.utf8.count + 32)
-        var contiguous = text
-        contiguous.withUTF8 { append($0, to: &output) }
+        append(text, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
-    private func append(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    /// Appends the HTML of `text` to `output`.
+    func append<Sink: ByteSink>(_ text: String, to output: inout Sink) {
+        var contiguous = text
+        contiguous.withUTF8 { append($0, to: &output) }
+    }
+
+    private func append<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
         var index = 0
         let count = bytes.count
         // Position of the next `@` (or `count`): e-mail addresses are only looked for before one.
@@ -52,11 +57,11 @@ struct TextLinkifier: Sendable {
                     continue
                 }
                 if byte == UInt8(ascii: "@"), let (end, anchor) = mentionEnd(bytes, from: index) {
-                    output.append(contentsOf: "<a class=\"mn\" href=\"#".utf8)
-                    output.append(contentsOf: anchor.utf8)
-                    output.append(contentsOf: "\">".utf8)
+                    output += "<a class=\"mn\" href=\"#"
+                    raw(anchor, &output)
+                    output += "\">"
                     HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[index..<end]), to: &output)
-                    output.append(contentsOf: "</a>".utf8)
+                    output += "</a>"
                     index = end
                     continue
                 }
@@ -70,16 +75,25 @@ struct TextLinkifier: Sendable {
                     continue
                 }
             }
+            if Self.isPlain(byte) {
+                // A run of plain bytes: none starts a link (each follows a byte that is no
+                // boundary), none needs escaping; copied whole.
+                var end = index + 1
+                while end < count, Self.isPlain(bytes[end]) { end += 1 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\r"):
-                output.append(contentsOf: "<br>".utf8)
+                output += "<br>"
                 if index + 1 < count, bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
             case UInt8(ascii: "\n"):
-                output.append(contentsOf: "<br>".utf8)
+                output += "<br>"
             default:
                 let forbidden = HTMLText.forbiddenCodePointLength(bytes, index)
                 if forbidden > 0 {
-                    output.append(contentsOf: HTMLText.replacementCharacter)
+                    output += "\u{FFFD}"
                     index += forbidden
                     continue
                 }
@@ -92,30 +106,30 @@ struct TextLinkifier: Sendable {
     private enum LinkKind { case web, email }
 
     private func appendLink(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, to output: inout [UInt8], kind: LinkKind
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, to output: inout some ByteSink, kind: LinkKind
     ) {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        output.append(contentsOf: "<a href=\"".utf8)
+        output += "<a href=\""
         switch kind {
         case .email:
-            output.append(contentsOf: "mailto:".utf8)
+            output += "mailto:"
         case .web:
-            if slice.count >= 4, Self.lower(slice[0]) == UInt8(ascii: "w") { output.append(contentsOf: "https://".utf8) }
+            if slice.count >= 4, Self.lower(slice[0]) == UInt8(ascii: "w") { output += "https://" }
         }
         Self.appendHref(slice, to: &output)
-        output.append(contentsOf: kind == .web ? "\" rel=\"nofollow noopener\">".utf8 : "\">".utf8)
+        output += kind == .web ? "\" rel=\"nofollow noopener\">" : "\">"
         HTMLText.appendEscaped(slice, to: &output)
-        output.append(contentsOf: "</a>".utf8)
+        output += "</a>"
     }
 
     /// Appends `url` escaped for an attribute, with every `%` that does not start a `%XX` escape
     /// written as `%25`: the text "http://a/%%30" is still linked, to a valid URL.
-    private static func appendHref(_ url: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    private static func appendHref(_ url: UnsafeBufferPointer<UInt8>, to output: inout some ByteSink) {
         var start = 0
         for index in 0..<url.count where url[index] == UInt8(ascii: "%") {
             if index + 2 < url.count, isHexDigit(url[index + 1]), isHexDigit(url[index + 2]) { continue }
             HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: url[start..<index]), to: &output)
-            output.append(contentsOf: "%25".utf8)
+            output += "%25"
             start = index + 1
         }
         HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: url[start..<url.count]), to: &output)
@@ -245,6 +259,22 @@ struct TextLinkifier: Sendable {
     @inline(__always) private static func isLocalPartByte(_ byte: UInt8) -> Bool {
         isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "%")
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+
+    /// ASCII bytes 0x00...0x3F that are plain (see `isPlain`): `!`, `#`…`%`, `)`, `*`, `+`, `-`…`9`, `=`, `?`.
+    /// (A literal, so reading it costs no lazy-initialization check; a test rebuilds it.)
+    static let plainLow: UInt64 = 0xA3FF_EE3A_0000_0000
+
+    /// ASCII bytes 0x40...0x7F that are plain: all but `[`, `{` and DEL.
+    static let plainHigh: UInt64 = ~((1 << (0x5B - 0x40)) | (1 << (0x7B - 0x40)) | (1 << (0x7F - 0x40)))
+
+    /// Whether `byte` is written as it is and no link can start right after it: not a boundary
+    /// (`isBoundary`), not `& < > " '`, no line break or other control, no lead byte that may start
+    /// a code point HTML forbids (0xC2, 0xEF and up).
+    @inline(__always) private static func isPlain(_ byte: UInt8) -> Bool {
+        if byte < 0x40 { return (plainLow >> UInt64(byte)) & 1 != 0 }
+        if byte < 0x80 { return (plainHigh >> UInt64(byte - 0x40)) & 1 != 0 }
+        return byte != 0xC2 && byte < 0xEF
     }
 
     /// Whether a link may start after `byte`: whitespace or opening punctuation.

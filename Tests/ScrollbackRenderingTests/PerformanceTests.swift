@@ -162,3 +162,57 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
         #expect(MessageRenderer.rebaseRoot(sample, root: "../") == reference(sample), "\(sample.debugDescription)")
     }
 }
+
+/// The shipped pagination has a compiled copy that prints what the template prints; a site's own
+/// pagination template, or no compiled copies at all, keeps swift-mustache.
+@Test func shippedPaginationIsCompiledAndMatchesTheTemplate() throws {
+    let library = TemplateLibrary.shipped
+    #expect(RowTemplates(library: library).compiledPagination)
+    #expect(!RowTemplates(library: library, allowCompiled: false).compiledPagination)
+    for count in [2, 3, 8, 9, 30] {
+        for current in 0..<count {
+            var context = SiteRenderer.paginationContext(current: current, count: count)
+            context["where"] = "top"
+            #expect(
+                Array(CompiledPaginationTemplate.render(current: current, count: count, place: "top").utf8)
+                    == Array(library.render("pagination", context).utf8))
+        }
+    }
+    let directory = try Inspect.siteTemplates(["pagination.mustache": "<nav>{{pageNumber}}/{{pageCount}}</nav>"])
+    #expect(!RowTemplates(library: TemplateLibrary(siteTemplatesDirectory: directory)).compiledPagination)
+}
+
+/// Pages of a conversation with many pages (each with its own header: count and date range),
+/// rendered through the shipped templates, with the header filled into a shared marked rendering
+/// and the compiled pagination, are the bytes of rendering every template in full.
+@Test func markedPageHeadersAndCompiledPaginationMatchFullRendering() throws {
+    let shipped = TemplateLibrary.defaultTemplatesDirectory
+    var overrides: [String: String] = [:]
+    for name in ["conversation", "base", "pagination"] {
+        overrides[name + ".mustache"] = try String(contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
+    }
+    let fullyRendered = SiteRenderer(
+        config: SiteConfig(), templates: TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides)))
+    let renderer = SiteRenderer(config: SiteConfig())
+    var conversation = Fixture.showcase().conversation
+    // Messages a day apart and a title and names with text that must be escaped.
+    let base = conversation.messages
+    conversation.messages = (0..<60).map { index in
+        var message = base[index % base.count]
+        message.id = "x\(index)"
+        message.replyTo = nil
+        message.date = Date(timeIntervalSince1970: 1_714_700_000 + Double(index) * 3_000)
+        return message
+    }
+    // A title holding a marker makes the conversation render its headers in full.
+    for (title, pageSize) in [("Trip <&> é", 1), ("Trip <&> é", 7), ("Trip <&> é", 25), ("A ScrollbackCountQ7c1e", 7)] {
+        conversation.title = title
+        let plan = ConversationLayouter(options: LayoutOptions(), pageSize: pageSize).plan(conversation)
+        var fast: [RenderedFile] = []
+        var full: [RenderedFile] = []
+        _ = renderer.renderConversation(plan) { fast.append($0) }
+        _ = fullyRendered.renderConversation(plan) { full.append($0) }
+        #expect(fast.map(\.path) == full.map(\.path))
+        #expect(fast.map(\.contents) == full.map(\.contents))
+    }
+}

@@ -203,3 +203,66 @@ import Testing
         #expect(MessageRenderer.colour(Participant(id: "e", name: "E", color: "#fff;x")).colorStyle == nil)
     }
 }
+
+/// The byte-level fast paths of the renderer agree with the rules they stand for.
+@Suite struct ByteFastPathTests {
+    @Test func plainByteMasksMatchTheirDefinition() {
+        // Plain: written as it is, and no link starts after it (not a boundary of `isBoundary`).
+        let boundaries: Set<UInt8> = Set(Array("([{\"',;:".utf8))
+        let special: Set<UInt8> = Set(Array("&<>\"'".utf8))
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for byte in UInt8(0)...UInt8(0x7F) {
+            let plain = byte > 0x20 && byte != 0x7F && !boundaries.contains(byte) && !special.contains(byte)
+            guard plain else { continue }
+            if byte < 0x40 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 0x40) }
+        }
+        #expect(TextLinkifier.plainLow == low)
+        #expect(TextLinkifier.plainHigh == high)
+    }
+
+    @Test func linkifiedRunsOfPlainTextMatchTheByteByByteRules() {
+        let linkifier = TextLinkifier(participants: [Participant(id: "bob", name: "Bob Stone")])
+        #expect(
+            linkifier.html("see(https://e.com/a)x,www.e.org ;@bob hi@bob a@b.co \u{1}é\u{85}")
+                == "see(<a href=\"https://e.com/a\" rel=\"nofollow noopener\">https://e.com/a</a>)x,"
+                + "<a href=\"https://www.e.org\" rel=\"nofollow noopener\">www.e.org</a> ;"
+                + "<a class=\"mn\" href=\"#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}")
+    }
+
+    @Test func escapingIntoBytesMatchesEscape() {
+        let noncharacters = String(Unicode.Scalar(0xFDD0)!) + String(Unicode.Scalar(0x10FFFF)!)
+        for text in ["", "plain", "a<b>&\"'c", "\u{0}x\u{7F}\u{85}é🎉" + noncharacters + "z", "end&"] {
+            var bytes: [UInt8] = []
+            HTMLText.appendEscaped(text, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == HTMLText.escape(text))
+        }
+    }
+
+    @Test func plainRichTextIsWhatTheThreePassesLeaveAsItIs() {
+        let samples = [
+            "<p>Hello <em>there</em> “quoted” é</p>", "<p><a href=\"@root/media/a.png\">a</a></p>",
+            "<ul><li><input type=\"checkbox\" disabled=\"\" /> x</li></ul>", "<p>tab\tline\nend</p>",
+            "<p>bell\u{7}</p>", "<p>c1\u{85}</p>", "<p>emoji 🎉</p>", "<p>mail a@b.c</p>", "<p><ins>x</ins></p>", "",
+        ]
+        var plain = 0
+        for html in samples {
+            let processed = HTMLText.replacingForbiddenCodePoints(
+                MessageRenderer.labelTaskCheckboxes(MessageRenderer.rebaseRoot(html, root: "../")))
+            if MessageRenderer.isPlainRichText(html) {
+                plain += 1
+                #expect(Array(processed.utf8) == Array(html.utf8), "\(html)")
+            }
+        }
+        #expect(plain == 3)
+    }
+
+    @Test func hostsOfASCIIURLs() {
+        #expect(HTMLText.host(of: "https://User:pw@WWW.Example.com:8080/x?y#z") == "example.com")
+        #expect(HTMLText.host(of: "http://[::1]:80/") == "[::1]:80")
+        #expect(HTMLText.host(of: "https://a@b@c.org") == "c.org")
+        #expect(HTMLText.host(of: "https://www./") == nil)
+        #expect(HTMLText.host(of: "no scheme") == nil)
+        #expect(HTMLText.host(of: "https://ünï.example/") == "ünï.example")
+    }
+}
