@@ -70,6 +70,11 @@ final class HTMLBuffer: ByteSink {
     /// The bytes written, copied out.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// Calls `body` with the bytes written, in place (valid only during the call).
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// The bytes written as text (they are UTF-8: the renderer wrote them).
     var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 }

@@ -73,8 +73,8 @@ public struct SiteRenderer: Sendable {
         files.reserveCapacity(layout.pages.count)
         let diagnostics = renderPages(
             of: layout, count: layout.pages.count, rendering: 0..<layout.pages.count, page: { layout.pages[$0] }
-        ) {
-            files.append($0)
+        ) { path, bytes in
+            files.append(RenderedFile(path: path, contents: Array(bytes)))
         }
         return (files, diagnostics)
     }
@@ -95,6 +95,17 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(
         _ plan: ConversationPlan, pages: Range<Int>, write: (RenderedFile) throws -> Void
     ) rethrows -> [Diagnostic] {
+        try renderConversation(plan, pages: pages) { path, bytes in
+            try write(RenderedFile(path: path, contents: Array(bytes)))
+        }
+    }
+
+    /// `renderConversation(_:pages:write:)` handing each file's path and bytes to `writeBytes`
+    /// without copying them into a `RenderedFile`: the bytes are the renderer's page buffer,
+    /// valid only during the call (a large site's pages are over half a gigabyte to copy).
+    public func renderConversation(
+        _ plan: ConversationPlan, pages: Range<Int>, writeBytes write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows -> [Diagnostic] {
         // Rows read the conversation, options and summary; rows come from the plan one at a time.
         let layout = ConversationLayout(
             conversation: plan.conversation, options: plan.options, pages: [], pageOfMessage: [:],
@@ -109,7 +120,7 @@ public struct SiteRenderer: Sendable {
     /// extra files of their messages.
     private func renderPages(
         of layout: ConversationLayout, count: Int, rendering pages: Range<Int>, page pageAt: (Int) -> PageLayout,
-        write: (RenderedFile) throws -> Void
+        write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows -> [Diagnostic] {
         try renderPages(
             of: layout, count: count, rendering: pages,
@@ -123,7 +134,7 @@ public struct SiteRenderer: Sendable {
     private func renderPages(
         of layout: ConversationLayout, count: Int, rendering pages: Range<Int>,
         page pageAt: (Int) -> (index: Int, header: PageHeader?),
-        rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void, write: (RenderedFile) throws -> Void
+        rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void, write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
         var rows = MessageRenderer(
@@ -244,9 +255,9 @@ public struct SiteRenderer: Sendable {
                     title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
                 raw(html, &contents)
             }
-            try write(RenderedFile(path: conversation.id + "/" + Self.pageFileName(index), contents: contents.bytes))
+            try contents.withBytes { try write(conversation.id + "/" + Self.pageFileName(index), $0) }
         }
-        for file in rows.extraFiles { try write(file) }
+        for file in rows.extraFiles { try file.contents.withUnsafeBufferPointer { try write(file.path, $0) } }
         return rows.diagnostics
     }
 

@@ -262,15 +262,15 @@ struct ConversationWorker: Sendable {
         var written: [String] = []
         do {
             var createdFolders: Set<String> = []
-            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { file in
-                guard Self.isSafeSitePath(file.path) else {
-                    throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(file.path)'")
+            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
+                guard Self.isSafeSitePath(path) else {
+                    throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(path)'")
                 }
-                let destination = parts + "/" + file.path
+                let destination = parts + "/" + path
                 let folder = (destination as NSString).deletingLastPathComponent
                 if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-                try FileSystem.writeFile(file.contents, to: destination)
-                written.append(file.path)
+                try FileSystem.writeFile(bytes, to: destination)
+                written.append(path)
             }
             guard diagnostics.isEmpty else {
                 FileSystem.removeTree(parts)
@@ -377,15 +377,16 @@ struct ConversationWorker: Sendable {
         var createdFolders: Set<String> = []
         var files: [String] = []
         // One page at a time: a large conversation's rows and pages are never all in memory.
-        diagnostics += try renderer.renderConversation(plan) { file in
-            guard Self.isSafeSitePath(file.path) else {
-                throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(file.path)'")
+        // Each page's bytes go to its file straight from the renderer's buffer.
+        diagnostics += try renderer.renderConversation(plan, pages: 0..<plan.pageCount) { path, bytes in
+            guard Self.isSafeSitePath(path) else {
+                throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(path)'")
             }
-            let destination = parts + "/" + file.path
+            let destination = parts + "/" + path
             let folder = (destination as NSString).deletingLastPathComponent
             if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-            try FileSystem.writeFile(file.contents, to: destination)
-            files.append(file.path)
+            try FileSystem.writeFile(bytes, to: destination)
+            files.append(path)
         }
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }

@@ -52,19 +52,22 @@ enum FileSystem {
 
     /// Writes `bytes` to a new file at `path` (the parent must exist).
     static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        try bytes.withUnsafeBufferPointer { try writeFile($0, to: path) }
+    }
+
+    /// Writes `bytes` to a new file at `path` (the parent must exist).
+    static func writeFile(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SiteBuildError.fileSystem("cannot create \(path): \(errorText())") }
         defer { close(descriptor) }
         var written = 0
-        try bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw SiteBuildError.fileSystem("cannot write \(path): \(errorText())")
-                }
-                written += result
+        while written < bytes.count {
+            let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw SiteBuildError.fileSystem("cannot write \(path): \(errorText())")
             }
+            written += result
         }
     }
 
