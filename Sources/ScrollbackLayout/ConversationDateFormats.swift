@@ -209,35 +209,55 @@ final class ConversationDateFormats {
 
         // Written straight into the string's storage: no byte array to allocate and copy.
         return String(unsafeUninitializedCapacity: 28) { buffer in
-            var bytes = ByteWriter(buffer: buffer)
-            bytes.appendDigits(year, count: 4)
-            bytes.append(UInt8(ascii: "-"))
-            bytes.appendDigits(month, count: 2)
-            bytes.append(UInt8(ascii: "-"))
-            bytes.appendDigits(day, count: 2)
-            bytes.append(UInt8(ascii: "T"))
-            bytes.appendDigits(secondOfDay / 3600, count: 2)
-            bytes.append(UInt8(ascii: ":"))
-            bytes.appendDigits(secondOfDay / 60 % 60, count: 2)
-            bytes.append(UInt8(ascii: ":"))
-            bytes.appendDigits(secondOfDay % 60, count: 2)
-
-            let offset = Int(localSeconds - utcSeconds(date))
-            if offset == 0 {
-                bytes.append(UInt8(ascii: "Z"))
-            } else {
-                let magnitude = abs(offset)
-                bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-                bytes.appendDigits(magnitude / 3600, count: 2)
-                bytes.append(UInt8(ascii: ":"))
-                bytes.appendDigits(magnitude / 60 % 60, count: 2)
-                if magnitude % 60 != 0 {  // historical local mean times, e.g. Berlin's +00:53:28
-                    bytes.append(UInt8(ascii: ":"))
-                    bytes.appendDigits(magnitude % 60, count: 2)
-                }
-            }
-            return bytes.count
+            writeISO(date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
+                month: month, day: day, into: buffer)
         }
+    }
+
+    /// `formatISO` written into `buffer` (at least 28 bytes); the number of bytes written, or
+    /// `nil` (nothing written) for years before 1 or after 9999.
+    static func writeISO(_ date: Date, localSeconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        let days = floorDivide(localSeconds, secondsPerDay)
+        let secondOfDay = Int(localSeconds - days * secondsPerDay)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        guard (1...9999).contains(year) else { return nil }
+        return writeISO(date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
+            month: month, day: day, into: buffer)
+    }
+
+    /// The bytes of `formatISO` for a date whose local fields are already worked out.
+    private static func writeISO(
+        _ date: Date, localSeconds: Int64, secondOfDay: Int, year: Int, month: Int, day: Int,
+        into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var bytes = ByteWriter(buffer: buffer)
+        bytes.appendDigits(year, count: 4)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.appendDigits(month, count: 2)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.appendDigits(day, count: 2)
+        bytes.append(UInt8(ascii: "T"))
+        bytes.appendDigits(secondOfDay / 3600, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.appendDigits(secondOfDay / 60 % 60, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.appendDigits(secondOfDay % 60, count: 2)
+
+        let offset = Int(localSeconds - utcSeconds(date))
+        if offset == 0 {
+            bytes.append(UInt8(ascii: "Z"))
+        } else {
+            let magnitude = abs(offset)
+            bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+            bytes.appendDigits(magnitude / 3600, count: 2)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.appendDigits(magnitude / 60 % 60, count: 2)
+            if magnitude % 60 != 0 {  // historical local mean times, e.g. Berlin's +00:53:28
+                bytes.append(UInt8(ascii: ":"))
+                bytes.appendDigits(magnitude % 60, count: 2)
+            }
+        }
+        return bytes.count
     }
 
     /// Writes ASCII into a buffer known to be large enough (`formatISO`: at most 28 bytes).

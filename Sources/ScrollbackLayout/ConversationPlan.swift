@@ -6,8 +6,9 @@ import ScrollbackModel
 ///
 /// A million messages laid out at once take over half a gigabyte of rows; a plan keeps a few
 /// bytes per message (group position, wall-clock time, time text) and builds a page's rows only
-/// when asked. It is immutable, so pages can be built on several threads.
-public struct ConversationPlan: Sendable {
+/// when asked. It is immutable, so pages can be built on several threads. A class: rows are
+/// built with it at hand, and a struct of this many arrays would retain each of them per copy.
+public final class ConversationPlan: Sendable {
     /// The conversation, its messages ordered by date (ties in file order).
     public let conversation: Conversation
     /// The options in force (site options with the conversation's overrides).
@@ -39,6 +40,30 @@ public struct ConversationPlan: Sendable {
     public let totalMessageCount: Int
     /// Each page's header, when all its messages are in the plan.
     let pageHeaders: [PageHeader?]
+
+    init(
+        conversation: Conversation, options: LayoutOptions, messagesPerPage: Int, summary: ConversationSummary,
+        participants: [String: Participant], indexOfMessage: [String: Int], positions: [GroupPosition],
+        localSeconds: [Int64], timeTexts: [String], daySeparators: [Int64: FormattedDate],
+        editedTimes: [Int: FormattedDate], isoOutsideYears1To9999: [Int: String], globalIndexes: [Int]?,
+        totalMessageCount: Int, pageHeaders: [PageHeader?]
+    ) {
+        self.conversation = conversation
+        self.options = options
+        self.messagesPerPage = messagesPerPage
+        self.summary = summary
+        self.participants = participants
+        self.indexOfMessage = indexOfMessage
+        self.positions = positions
+        self.localSeconds = localSeconds
+        self.timeTexts = timeTexts
+        self.daySeparators = daySeparators
+        self.editedTimes = editedTimes
+        self.isoOutsideYears1To9999 = isoOutsideYears1To9999
+        self.globalIndexes = globalIndexes
+        self.totalMessageCount = totalMessageCount
+        self.pageHeaders = pageHeaders
+    }
 
     /// Number of pages; never 0 (a conversation with no message has one empty page).
     public var pageCount: Int {
@@ -136,15 +161,99 @@ public struct ConversationPlan: Sendable {
         ConversationDateFormats.floorDivide(localSeconds[messageIndex], ConversationDateFormats.secondsPerDay)
     }
 
+    /// Hands the rows of page `index` to `body` like `forEachRow`, but a message row as its index
+    /// in `conversation.messages` and its decisions: no `MessageLayout`, so no copy of the message
+    /// and no ISO text per row. A renderer reads the message in place and asks `timeText`,
+    /// `isoTime`, `senderName`, `editedTime`, `replyPreview` and `reactionSummaries` for the rest.
+    public func forEachPlannedRow(ofPage index: Int, _ body: (PlannedRow) throws -> Void) rethrows {
+        let bounds = Self.localBounds(
+            ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
+            globalIndexes: globalIndexes)
+        let first = bounds.lowerBound
+        let end = bounds.upperBound
+        guard first < end else { return }
+
+        var previousDay = first == 0 ? Int64.min : localDay(first - 1)
+        for messageIndex in first..<end {
+            let day = localDay(messageIndex)
+            let startsDay = day != previousDay
+            if startsDay || messageIndex == first, let separator = daySeparators[day] {
+                try body(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
+            }
+            previousDay = day
+            try body(.message(index: messageIndex, decisions: decisions(messageIndex)))
+        }
+    }
+
+    /// The formatted send time of `conversation.messages[messageIndex]`.
+    public func timeText(ofMessage messageIndex: Int) -> String {
+        timeTexts[messageIndex]
+    }
+
+    /// The ISO send time of `conversation.messages[messageIndex]`, without making a string.
+    public func isoTime(ofMessage messageIndex: Int) -> InlineISOTime {
+        if let text = isoOutsideYears1To9999[messageIndex] { return InlineISOTime(text: text) }
+        return InlineISOTime(date: conversation.messages[messageIndex].date, localSeconds: localSeconds[messageIndex])
+    }
+
+    /// The display name of the sender of `conversation.messages[messageIndex]` (`MessageLayout.sender`'s).
+    public func senderName(ofMessage messageIndex: Int) -> String? {
+        guard conversation.messages[messageIndex].kind.name != .system,
+            let sender = conversation.messages[messageIndex].sender
+        else { return nil }
+        return participants[sender]?.name
+    }
+
+    /// The formatted edit date of `conversation.messages[messageIndex]`, when edited.
+    public func editedTime(ofMessage messageIndex: Int) -> FormattedDate? {
+        conversation.messages[messageIndex].edited == nil ? nil : editedTimes[messageIndex]
+    }
+
+    /// The quote of the message that `conversation.messages[messageIndex]` replies to, if any.
+    public func replyPreview(ofMessage messageIndex: Int) -> ReplyPreview? {
+        guard conversation.messages[messageIndex].replyTo != nil else { return nil }
+        return replyPreview(of: conversation.messages[messageIndex])
+    }
+
+    /// The reactions of `conversation.messages[messageIndex]` with who reacted.
+    public func reactionSummaries(ofMessage messageIndex: Int) -> [ReactionSummary] {
+        conversation.messages[messageIndex].reactions.isEmpty
+            ? [] : conversation.messages[messageIndex].reactions.map(reactionSummary)
+    }
+
+    /// The row of `conversation.messages[messageIndex]`, as `page(_:)` has it.
+    public func messageLayout(_ messageIndex: Int) -> MessageLayout {
+        row(messageIndex)
+    }
+
     /// The row of the message at `messageIndex`; the rules are documented on `ConversationLayouter`.
     private func row(_ messageIndex: Int) -> MessageLayout {
         let message = conversation.messages[messageIndex]
-        let position = positions[messageIndex]
+        let decisions = decisions(messageIndex)
         let isSystem = message.kind.name == .system
+        let iso =
+            isoOutsideYears1To9999[messageIndex]
+            ?? ConversationDateFormats.formatISO(message.date, localSeconds: localSeconds[messageIndex]) ?? ""
+
+        return MessageLayout(
+            message: message, sender: isSystem ? nil : message.sender.flatMap { participants[$0] },
+            alignment: decisions.alignment, groupPosition: decisions.groupPosition,
+            showsAvatar: decisions.showsAvatar, showsHeader: decisions.showsHeader,
+            showsFooter: decisions.showsFooter, timestamp: decisions.timestamp,
+            time: FormattedDate(text: timeTexts[messageIndex], iso: iso),
+            edited: message.edited == nil ? nil : editedTimes[messageIndex], reply: replyPreview(of: message),
+            reactions: message.reactions.map(reactionSummary))
+    }
+
+    /// The layout decisions of the message at `messageIndex`, read in place; the rules are
+    /// documented on `ConversationLayouter`.
+    private func decisions(_ messageIndex: Int) -> RowDecisions {
+        let position = positions[messageIndex]
+        let isSystem = conversation.messages[messageIndex].kind.name == .system
         let alignment: MessageAlignment
         if isSystem {
             alignment = .center
-        } else if let me = conversation.me, message.sender == me {
+        } else if let me = conversation.me, conversation.messages[messageIndex].sender == me {
             alignment = .right
         } else {
             alignment = .left
@@ -156,7 +265,9 @@ public struct ConversationPlan: Sendable {
         // Avatars only on the left, as MessageKit hides the current sender's own avatar.
         let showsAvatar = alignment == .left && (!options.collapseProfilePicture || endsGroup)
         let showsHeader = !isSystem && (!options.collapseEnclosingViews || opensGroup)
-        let hasFooterContent = message.edited != nil || (alignment == .right && message.status != nil)
+        let hasFooterContent =
+            conversation.messages[messageIndex].edited != nil
+            || (alignment == .right && conversation.messages[messageIndex].status != nil)
         let showsFooter = !isSystem && hasFooterContent && (!options.collapseEnclosingViews || endsGroup)
 
         let timestamp: TimestampPlacement
@@ -170,16 +281,9 @@ public struct ConversationPlan: Sendable {
             }
         }
 
-        let iso =
-            isoOutsideYears1To9999[messageIndex]
-            ?? ConversationDateFormats.formatISO(message.date, localSeconds: localSeconds[messageIndex]) ?? ""
-
-        return MessageLayout(
-            message: message, sender: isSystem ? nil : message.sender.flatMap { participants[$0] },
+        return RowDecisions(
             alignment: alignment, groupPosition: position, showsAvatar: showsAvatar, showsHeader: showsHeader,
-            showsFooter: showsFooter, timestamp: timestamp, time: FormattedDate(text: timeTexts[messageIndex], iso: iso),
-            edited: message.edited == nil ? nil : editedTimes[messageIndex], reply: replyPreview(of: message),
-            reactions: message.reactions.map(reactionSummary))
+            showsFooter: showsFooter, timestamp: timestamp)
     }
 
     private func replyPreview(of message: Message) -> ReplyPreview? {
@@ -196,5 +300,84 @@ public struct ConversationPlan: Sendable {
         ReactionSummary(
             emoji: reaction.emoji, count: reaction.senders.count,
             senderNames: reaction.senders.map { participants[$0]?.name ?? $0 })
+    }
+}
+
+/// A row of `ConversationPlan.forEachPlannedRow`: a day separator, or a message by its index.
+public enum PlannedRow: Sendable {
+    /// The day changes here.
+    case daySeparator(DaySeparator)
+    /// The message `conversation.messages[index]`, laid out as `decisions` say.
+    case message(index: Int, decisions: RowDecisions)
+}
+
+/// A message row's layout decisions, without the message or its texts (`MessageLayout`'s flags).
+public struct RowDecisions: Sendable {
+    public var alignment: MessageAlignment
+    public var groupPosition: GroupPosition
+    public var showsAvatar: Bool
+    public var showsHeader: Bool
+    public var showsFooter: Bool
+    public var timestamp: TimestampPlacement
+
+    /// Creates decisions.
+    public init(
+        alignment: MessageAlignment, groupPosition: GroupPosition, showsAvatar: Bool, showsHeader: Bool,
+        showsFooter: Bool, timestamp: TimestampPlacement
+    ) {
+        self.alignment = alignment
+        self.groupPosition = groupPosition
+        self.showsAvatar = showsAvatar
+        self.showsHeader = showsHeader
+        self.showsFooter = showsFooter
+        self.timestamp = timestamp
+    }
+
+    /// The decisions `row` made.
+    public init(_ row: MessageLayout) {
+        self.init(
+            alignment: row.alignment, groupPosition: row.groupPosition, showsAvatar: row.showsAvatar,
+            showsHeader: row.showsHeader, showsFooter: row.showsFooter, timestamp: row.timestamp)
+    }
+}
+
+/// An ISO 8601 send time (`FormattedDate.iso`) held without a string: the hand-made formatter's
+/// bytes inline, or, for the rare dates it does not cover, the formatter's text.
+public struct InlineISOTime: Sendable {
+    /// Up to 32 bytes of ASCII (`formatISO` writes at most 28).
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var length = 0
+    private var fallback: String?
+
+    /// The time `text`.
+    public init(text: String) {
+        fallback = text
+    }
+
+    /// `ConversationDateFormats.formatISO(date, localSeconds:)`, written inline ("" for the years it
+    /// does not cover, as `MessageLayout` has it).
+    public init(date: Date, localSeconds: Int64) {
+        let written = withUnsafeMutableBytes(of: &storage) { raw in
+            ConversationDateFormats.writeISO(
+                date, localSeconds: localSeconds, into: raw.bindMemory(to: UInt8.self))
+        }
+        if let written { length = written } else { fallback = "" }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the text.
+    public func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if var fallback { return try fallback.withUTF8(body) }
+        var storage = storage
+        return try withUnsafeBytes(of: &storage) { raw in
+            try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[..<length]))
+        }
+    }
+
+    /// Whether the text is the hand-made formatter's ASCII (digits, `-`, `:`, `T`, `+`, `Z`).
+    public var isPlainASCII: Bool { fallback == nil }
+
+    /// The text.
+    public var text: String {
+        fallback ?? withUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -184,37 +184,64 @@ struct MessageRenderer {
     mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout HTMLBuffer) {
         switch item {
         case .daySeparator(let separator):
-            rows.render(
-                DayView(text: separator.day.text, iso: separator.day.iso, repeats: separator.repeatsPreviousPage),
-                into: &output)
+            renderDay(separator, into: &output)
         case .message(let message):
-            if pageIndex != currentPage {
-                currentPage = pageIndex
-                pageHasMessage = false
-            }
-            var view = messageView(message, pageIndex: pageIndex)
-            if !pageHasMessage {
-                pageHasMessage = true
-                // A group that began on the previous page: say who is speaking here too.
-                if pageIndex > 0, view.header == nil, showsHeaders, let sender = message.sender,
-                    message.message.kind.name != .system
-                {
-                    view.continuedName = sender.name
-                }
-            }
-            if rows.isCompiled(.message) {
-                // The bubble goes straight into the page, between the message's opening and closing.
-                view.writeOpening(into: &output, parts: rows)
-                renderBody(message, anchor: view.anchor, into: &output)
-                view.writeClosing(into: &output, parts: rows)
-            } else {
-                var body = HTMLBuffer(capacity: 1024)
-                renderBody(message, anchor: view.anchor, into: &body)
-                view.body = body.string
-                rows.render(view, into: &output)
-            }
+            renderMessage(
+                in: [message.message], at: 0, parts: MessageRowParts(message), pageIndex: pageIndex,
+                layout: { message }, into: &output)
         }
         output.append(UInt8(ascii: "\n"))
+    }
+
+    /// The HTML of one row of `plan`, appended to `output`: the bytes of `render(_:pageIndex:into:)`
+    /// for the same row, with the message read in place in the plan.
+    mutating func render(_ row: PlannedRow, of plan: ConversationPlan, pageIndex: Int, into output: inout HTMLBuffer) {
+        switch row {
+        case .daySeparator(let separator):
+            renderDay(separator, into: &output)
+        case .message(let index, let decisions):
+            renderMessage(
+                in: plan.conversation.messages, at: index, parts: MessageRowParts(plan, index, decisions),
+                pageIndex: pageIndex, layout: { plan.messageLayout(index) }, into: &output)
+        }
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    private func renderDay(_ separator: DaySeparator, into output: inout HTMLBuffer) {
+        rows.render(
+            DayView(text: separator.day.text, iso: separator.day.iso, repeats: separator.repeatsPreviousPage),
+            into: &output)
+    }
+
+    /// The row of `messages[index]` (read in place: a copy of a message retains all it holds);
+    /// `layout` makes its whole `MessageLayout`, which only custom renderers and templates need.
+    private mutating func renderMessage(
+        in messages: [Message], at index: Int, parts: MessageRowParts, pageIndex: Int,
+        layout: () -> MessageLayout, into output: inout HTMLBuffer
+    ) {
+        if pageIndex != currentPage {
+            currentPage = pageIndex
+            pageHasMessage = false
+        }
+        var view = messageView(in: messages, at: index, parts: parts, pageIndex: pageIndex)
+        if !pageHasMessage {
+            pageHasMessage = true
+            // A group that began on the previous page: say who is speaking here too.
+            if pageIndex > 0, view.header == nil, showsHeaders, let name = parts.senderName {
+                view.continuedName = name
+            }
+        }
+        if rows.isCompiled(.message) {
+            // The bubble goes straight into the page, between the message's opening and closing.
+            view.writeOpening(into: &output, parts: rows)
+            renderBody(messages[index].kind, layout: layout, anchor: view.anchor, into: &output)
+            view.writeClosing(into: &output, parts: rows)
+        } else {
+            var body = HTMLBuffer(capacity: 1024)
+            renderBody(messages[index].kind, layout: layout, anchor: view.anchor, into: &body)
+            view.body = body.string
+            rows.render(view, into: &output)
+        }
     }
 
     /// The HTML of one row, appended to `output` (see the byte version).
@@ -231,32 +258,34 @@ struct MessageRenderer {
         return SiteRenderer.pageFileName(targetPage) + "#" + anchor
     }
 
-    /// The message's view; its `body` is left empty (see `renderBody`).
-    mutating func messageView(_ item: MessageLayout, pageIndex: Int) -> MessageView {
-        let message = item.message
-        let anchor = anchors.anchor(message.id)
-        let isSystem = message.kind.name == .system
-        let senderID = isSystem ? nil : message.sender
+    /// The view of `messages[index]`; its `body` is left empty (see `renderBody`).
+    mutating func messageView(in messages: [Message], at index: Int, parts item: MessageRowParts, pageIndex: Int)
+        -> MessageView
+    {
+        let anchor = anchors.anchor(messages[index].id)
+        let isSystem = messages[index].kind.name == .system
+        let senderID = isSystem ? nil : messages[index].sender
+        let decisions = item.decisions
 
         var avatar: AvatarView?
         var header: HeaderView?
-        if !isSystem, let senderID, showsAvatars && item.showsAvatar || showsHeaders && item.showsHeader,
+        if !isSystem, let senderID, showsAvatars && decisions.showsAvatar || showsHeaders && decisions.showsHeader,
             let parts = senderParts[senderID]
         {
-            if showsAvatars, item.showsAvatar { avatar = parts.avatar }
-            if showsHeaders, item.showsHeader { header = parts.header }
+            if showsAvatars, decisions.showsAvatar { avatar = parts.avatar }
+            if showsHeaders, decisions.showsHeader { header = parts.header }
         }
         var timestampTop: TimeView?
         var timestampBottom: TimeView?
-        switch item.timestamp {
-        case .top: timestampTop = TimeView(anchor: anchor, text: item.time.text, iso: item.time.iso, placement: "tt")
-        case .bottom: timestampBottom = TimeView(anchor: anchor, text: item.time.text, iso: item.time.iso, placement: "tb")
+        switch decisions.timestamp {
+        case .top: timestampTop = TimeView(anchor: anchor, text: item.timeText, iso: item.iso, placement: "tt")
+        case .bottom: timestampBottom = TimeView(anchor: anchor, text: item.timeText, iso: item.iso, placement: "tb")
         case .hidden: break
         }
         var footer: FooterView?
-        if showsFooters, item.showsFooter, !isSystem {
+        if showsFooters, decisions.showsFooter, !isSystem {
             var view = FooterView(editedText: item.edited?.text, editedISO: item.edited?.iso, status: nil)
-            if item.alignment == .right, let status = message.status {
+            if decisions.alignment == .right, let status = messages[index].status {
                 switch status {
                 case .sent: view.status = (mark: "✓", label: "Sent", cls: "sent")
                 case .delivered: view.status = (mark: "✓✓", label: "Delivered", cls: "dlv")
@@ -278,12 +307,12 @@ struct MessageRenderer {
             }
         }
         return MessageView(
-            anchor: anchor, id: message.id, kind: message.kind.name.rawValue, sender: senderID,
-            align: item.alignment.rawValue, position: item.groupPosition.rawValue, avatar: avatar, header: header,
-            timestampTop: timestampTop, timestampBottom: timestampBottom,
+            anchor: anchor, id: messages[index].id, kind: messages[index].kind.name.rawValue, sender: senderID,
+            align: decisions.alignment.rawValue, position: decisions.groupPosition.rawValue, avatar: avatar,
+            header: header, timestampTop: timestampTop, timestampBottom: timestampBottom,
             reply: reply, body: "", reactions: reactions, footer: footer,
-            spokenSender: isSystem || header != nil ? nil : item.sender?.name ?? senderID,
-            spokenTime: item.timestamp == .hidden ? item.time.text : nil)
+            spokenSender: isSystem || header != nil ? nil : item.senderName ?? senderID,
+            spokenTime: decisions.timestamp == .hidden ? item.timeText : nil)
     }
 
     /// What a screen reader must hear before the message's text when the page does not draw it:
@@ -300,8 +329,10 @@ struct MessageRenderer {
     // MARK: - Bodies
 
     /// The bubble (or, for system messages, the centred note) of `item`.
-    mutating func renderBody(_ item: MessageLayout, anchor: String, into output: inout HTMLBuffer) {
-        switch item.message.kind {
+    mutating func renderBody(
+        _ kind: MessageKind, layout item: () -> MessageLayout, anchor: String, into output: inout HTMLBuffer
+    ) {
+        switch kind {
         case .text(let text):
             if rows.isCompiled(.text) {
                 // Linkified straight into the page: the view's `write`, with the text in place of `html`.
@@ -408,7 +439,7 @@ struct MessageRenderer {
             if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { view.thumb = url }
             rows.render(view, into: &output)
         case .custom(let custom):
-            rows.render(renderCustom(custom, item: item), into: &output)
+            rows.render(renderCustom(custom, item: item()), into: &output)
         }
     }
 
@@ -652,5 +683,40 @@ struct MessageRenderer {
         for email in contact.emails { card += "EMAIL:\(value(email))\r\n" }
         card += "END:VCARD\r\n"
         return card
+    }
+}
+
+/// What a message row shows besides the message itself, from a `MessageLayout` or read from a
+/// `ConversationPlan` (which makes no ISO string and copies no message for it).
+struct MessageRowParts {
+    var decisions: RowDecisions
+    /// The sender's display name (`MessageLayout.sender?.name`).
+    var senderName: String?
+    var timeText: String
+    var iso: InlineISOTime
+    var edited: FormattedDate?
+    var reply: ReplyPreview?
+    var reactions: [ReactionSummary]
+
+    /// The parts of `row`.
+    init(_ row: MessageLayout) {
+        decisions = RowDecisions(row)
+        senderName = row.sender?.name
+        timeText = row.time.text
+        iso = InlineISOTime(text: row.time.iso)
+        edited = row.edited
+        reply = row.reply
+        reactions = row.reactions
+    }
+
+    /// The parts of `plan.conversation.messages[index]`, whose decisions are `decisions`.
+    init(_ plan: ConversationPlan, _ index: Int, _ decisions: RowDecisions) {
+        self.decisions = decisions
+        senderName = plan.senderName(ofMessage: index)
+        timeText = plan.timeText(ofMessage: index)
+        iso = plan.isoTime(ofMessage: index)
+        edited = plan.editedTime(ofMessage: index)
+        reply = plan.replyPreview(ofMessage: index)
+        reactions = plan.reactionSummaries(ofMessage: index)
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import ScrollbackLayout
+
 /// Draws row views through their templates, using a compiled copy of a template (`RowView.write`)
 /// only for shipped templates the site did not override, and only where it was checked, when the
 /// renderer was made, to print the same bytes as the template on probe views.
@@ -107,7 +110,10 @@ struct RowTemplates: Sendable {
         let avatarC = AvatarView(name: "C", initials: "C", colorClass: "c2", colorStyle: nil, src: "../media/a&b.png")
         let headerA = HeaderView(name: hostile, anchor: "p-a", colorClass: "c3", colorStyle: nil)
         let headerB = HeaderView(name: "Bob", anchor: "p-b", colorClass: "cx", colorStyle: "--pc:#abcdef")
-        let time = TimeView(anchor: "m-1", text: hostile, iso: "2024-05-03T09:41:00Z", placement: "tb")
+        let time = TimeView(anchor: "m-1", text: hostile, iso: InlineISOTime(text: "2024-05-03T09:41:00Z"), placement: "tb")
+        let inlineTime = TimeView(
+            anchor: "m-1", text: "9:41", iso: InlineISOTime(date: Date(timeIntervalSince1970: 1_714_729_260),
+                localSeconds: 1_714_729_260 + 7_200), placement: "tb")
         let footerA = FooterView(editedText: hostile, editedISO: "2024", status: (mark: "✓✓", label: "Read", cls: "read"))
         let footerB = FooterView(editedText: nil, editedISO: nil, status: (mark: "✓", label: "Sent", cls: "sent"))
         let footerC = FooterView(editedText: "May 3", editedISO: "2024", status: nil)
@@ -115,7 +121,7 @@ struct RowTemplates: Sendable {
         let replyB = ReplyView(href: "#m-1", sender: nil, excerpt: "x")
         let full = MessageView(
             anchor: "m-a", id: hostile, kind: "text", sender: hostile, align: "left", position: "first",
-            avatar: avatarA, header: headerA, timestampTop: time, timestampBottom: time, reply: replyA,
+            avatar: avatarA, header: headerA, timestampTop: time, timestampBottom: inlineTime, reply: replyA,
             body: "<div>body</div>",
             reactions: [
                 ReactionView(emoji: hostile, count: 3, senderNames: [hostile, "B"]),

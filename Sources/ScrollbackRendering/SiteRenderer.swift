@@ -113,7 +113,7 @@ public struct SiteRenderer: Sendable {
         return try renderPages(
             of: layout, count: plan.pageCount, rendering: pages,
             page: { (index: $0, header: plan.pageHeader($0)) },
-            rows: { index, body in plan.forEachRow(ofPage: index, body) }, write: write)
+            rows: { index, body in plan.forEachRow(ofPage: index, body) }, plan: plan, write: write)
     }
 
     /// Renders pages `pages` (from `page`) of `layout`'s conversation of `count` pages, then the
@@ -125,16 +125,18 @@ public struct SiteRenderer: Sendable {
         try renderPages(
             of: layout, count: count, rendering: pages,
             page: { let page = pageAt($0); return (index: page.index, header: page.header) },
-            rows: { index, body in pageAt(index).items.forEach(body) }, write: write)
+            rows: { index, body in pageAt(index).items.forEach(body) }, plan: nil, write: write)
     }
 
     /// Renders pages `pages` of `layout`'s conversation of `count` pages, then the extra files of
     /// their messages. `page` tells a page's number and header; `rows` hands the rows of page
-    /// `index` to its second argument one at a time, each written into the page at once.
+    /// `index` to its second argument one at a time, each written into the page at once. With a
+    /// `plan` (which `rows` reads), pages with a header take their rows from the plan in place.
     private func renderPages(
         of layout: ConversationLayout, count: Int, rendering pages: Range<Int>,
         page pageAt: (Int) -> (index: Int, header: PageHeader?),
-        rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void, write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
+        rows rowsOfPage: (Int, (LayoutItem) -> Void) -> Void, plan: ConversationPlan?,
+        write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows -> [Diagnostic] {
         let conversation = layout.conversation
         var rows = MessageRenderer(
@@ -182,6 +184,8 @@ public struct SiteRenderer: Sendable {
             func renderRows(into buffer: inout HTMLBuffer) {
                 if let collectedRows {
                     for item in collectedRows { rows.render(item, pageIndex: index, into: &buffer) }
+                } else if let plan {
+                    plan.forEachPlannedRow(ofPage: pageIndex) { rows.render($0, of: plan, pageIndex: index, into: &buffer) }
                 } else {
                     rowsOfPage(pageIndex) { rows.render($0, pageIndex: index, into: &buffer) }
                 }
