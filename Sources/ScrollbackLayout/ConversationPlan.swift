@@ -164,7 +164,7 @@ public final class ConversationPlan: Sendable {
     /// Hands the rows of page `index` to `body` like `forEachRow`, but a message row as its index
     /// in `conversation.messages` and its decisions: no `MessageLayout`, so no copy of the message
     /// and no ISO text per row. A renderer reads the message in place and asks `timeText`,
-    /// `isoTime`, `senderName`, `editedTime`, `replyPreview` and `reactionSummaries` for the rest.
+    /// `isoTime`, `editedTime`, `replyPreview` and `reactionSummaries` for the rest.
     public func forEachPlannedRow(ofPage index: Int, _ body: (PlannedRow) throws -> Void) rethrows {
         let bounds = Self.localBounds(
             ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
@@ -194,14 +194,6 @@ public final class ConversationPlan: Sendable {
     public func isoTime(ofMessage messageIndex: Int) -> InlineISOTime {
         if let text = isoOutsideYears1To9999[messageIndex] { return InlineISOTime(text: text) }
         return InlineISOTime(date: conversation.messages[messageIndex].date, localSeconds: localSeconds[messageIndex])
-    }
-
-    /// The display name of the sender of `conversation.messages[messageIndex]` (`MessageLayout.sender`'s).
-    public func senderName(ofMessage messageIndex: Int) -> String? {
-        guard conversation.messages[messageIndex].kind.name != .system,
-            let sender = conversation.messages[messageIndex].sender
-        else { return nil }
-        return participants[sender]?.name
     }
 
     /// The formatted edit date of `conversation.messages[messageIndex]`, when edited.

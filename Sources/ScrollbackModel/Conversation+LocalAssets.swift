@@ -13,8 +13,9 @@ extension Conversation {
             assets.append(asset)
         }
         for participant in participants { add(participant.avatar) }
-        for message in messages {
-            switch message.kind {
+        // By index: binding each message to a local would copy it, retaining all it holds.
+        for index in messages.indices {
+            switch messages[index].kind {
             case .photo(let media), .video(let media), .audio(let media):
                 add(media.source)
                 add(media.poster)

@@ -59,8 +59,10 @@ struct MessageRenderer {
     /// Avatar and header views of every participant, made once.
     let avatars: [String: AvatarView]
     let headers: [String: HeaderView]
-    /// Both, with what the row templates draw for them, by participant id: one lookup per message.
-    let senderParts: [String: (avatar: AvatarView, header: HeaderView)]
+    /// Both, with what the row templates draw for them, and the display name a row gives the
+    /// sender (`MessageLayout.sender`'s: the first participant with the id), by participant id:
+    /// one lookup per message.
+    let senderParts: [String: (avatar: AvatarView, header: HeaderView, name: String)]
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -105,13 +107,17 @@ struct MessageRenderer {
         }
         self.avatars = avatars
         self.headers = headers
-        var senderParts: [String: (avatar: AvatarView, header: HeaderView)] = [:]
+        var names: [String: String] = [:]
+        for participant in layout.conversation.participants where names[participant.id] == nil {
+            names[participant.id] = participant.name
+        }
+        var senderParts: [String: (avatar: AvatarView, header: HeaderView, name: String)] = [:]
         for (id, avatar) in avatars {
-            guard var header = headers[id] else { continue }
+            guard var header = headers[id], let name = names[id] else { continue }
             var drawnAvatar = avatar
             drawnAvatar.rendered = Array(rows.render(avatar).utf8)
             header.rendered = Array(rows.render(header).utf8)
-            senderParts[id] = (drawnAvatar, header)
+            senderParts[id] = (drawnAvatar, header, name)
         }
         self.senderParts = senderParts
     }
@@ -227,7 +233,7 @@ struct MessageRenderer {
         if !pageHasMessage {
             pageHasMessage = true
             // A group that began on the previous page: say who is speaking here too.
-            if pageIndex > 0, view.header == nil, showsHeaders, let name = parts.senderName {
+            if pageIndex > 0, view.header == nil, showsHeaders, let name = view.senderName {
                 view.continuedName = name
             }
         }
@@ -269,11 +275,11 @@ struct MessageRenderer {
 
         var avatar: AvatarView?
         var header: HeaderView?
-        if !isSystem, let senderID, showsAvatars && decisions.showsAvatar || showsHeaders && decisions.showsHeader,
-            let parts = senderParts[senderID]
-        {
+        var senderName = isSystem ? nil : item.senderName
+        if !isSystem, let senderID, let parts = senderParts[senderID] {
             if showsAvatars, decisions.showsAvatar { avatar = parts.avatar }
             if showsHeaders, decisions.showsHeader { header = parts.header }
+            if item.namesSenderByParticipants { senderName = parts.name }
         }
         var timestampTop: TimeView?
         var timestampBottom: TimeView?
@@ -306,13 +312,15 @@ struct MessageRenderer {
                 ReactionView(emoji: reaction.emoji, count: reaction.count, senderNames: reaction.senderNames)
             }
         }
-        return MessageView(
+        var view = MessageView(
             anchor: anchor, id: messages[index].id, kind: messages[index].kind.name.rawValue, sender: senderID,
             align: decisions.alignment.rawValue, position: decisions.groupPosition.rawValue, avatar: avatar,
             header: header, timestampTop: timestampTop, timestampBottom: timestampBottom,
             reply: reply, body: "", reactions: reactions, footer: footer,
-            spokenSender: isSystem || header != nil ? nil : item.senderName ?? senderID,
+            spokenSender: isSystem || header != nil ? nil : senderName ?? senderID,
             spokenTime: decisions.timestamp == .hidden ? item.timeText : nil)
+        view.senderName = senderName
+        return view
     }
 
     /// What a screen reader must hear before the message's text when the page does not draw it:
@@ -690,8 +698,11 @@ struct MessageRenderer {
 /// `ConversationPlan` (which makes no ISO string and copies no message for it).
 struct MessageRowParts {
     var decisions: RowDecisions
-    /// The sender's display name (`MessageLayout.sender?.name`).
+    /// The sender's display name (`MessageLayout.sender?.name`), unless `namesSenderByParticipants`.
     var senderName: String?
+    /// Whether the sender's name is the conversation's first participant with the sender's id,
+    /// found with the sender's avatar and header (`MessageRenderer.senderParts`) in one lookup.
+    var namesSenderByParticipants = false
     var timeText: String
     var iso: InlineISOTime
     var edited: FormattedDate?
@@ -712,7 +723,7 @@ struct MessageRowParts {
     /// The parts of `plan.conversation.messages[index]`, whose decisions are `decisions`.
     init(_ plan: ConversationPlan, _ index: Int, _ decisions: RowDecisions) {
         self.decisions = decisions
-        senderName = plan.senderName(ofMessage: index)
+        namesSenderByParticipants = true
         timeText = plan.timeText(ofMessage: index)
         iso = plan.isoTime(ofMessage: index)
         edited = plan.editedTime(ofMessage: index)

@@ -279,6 +279,8 @@ struct MessageView: RowView {
     /// The sender's name over the first message of a page that continues a group from the page
     /// before (whose header is there): not the group's header, a reminder of who is speaking.
     var continuedName: String? = nil
+    /// The sender's display name, for `continuedName` (`nil` for system messages and unknown senders).
+    var senderName: String? = nil
 
     /// Itself: swift-mustache asks it by name (`child(named:)`) instead of reflecting.
     var context: Any { self }
