@@ -192,7 +192,9 @@ public final class ConversationPlan: Sendable {
 
     /// The ISO send time of `conversation.messages[messageIndex]`, without making a string.
     public func isoTime(ofMessage messageIndex: Int) -> InlineISOTime {
-        if let text = isoOutsideYears1To9999[messageIndex] { return InlineISOTime(text: text) }
+        if !isoOutsideYears1To9999.isEmpty, let text = isoOutsideYears1To9999[messageIndex] {
+            return InlineISOTime(text: text)
+        }
         return InlineISOTime(date: conversation.messages[messageIndex].date, localSeconds: localSeconds[messageIndex])
     }
 

@@ -27,7 +27,8 @@ struct AnchorTable: Sendable {
 
     /// The element id of message `id`.
     func anchor(_ id: String) -> String {
-        "m-" + (slugged[id] ?? id)
+        if slugged.isEmpty { return "m-" + id }  // no hashing in the common case
+        return "m-" + (slugged[id] ?? id)
     }
 }
 
@@ -62,7 +63,7 @@ struct MessageRenderer {
     /// Both, with what the row templates draw for them, and the display name a row gives the
     /// sender (`MessageLayout.sender`'s: the first participant with the id), by participant id:
     /// one lookup per message.
-    let senderParts: [String: (avatar: AvatarView, header: HeaderView, name: String)]
+    let senderParts: [String: SenderParts]
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -111,13 +112,13 @@ struct MessageRenderer {
         for participant in layout.conversation.participants where names[participant.id] == nil {
             names[participant.id] = participant.name
         }
-        var senderParts: [String: (avatar: AvatarView, header: HeaderView, name: String)] = [:]
+        var senderParts: [String: SenderParts] = [:]
         for (id, avatar) in avatars {
             guard var header = headers[id], let name = names[id] else { continue }
             var drawnAvatar = avatar
             drawnAvatar.rendered = Array(rows.render(avatar).utf8)
             header.rendered = Array(rows.render(header).utf8)
-            senderParts[id] = (drawnAvatar, header, name)
+            senderParts[id] = SenderParts(avatar: SharedView(drawnAvatar), header: SharedView(header), name: name)
         }
         self.senderParts = senderParts
     }
@@ -273,8 +274,8 @@ struct MessageRenderer {
         let senderID = isSystem ? nil : messages[index].sender
         let decisions = item.decisions
 
-        var avatar: AvatarView?
-        var header: HeaderView?
+        var avatar: SharedView<AvatarView>?
+        var header: SharedView<HeaderView>?
         var senderName = isSystem ? nil : item.senderName
         if !isSystem, let senderID, let parts = senderParts[senderID] {
             if showsAvatars, decisions.showsAvatar { avatar = parts.avatar }
@@ -312,15 +313,13 @@ struct MessageRenderer {
                 ReactionView(emoji: reaction.emoji, count: reaction.count, senderNames: reaction.senderNames)
             }
         }
-        var view = MessageView(
+        return MessageView(
             anchor: anchor, id: messages[index].id, kind: messages[index].kind.name.rawValue, sender: senderID,
             align: decisions.alignment.rawValue, position: decisions.groupPosition.rawValue, avatar: avatar,
             header: header, timestampTop: timestampTop, timestampBottom: timestampBottom,
             reply: reply, body: "", reactions: reactions, footer: footer,
             spokenSender: isSystem || header != nil ? nil : senderName ?? senderID,
-            spokenTime: decisions.timestamp == .hidden ? item.timeText : nil)
-        view.senderName = senderName
-        return view
+            spokenTime: decisions.timestamp == .hidden ? item.timeText : nil, senderName: senderName)
     }
 
     /// What a screen reader must hear before the message's text when the page does not draw it:
@@ -729,5 +728,20 @@ struct MessageRowParts {
         edited = plan.editedTime(ofMessage: index)
         reply = plan.replyPreview(ofMessage: index)
         reactions = plan.reactionSummaries(ofMessage: index)
+    }
+}
+
+/// What the row templates draw for one participant, and the name a row gives them, made once per
+/// conversation (`MessageRenderer.senderParts`).
+final class SenderParts: @unchecked Sendable {
+    let avatar: SharedView<AvatarView>
+    let header: SharedView<HeaderView>
+    /// The display name of the conversation's first participant with this id.
+    let name: String
+
+    init(avatar: SharedView<AvatarView>, header: SharedView<HeaderView>, name: String) {
+        self.avatar = avatar
+        self.header = header
+        self.name = name
     }
 }

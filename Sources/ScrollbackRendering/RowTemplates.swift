@@ -121,7 +121,7 @@ struct RowTemplates: Sendable {
         let replyB = ReplyView(href: "#m-1", sender: nil, excerpt: "x")
         let full = MessageView(
             anchor: "m-a", id: hostile, kind: "text", sender: hostile, align: "left", position: "first",
-            avatar: avatarA, header: headerA, timestampTop: time, timestampBottom: inlineTime, reply: replyA,
+            avatar: SharedView(avatarA), header: SharedView(headerA), timestampTop: time, timestampBottom: inlineTime, reply: replyA,
             body: "<div>body</div>",
             reactions: [
                 ReactionView(emoji: hostile, count: 3, senderNames: [hostile, "B"]),

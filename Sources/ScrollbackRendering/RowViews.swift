@@ -260,8 +260,9 @@ struct MessageView: RowView {
     var sender: String?
     var align: String
     var position: String
-    var avatar: AvatarView?
-    var header: HeaderView?
+    /// Shared by reference: made once per participant, each row takes them with one retain each.
+    var avatar: SharedView<AvatarView>?
+    var header: SharedView<HeaderView>?
     var timestampTop: TimeView?
     var timestampBottom: TimeView?
     var reply: ReplyView?
@@ -311,10 +312,18 @@ struct MessageView: RowView {
         esc(position, &o)
         o += "\">"
         if let avatar {
-            if let rendered = avatar.rendered { o.append(contentsOf: rendered) } else { parts.render(avatar, into: &o) }
+            if let rendered = avatar.view.rendered {
+                o.append(contentsOf: rendered)
+            } else {
+                parts.render(avatar.view, into: &o)
+            }
         }
         if let header {
-            if let rendered = header.rendered { o.append(contentsOf: rendered) } else { parts.render(header, into: &o) }
+            if let rendered = header.view.rendered {
+                o.append(contentsOf: rendered)
+            } else {
+                parts.render(header.view, into: &o)
+            }
         }
         if let continuedName {
             o += "<div class=\"hd cont\" aria-hidden=\"true\">"
@@ -370,8 +379,8 @@ extension MessageView: MustacheParent {
         case "sender": return sender
         case "align": return align
         case "position": return position
-        case "avatar": return avatar?.context
-        case "header": return header?.context
+        case "avatar": return avatar?.view.context
+        case "header": return header?.view.context
         case "timestampTop": return timestampTop?.context
         case "timestampBottom": return timestampBottom?.context
         case "reply": return reply?.context
@@ -385,4 +394,16 @@ extension MessageView: MustacheParent {
         }
     }
 
+}
+
+/// A view made once and drawn in many rows, held by reference: copying it into a row is one
+/// retain, where copying the view itself retains each of its strings.
+final class SharedView<View: RowView>: @unchecked Sendable {
+    /// The view (immutable once shared).
+    let view: View
+
+    /// Shares `view`.
+    init(_ view: View) {
+        self.view = view
+    }
 }
