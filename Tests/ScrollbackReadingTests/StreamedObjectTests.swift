@@ -220,4 +220,10 @@ import Testing
         #expect(result.errors.count == 1)
         #expect(result.errors.first?.description.contains("2024-13-03T09:41:00Z") == true, "\(result.errors)")
     }
+
+    @Test func referenceTrimmingMatchesFoundation() {
+        for text in ["", " ", "media/a.png", " media/a.png", "media/a.png\n", "\u{00A0}a\u{2028}", "a b", "\t", "é", "👍 "] {
+            #expect(MediaResolver.trimmingWhitespace(text) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text)")
+        }
+    }
 }

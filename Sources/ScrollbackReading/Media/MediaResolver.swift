@@ -41,6 +41,8 @@ public final class MediaResolver: @unchecked Sendable {
     private var references: [ReferenceKey: Resolution] = [:]
     /// By real path: two references to one file share the asset.
     private var assets: [String: LocalAsset] = [:]
+    /// By log file path: its standardized folder.
+    private var folders: [String: String] = [:]
     /// The input folder with symlinks resolved, or `nil` if it does not exist.
     private let realRoot: String?
     private let standardRoot: String
@@ -79,13 +81,35 @@ public final class MediaResolver: @unchecked Sendable {
         if let cached {
             resolution = cached
         } else {
-            resolution = resolveUncached(reference, relativeTo: logFile)
+            resolution = resolveUncached(reference, relativeTo: logFile, logPath: logPath)
             lock.lock()
             references[key] = resolution
             lock.unlock()
         }
         if let warning = resolution.warning { diagnostics.append(.warning(warning, at: location)) }
         return resolution.source
+    }
+
+    /// The standardized folder of `logFile` (whose path is `logPath`), worked out once per log.
+    private func folder(of logFile: URL, logPath: String) -> String {
+        lock.lock()
+        let cached = folders[logPath]
+        lock.unlock()
+        if let cached { return cached }
+        let folder = logFile.deletingLastPathComponent().standardizedFileURL.path
+        lock.lock()
+        folders[logPath] = folder
+        lock.unlock()
+        return folder
+    }
+
+    /// `text.trimmingCharacters(in: .whitespacesAndNewlines)`, without the Foundation call (and
+    /// its bridging) when neither end is whitespace, as in nearly every reference.
+    static func trimmingWhitespace(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+            !CharacterSet.whitespacesAndNewlines.contains(first), !CharacterSet.whitespacesAndNewlines.contains(last)
+        else { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return text
     }
 
     /// A log file's path and a reference written in it.
@@ -101,11 +125,11 @@ public final class MediaResolver: @unchecked Sendable {
     }
 
     /// `resolve` without the cache by reference.
-    private func resolveUncached(_ reference: String, relativeTo logFile: URL) -> Resolution {
+    private func resolveUncached(_ reference: String, relativeTo logFile: URL, logPath: String) -> Resolution {
         func refuse(_ reason: String) -> Resolution {
             Resolution(source: .unavailable(original: reference), warning: .refusedMediaReference(reference, reason: reason))
         }
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = MediaResolver.trimmingWhitespace(reference)
         if trimmed.isEmpty { return refuse("it is empty; expected a relative path or an http(s) URL") }
         if let scheme = MediaResolver.scheme(of: trimmed) {
             switch scheme {
@@ -124,7 +148,7 @@ public final class MediaResolver: @unchecked Sendable {
         if trimmed.hasPrefix("/") || trimmed.hasPrefix("\\") {
             return refuse("absolute paths are not allowed; expected a path relative to the log file")
         }
-        let folder = logFile.deletingLastPathComponent().standardizedFileURL.path
+        let folder = self.folder(of: logFile, logPath: logPath)
         var outcome = self.outcome(forPath: MediaResolver.join(folder, trimmed))
         if case .missing = outcome, trimmed.contains("%"), let decoded = trimmed.removingPercentEncoding {
             // Markdown destinations are URL-like: `my%20photo.png` names `my photo.png`.
