@@ -278,18 +278,22 @@ enum HTMLText {
 
     /// Whether `text` is already its own slug (the common case: ids such as `m42` or `msg-7`).
     static func isSlug(_ text: String) -> Bool {
-        var previousDash = true
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                previousDash = false
-            case UInt8(ascii: "-"):
-                if previousDash { return false }
-                previousDash = true
-            default: return false
+        // Over the contiguous bytes: iterating `utf8` of a small string costs ~20 instructions a byte.
+        var text = text
+        return text.withUTF8 { bytes in
+            var previousDash = true
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                    previousDash = false
+                case UInt8(ascii: "-"):
+                    if previousDash { return false }
+                    previousDash = true
+                default: return false
+                }
             }
+            return !previousDash
         }
-        return !previousDash
     }
 
     /// FNV-1a over UTF-8: a stable hash (Swift's `Hasher` is seeded per process).
