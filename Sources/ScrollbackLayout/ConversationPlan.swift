@@ -138,22 +138,11 @@ public final class ConversationPlan: Sendable {
     /// Hands the rows of page `index` to `body` one at a time, in order: the rows of `page(index)`
     /// without collecting them, so a renderer that writes each row at once copies none of them.
     public func forEachRow(ofPage index: Int, _ body: (LayoutItem) throws -> Void) rethrows {
-        let bounds = Self.localBounds(
-            ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
-            globalIndexes: globalIndexes)
-        let first = bounds.lowerBound
-        let end = bounds.upperBound
-        guard first < end else { return }
-
-        var previousDay = first == 0 ? Int64.min : localDay(first - 1)
-        for messageIndex in first..<end {
-            let day = localDay(messageIndex)
-            let startsDay = day != previousDay
-            if startsDay || messageIndex == first, let separator = daySeparators[day] {
-                try body(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
+        try forEachPlannedRow(ofPage: index) { planned in
+            switch planned {
+            case .daySeparator(let separator): try body(.daySeparator(separator))
+            case .message(let messageIndex, _): try body(.message(row(messageIndex)))
             }
-            previousDay = day
-            try body(.message(row(messageIndex)))
         }
     }
 
@@ -307,11 +296,17 @@ public enum PlannedRow: Sendable {
 
 /// A message row's layout decisions, without the message or its texts (`MessageLayout`'s flags).
 public struct RowDecisions: Sendable {
+    /// Left, right (`me`) or center (`system`).
     public var alignment: MessageAlignment
+    /// Where the message sits in its group.
     public var groupPosition: GroupPosition
+    /// Whether the avatar is drawn (otherwise its space is kept, so bubbles line up).
     public var showsAvatar: Bool
+    /// Whether the header (sender name) is drawn.
     public var showsHeader: Bool
+    /// Whether the footer (edited and status marks) is drawn.
     public var showsFooter: Bool
+    /// Where the timestamp is drawn, if at all.
     public var timestamp: TimestampPlacement
 
     /// Creates decisions.

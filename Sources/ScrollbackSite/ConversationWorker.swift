@@ -87,26 +87,10 @@ struct ConversationWorker: Sendable {
             guard FileSystem.stamp(media.sourcePath) == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
-        var createdFolders: Set<String> = []
-        for file in previous.files {
-            let destination = parts + "/" + file
-            let folder = (destination as NSString).deletingLastPathComponent
+        var folder = StagedFolder(root: parts)
+        for file in previous.files + (previous.checkpoint.map { [$0] } ?? []) {
             do {
-                if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-                guard try FileSystem.linkOrCopy(previousOutput + "/" + file, to: destination) else {
-                    FileSystem.removeTree(parts)
-                    return nil
-                }
-            } catch {
-                FileSystem.removeTree(parts)
-                return nil
-            }
-        }
-        if let checkpoint = previous.checkpoint {
-            do {
-                let destination = parts + "/" + checkpoint
-                try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-                guard try FileSystem.linkOrCopy(previousOutput + "/" + checkpoint, to: destination) else {
+                guard try folder.link(previousOutput + "/" + file, at: file) else {
                     FileSystem.removeTree(parts)
                     return nil
                 }
@@ -264,16 +248,10 @@ struct ConversationWorker: Sendable {
         let plan = layouter.plan(conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount)
 
         var written: [String] = []
+        var folder = StagedFolder(root: parts)
         do {
-            var createdFolders: Set<String> = []
             let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
-                guard Self.isSafeSitePath(path) else {
-                    throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(path)'")
-                }
-                let destination = parts + "/" + path
-                let folder = (destination as NSString).deletingLastPathComponent
-                if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-                try FileSystem.writeFile(bytes, to: destination)
+                try folder.writeRendered(bytes, at: path)
                 written.append(path)
             }
             guard diagnostics.isEmpty else {
@@ -290,18 +268,12 @@ struct ConversationWorker: Sendable {
                     FileSystem.removeTree(parts)
                     return nil
                 }
-                let destination = parts + "/" + path
-                let folder = (destination as NSString).deletingLastPathComponent
-                if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-                try FileSystem.writeFile(spliced, to: destination)
+                try folder.write(spliced, at: path)
                 written.append(path)
             }
             let writtenSet = Set(written)
             for file in previous.files where !writtenSet.contains(file) {
-                let destination = parts + "/" + file
-                let folder = (destination as NSString).deletingLastPathComponent
-                if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-                guard try FileSystem.linkOrCopy(previousOutput + "/" + file, to: destination) else {
+                guard try folder.link(previousOutput + "/" + file, at: file) else {
                     FileSystem.removeTree(parts)
                     return nil
                 }
@@ -355,8 +327,7 @@ struct ConversationWorker: Sendable {
             return nil
         }
         do {
-            try FileSystem.makeDirectory(((parts + "/" + checkpointPath) as NSString).deletingLastPathComponent)
-            try FileSystem.writeFile(newCheckpoint.encoded(), to: parts + "/" + checkpointPath)
+            try folder.write(newCheckpoint.encoded(), at: checkpointPath)
         } catch {
             FileSystem.removeTree(parts)
             return nil
@@ -428,18 +399,12 @@ struct ConversationWorker: Sendable {
             return (nil, diagnostics)
         }
         let plan = layouter.plan(conversation)
-        var createdFolders: Set<String> = []
+        var folder = StagedFolder(root: parts)
         var files: [String] = []
         // One page at a time: a large conversation's rows and pages are never all in memory.
         // Each page's bytes go to its file straight from the renderer's buffer.
         diagnostics += try renderer.renderConversation(plan, pages: 0..<plan.pageCount) { path, bytes in
-            guard Self.isSafeSitePath(path) else {
-                throw SiteBuildError.fileSystem("the renderer produced an unsafe path '\(path)'")
-            }
-            let destination = parts + "/" + path
-            let folder = (destination as NSString).deletingLastPathComponent
-            if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
-            try FileSystem.writeFile(bytes, to: destination)
+            try folder.writeRendered(bytes, at: path)
             files.append(path)
         }
         // Rendering reports warnings only, so nothing written above needs undoing here.
@@ -462,8 +427,7 @@ struct ConversationWorker: Sendable {
             warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
         if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
             let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
-            try FileSystem.makeDirectory(((parts + "/" + path) as NSString).deletingLastPathComponent)
-            try FileSystem.writeFile(checkpoint.encoded(), to: parts + "/" + path)
+            try folder.write(checkpoint.encoded(), at: path)
             entry.checkpoint = path
         }
         return (entry, diagnostics)

@@ -247,11 +247,9 @@ struct BuildRun {
                 sources[media.sitePath] = media.sourcePath
             }
         }
-        var createdFolders: Set<String> = []
+        var folder = StagedFolder(root: staging)
         for sitePath in sources.keys.sorted() {
-            let destination = staging + "/" + sitePath
-            let folder = (destination as NSString).deletingLastPathComponent
-            if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
+            let destination = try folder.prepare(sitePath)
             // Site paths are content-hashed, so a file the previous output already has is the
             // same bytes: link it. A file from the input is copied, never linked, so the
             // published site and the user's originals never share an inode.
@@ -279,10 +277,9 @@ struct BuildRun {
             }
         }
         let index = renderer.renderIndex(published.map(\.summary.conversationSummary))
+        var folder = StagedFolder(root: staging)
         for file in [index] + assetFiles {
-            let destination = staging + "/" + file.path
-            try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-            try FileSystem.writeFile(file.contents, to: destination)
+            try folder.write(file.contents, at: file.path)
         }
         report.pages += 1
     }

@@ -197,12 +197,7 @@ public enum JSONParser {
                 var scanner = JSONScanner(buffer: buffer, file: file)
                 scanner.streamedKey = key
                 scanner.streamRangeHandler = body
-                do throws(Diagnostic) {
-                    let root = try scanner.parseDocument()
-                    return .success((root, scanner.streamedArrayOpenOffsets))
-                } catch {
-                    return .failure(error)
-                }
+                return documentAndArrayOffsets(&scanner)
             }
         }
         return try result.get()
@@ -231,16 +226,21 @@ public enum JSONParser {
                     scanner.objectHandler = objectBody
                     scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
                     scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
-                    do throws(Diagnostic) {
-                        let root = try scanner.parseDocument()
-                        return .success((root, scanner.streamedArrayOpenOffsets))
-                    } catch {
-                        return .failure(error)
-                    }
+                    return documentAndArrayOffsets(&scanner)
                 }
             }
         }
         return try result.get()
+    }
+
+    /// Runs `scanner` over its document: the root, and the offsets of the streamed arrays' `[`.
+    private static func documentAndArrayOffsets(_ scanner: inout JSONScanner) -> Result<(JSONNode, [Int]), Diagnostic> {
+        do throws(Diagnostic) {
+            let root = try scanner.parseDocument()
+            return .success((root, scanner.streamedArrayOpenOffsets))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Parses the UTF-8 of `text`; see `parse(_:file:firstLine:)`.
@@ -708,26 +708,12 @@ private struct JSONScanner {
         let open = position
         position += 1
         let contentStart = position
-        while position < end {
-            let byte = base[position]
-            if byte == Byte.quote {
-                let slot = fieldTable.slot(of: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart))
-                position += 1
-                return slot
-            } else if byte == Byte.backslash {
-                return fieldTable.slot(of: try parseEscapedString(open: open, contentStart: contentStart))
-            } else if byte < 0x20 {
-                throw controlCharacter(at: position, open: open)
-            } else if byte < 0x80 {
-                position += 1
-            } else {
-                guard let length = utf8SequenceLength(at: position) else {
-                    throw Diagnostic.error(.invalidUTF8, at: location(at: position))
-                }
-                position += length
-            }
+        guard try scanToQuoteOrEscape(open: open) else {
+            return fieldTable.slot(of: try parseEscapedString(open: open, contentStart: contentStart))
         }
-        throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
+        let slot = fieldTable.slot(of: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart))
+        position += 1
+        return slot
     }
 
     /// Parses `"name"` and `:` of an object member (at `position`, after whitespace) into `container`,
@@ -809,7 +795,20 @@ private struct JSONScanner {
         let open = position
         position += 1
         let contentStart = position
-        // Fast path: no escapes. Scan ASCII quickly, validate multi-byte sequences as met.
+        guard try scanToQuoteOrEscape(open: open) else {
+            return try parseEscapedString(open: open, contentStart: contentStart)
+        }
+        let text = String(
+            decoding: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart), as: UTF8.self)
+        position += 1
+        return text
+    }
+
+    /// Moves `position` (inside the string opened at `open`) to its closing quote (`true`) or to
+    /// its first backslash (`false`, the caller decodes escapes from there), checking the bytes
+    /// passed: no raw control character, well-formed UTF-8, a closing quote before the end.
+    @inline(__always)
+    mutating func scanToQuoteOrEscape(open: Int) throws(Diagnostic) -> Bool {
         while position < end {
             // Eight plain bytes (no quote, backslash, control or non-ASCII byte) at a time.
             while position + 8 <= end, !mayNeedAttention(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
@@ -818,13 +817,9 @@ private struct JSONScanner {
             guard position < end else { break }
             let byte = base[position]
             if byte == Byte.quote {
-                let text = String(
-                    decoding: UnsafeBufferPointer(start: base + contentStart, count: position - contentStart),
-                    as: UTF8.self)
-                position += 1
-                return text
+                return true
             } else if byte == Byte.backslash {
-                return try parseEscapedString(open: open, contentStart: contentStart)
+                return false
             } else if byte < 0x20 {
                 throw controlCharacter(at: position, open: open)
             } else if byte < 0x80 {
