@@ -88,16 +88,10 @@ struct ConversationWorker: Sendable {
             else { return nil }
         }
         var folder = StagedFolder(root: parts)
-        for file in previous.files + (previous.checkpoint.map { [$0] } ?? []) {
-            do {
-                guard try folder.link(previousOutput + "/" + file, at: file) else {
-                    FileSystem.removeTree(parts)
-                    return nil
-                }
-            } catch {
-                FileSystem.removeTree(parts)
-                return nil
-            }
+        let files = previous.files + (previous.checkpoint.map { [$0] } ?? [])
+        guard (try? folder.link(files, from: previousOutput)) == true else {
+            FileSystem.removeTree(parts)
+            return nil
         }
         var entry = previous
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
@@ -272,11 +266,9 @@ struct ConversationWorker: Sendable {
                 written.append(path)
             }
             let writtenSet = Set(written)
-            for file in previous.files where !writtenSet.contains(file) {
-                guard try folder.link(previousOutput + "/" + file, at: file) else {
-                    FileSystem.removeTree(parts)
-                    return nil
-                }
+            guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
+                FileSystem.removeTree(parts)
+                return nil
             }
         } catch {
             FileSystem.removeTree(parts)

@@ -37,4 +37,13 @@ struct StagedFolder {
     mutating func link(_ source: String, at path: String) throws -> Bool {
         try FileSystem.linkOrCopy(source, to: try prepare(path))
     }
+
+    /// Hard-links (or copies) each of `files` (relative paths) from the folder `source` to the
+    /// same path here; `false` when one of them is gone.
+    mutating func link(_ files: some Sequence<String>, from source: String) throws -> Bool {
+        for file in files {
+            guard try link(source + "/" + file, at: file) else { return false }
+        }
+        return true
+    }
 }
