@@ -24,32 +24,10 @@ enum HTMLText {
         }
     }
 
-    /// Appends `text` escaped (see `escape`) to `output`: runs that need nothing are copied whole.
+    /// Appends `text` escaped (see `escape`) to `output`.
     static func appendEscaped<Sink: ByteSink>(_ text: String, to output: inout Sink) {
         var text = text
-        text.withUTF8 { bytes in
-            let count = bytes.count
-            var runStart = 0
-            var index = 0
-            while index < count {
-                let byte = bytes[index]
-                if !needsEscapeScan(byte) {
-                    index += 1
-                    continue
-                }
-                if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                let forbidden = forbiddenCodePointLength(bytes, index)
-                if forbidden > 0 {
-                    output += "\u{FFFD}"
-                    index += forbidden
-                } else {
-                    appendEscaped(byte, to: &output)
-                    index += 1
-                }
-                runStart = index
-            }
-            if count > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
-        }
+        text.withUTF8 { appendEscaped($0, to: &output) }
     }
 
     /// Bytes 0x00...0x3F `escape` must look at: controls and `"`, `&`, `'`, `<`, `>`.
@@ -65,20 +43,31 @@ enum HTMLText {
         return byte == 0xC2 || byte >= 0xEF
     }
 
-    /// Appends the escaped bytes of `bytes` to `output` (see `escape`).
+    /// Appends the escaped bytes of `bytes` to `output` (see `escape`): runs that need nothing
+    /// are copied whole.
     @inline(__always)
     static func appendEscaped<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
+        let count = bytes.count
+        var runStart = 0
         var index = 0
-        while index < bytes.count {
+        while index < count {
+            let byte = bytes[index]
+            if !needsEscapeScan(byte) {
+                index += 1
+                continue
+            }
+            if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
             let forbidden = forbiddenCodePointLength(bytes, index)
             if forbidden > 0 {
                 output += "\u{FFFD}"
                 index += forbidden
             } else {
-                appendEscaped(bytes[index], to: &output)
+                appendEscaped(byte, to: &output)
                 index += 1
             }
+            runStart = index
         }
+        if count > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
     }
 
     /// `text` (markup or text that is already escaped) with every code point HTML forbids replaced

@@ -64,13 +64,6 @@ struct AppendCheckpoint: Equatable {
         return hash
     }
 
-    /// `ContentFingerprint` of `bytes[range]`.
-    static func fingerprint(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        bytes.withUnsafeBytes { buffer in
-            ContentFingerprint.hex(of: UnsafeRawBufferPointer(rebasing: buffer[range]))
-        }
-    }
-
     /// The file's bytes.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []

@@ -39,6 +39,11 @@ enum ContentFingerprint {
         data.withUnsafeBytes { hex(of: $0) }
     }
 
+    /// The fingerprint of a stretch of bytes (a whole file's, or part of it).
+    static func hex(of bytes: ArraySlice<UInt8>) -> String {
+        bytes.withUnsafeBytes { hex(of: $0) }
+    }
+
     /// The fingerprint of a string's UTF-8 bytes.
     static func hex(of text: String) -> String {
         hex(of: Data(text.utf8))

@@ -47,11 +47,14 @@ struct ConversationWorker: Sendable {
             outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
             return outcome
         }
+        // The log's bytes, read at most once: for its fingerprint, the append fast path and the read.
+        var bytes: [UInt8]?
         var contentHash: String?
         if let previous = previousEntries[input.relativePath] {
             if stamp.size == previous.size {
                 if stamp.modifiedNanoseconds != previous.modifiedNanoseconds {
-                    contentHash = ContentFingerprint.hex(ofFileAt: input.url.path)
+                    bytes = LogReader.contents(ofFile: input.url.path)
+                    contentHash = bytes.map { ContentFingerprint.hex(of: $0[...]) }
                 }
                 if contentHash == nil || contentHash == previous.contentHash, let entry = reuse(previous, stamp: stamp, into: parts) {
                     outcome.entry = entry
@@ -60,16 +63,23 @@ struct ConversationWorker: Sendable {
                     return outcome
                 }
             }
-            if contentHash != previous.contentHash, let entry = appendFast(input, previous: previous, stamp: stamp, into: parts) {
-                outcome.entry = entry
-                outcome.appended = true
-                outcome.diagnostics = entry.warnings.map(\.diagnostic)
-                return outcome
-            }
+        }
+        guard let bytes = bytes ?? LogReader.contents(ofFile: input.url.path) else {
+            outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
+            return outcome
+        }
+        if let previous = previousEntries[input.relativePath], contentHash != previous.contentHash,
+            let entry = appendFast(input, bytes: bytes, previous: previous, stamp: stamp, into: parts)
+        {
+            outcome.entry = entry
+            outcome.appended = true
+            outcome.diagnostics = entry.warnings.map(\.diagnostic)
+            return outcome
         }
         do {
             let (entry, diagnostics) = try render(
-                input, stamp: stamp, contentHash: contentHash, location: location, into: parts)
+                input, bytes: bytes, stamp: stamp, contentHash: contentHash ?? ContentFingerprint.hex(of: bytes[...]),
+                into: parts)
             outcome.entry = entry
             outcome.diagnostics = diagnostics
         } catch {
@@ -112,10 +122,11 @@ struct ConversationWorker: Sendable {
     /// reader. Anything unusual falls back: no checkpoint, a changed head or tail, a diagnostic
     /// (positions in the synthetic document are not the file's), a new message dated before the
     /// old last one, a new id that may clash with an old one, a new id an old reply was waiting
-    /// for, ids that are not their own anchors, or a different page count (every page's
-    /// pagination links the last page).
+    /// for, ids that are not their own anchors, or a new page when the site's own templates
+    /// print the pagination.
     private func appendFast(
-        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, into parts: String
+        _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
+        into parts: String
     ) -> BuildManifest.Entry? {
         guard Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
             let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
@@ -126,9 +137,9 @@ struct ConversationWorker: Sendable {
             guard FileSystem.stamp(media.sourcePath) == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
-        guard let bytes = LogReader.contents(ofFile: input.url.path), bytes.count > checkpoint.prefixLength,
+        guard bytes.count > checkpoint.prefixLength,
             checkpoint.arrayOpenOffset < checkpoint.prefixLength,
-            AppendCheckpoint.fingerprint(bytes, 0..<checkpoint.prefixLength) == checkpoint.prefixFingerprint
+            ContentFingerprint.hex(of: bytes[0..<checkpoint.prefixLength]) == checkpoint.prefixFingerprint
         else { return nil }
         // The new tail must go on with `,` (then the new messages): anything else is no append.
         var tailStart = checkpoint.prefixLength
@@ -225,7 +236,7 @@ struct ConversationWorker: Sendable {
         // The rest of the file after the last message must be what followed the old last one.
         let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound + shift
         guard bytes.count - newPrefixLength == checkpoint.suffixLength,
-            AppendCheckpoint.fingerprint(bytes, newPrefixLength..<bytes.count) == checkpoint.suffixFingerprint
+            ContentFingerprint.hex(of: bytes[newPrefixLength..<bytes.count]) == checkpoint.suffixFingerprint
         else { return nil }
         let totalCount = oldCount + newCount
         let perPage = config.pageSize
@@ -308,7 +319,7 @@ struct ConversationWorker: Sendable {
                     idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
         }
         let newCheckpoint = AppendCheckpoint(
-            prefixLength: newPrefixLength, prefixFingerprint: AppendCheckpoint.fingerprint(bytes, 0..<newPrefixLength),
+            prefixLength: newPrefixLength, prefixFingerprint: ContentFingerprint.hex(of: bytes[0..<newPrefixLength]),
             suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
             arrayOpenOffset: checkpoint.arrayOpenOffset,
             maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
@@ -328,7 +339,7 @@ struct ConversationWorker: Sendable {
         var entry = previous
         entry.size = stamp.size
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
-        entry.contentHash = AppendCheckpoint.fingerprint(bytes, 0..<bytes.count)
+        entry.contentHash = ContentFingerprint.hex(of: bytes[0..<bytes.count])
         entry.summary = BuildManifest.Summary(plan.summary)
         entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
         entry.pageCount = pageCount
@@ -378,13 +389,9 @@ struct ConversationWorker: Sendable {
     /// append checkpoint (`AppendCheckpoint`), for the next build's fast path. (A Markdown log
     /// has none: its messages are not separate byte ranges, so it always takes this path.)
     private func render(
-        _ input: InputDiscovery.Input, stamp: FileSystem.Stamp, contentHash knownHash: String?,
-        location: SourceLocation, into parts: String
+        _ input: InputDiscovery.Input, bytes: [UInt8], stamp: FileSystem.Stamp, contentHash: String,
+        into parts: String
     ) throws -> (BuildManifest.Entry?, [Diagnostic]) {
-        guard let bytes = LogReader.contents(ofFile: input.url.path) else {
-            return (nil, [.error(.fileSystem("cannot read file"), at: location)])
-        }
-        let contentHash = knownHash ?? AppendCheckpoint.fingerprint(bytes, 0..<bytes.count)
         let read = reader.read(contents: bytes, of: input.url, tracingMessages: Self.isJSON(input))
         var diagnostics = read.diagnostics
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
@@ -460,9 +467,9 @@ struct ConversationWorker: Sendable {
         }
         let prefixLength = trace.elementRanges[count - 1].upperBound
         return AppendCheckpoint(
-            prefixLength: prefixLength, prefixFingerprint: AppendCheckpoint.fingerprint(bytes, 0..<prefixLength),
+            prefixLength: prefixLength, prefixFingerprint: ContentFingerprint.hex(of: bytes[0..<prefixLength]),
             suffixLength: bytes.count - prefixLength,
-            suffixFingerprint: AppendCheckpoint.fingerprint(bytes, prefixLength..<bytes.count),
+            suffixFingerprint: ContentFingerprint.hex(of: bytes[prefixLength..<bytes.count]),
             arrayOpenOffset: trace.arrayOpenOffset, maxDate: messages[count - 1].date.timeIntervalSinceReferenceDate,
             idsAreOwnAnchors: idsAreOwnAnchors, records: records)
     }

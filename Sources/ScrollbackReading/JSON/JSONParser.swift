@@ -567,26 +567,15 @@ private struct JSONScanner {
                         JSONMember(
                             key: open[top].key, value: completed, keyLine: open[top].keyLine,
                             keyColumn: open[top].keyColumn))
-                    guard position < end else { throw failure("',' or '}' after object member", at: position) }
-                    let byte = base[position]
-                    if byte == Byte.comma {
-                        position += 1
-                        skipWhitespace()
-                        if position < end, base[position] == Byte.closeBrace {
-                            throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
-                        }
+                    if try anotherMemberFollows() {
                         try parseMemberName(into: &open[top], isFirst: false)
                         break
-                    } else if byte == Byte.closeBrace {
-                        position += 1
-                        let first = open[top].firstChild
-                        let members = Array(memberStack[first...])
-                        memberStack.removeLast(memberStack.count - first)  // cheaper than removeSubrange
-                        completed = JSONNode(.object(members), line: open[top].line, column: open[top].column)
-                        open.removeLast()
-                    } else {
-                        throw unexpected("',' or '}' after object member", at: position)
                     }
+                    let first = open[top].firstChild
+                    let members = Array(memberStack[first...])
+                    memberStack.removeLast(memberStack.count - first)  // cheaper than removeSubrange
+                    completed = JSONNode(.object(members), line: open[top].line, column: open[top].column)
+                    open.removeLast()
                 } else {
                     if open[top].streams, handedOff {
                         handedOff = false  // `objectHandler` has had it
@@ -663,22 +652,11 @@ private struct JSONScanner {
                 if let slot, streamedObject.values[slot] == nil { streamedObject.values[slot] = value }
             }
             skipWhitespace()
-            guard position < end else { throw failure("',' or '}' after object member", at: position) }
-            let byte = base[position]
-            if byte == Byte.comma {
-                position += 1
-                skipWhitespace()
-                if position < end, base[position] == Byte.closeBrace {
-                    throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
-                }
-                isFirst = false
-            } else if byte == Byte.closeBrace {
-                position += 1
+            guard try anotherMemberFollows() else {
                 objectHandler!(&streamedObject, streamedElementStart..<position)
                 return
-            } else {
-                throw unexpected("',' or '}' after object member", at: position)
             }
+            isFirst = false
         }
     }
 
@@ -701,6 +679,26 @@ private struct JSONScanner {
             cursor += 1
         }
         return nil
+    }
+
+    /// After an object member (at `position`, after whitespace): `true` at `,` (leaving `position`
+    /// at the next member's name), `false` at `}` (leaving it after the brace); anything else,
+    /// or a trailing comma, is an error.
+    mutating func anotherMemberFollows() throws(Diagnostic) -> Bool {
+        guard position < end else { throw failure("',' or '}' after object member", at: position) }
+        let byte = base[position]
+        if byte == Byte.comma {
+            position += 1
+            skipWhitespace()
+            if position < end, base[position] == Byte.closeBrace {
+                throw failure("'\"' to start a member name (trailing commas are not allowed)", at: position)
+            }
+            return true
+        } else if byte == Byte.closeBrace {
+            position += 1
+            return false
+        }
+        throw unexpected("',' or '}' after object member", at: position)
     }
 
     /// Parses a member name (at its opening quote) of a streamed object; the slot it names, if any.
