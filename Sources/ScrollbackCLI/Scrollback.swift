@@ -142,7 +142,8 @@ struct Serve: ParsableCommand {
         do {
             let actualPort = try server.start(port: port)
             // Written unbuffered, so a script waiting for this line sees it at once.
-            FileHandle.standardOutput.write(Data("Serving \(input) at http://\(host):\(actualPort)/ (Ctrl-C to stop)\n".utf8))
+            FileHandle.standardOutput.write(
+                Data("Serving \(input) at http://\(host):\(actualPort)/ (Ctrl-C to stop)\n".utf8))
         } catch {
             printer.line("error: \(error)")
             removeTemporaryFolder()

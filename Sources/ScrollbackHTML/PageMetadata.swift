@@ -61,7 +61,9 @@ public struct PageMetadata: Hashable, Sendable {
         canonicalURL = properties.canonicalURL
         title = properties.first(of: ["og:title", "twitter:title"]) ?? properties.documentTitle
         description = properties.first(of: ["og:description", "twitter:description", "description"])
-        imageURL = properties.first(of: ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"])
+        imageURL = properties.first(of: [
+            "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
+        ])
         siteName = properties.first(of: ["og:site_name"])
     }
 }

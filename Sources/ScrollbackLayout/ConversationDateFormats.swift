@@ -171,14 +171,16 @@ final class ConversationDateFormats {
         guard let timeOfDayTexts else {
             return zip(dates, localSeconds).map { timestampText($0, localSeconds: $1) }
         }
-        return timeOfDayTexts.texts(atSeconds: localSeconds.map { local in
-            Int(local - Self.floorDivide(local, Self.secondsPerDay) * Self.secondsPerDay)
-        })
+        return timeOfDayTexts.texts(
+            atSeconds: localSeconds.map { local in
+                Int(local - Self.floorDivide(local, Self.secondsPerDay) * Self.secondsPerDay)
+            })
     }
 
     /// A date with its day and time ("May 3, 2024 at 9:41 AM"), for edits and the summary.
     func dayAndTime(_ date: Date) -> FormattedDate {
-        FormattedDate(text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
+        FormattedDate(
+            text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
     }
 
     /// The day separator of the local day that contains `date` ("Friday, May 3, 2024", "2024-05-03").
@@ -209,7 +211,8 @@ final class ConversationDateFormats {
 
         // Written straight into the string's storage: no byte array to allocate and copy.
         return String(unsafeUninitializedCapacity: 28) { buffer in
-            writeISO(date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
+            writeISO(
+                date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
                 month: month, day: day, into: buffer)
         }
     }
@@ -221,7 +224,8 @@ final class ConversationDateFormats {
         let secondOfDay = Int(localSeconds - days * secondsPerDay)
         let (year, month, day) = civilDate(daysSince1970: days)
         guard (1...9999).contains(year) else { return nil }
-        return writeISO(date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
+        return writeISO(
+            date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
             month: month, day: day, into: buffer)
     }
 
@@ -415,14 +419,18 @@ final class TimeOfDayTexts: @unchecked Sendable {
     /// either end. `nil` if they have not (the split is then not used for that minute).
     private func parts(ofMinute minute: Int) -> (before: [UInt8], after: [UInt8])? {
         if let known = minuteParts[minute] { return known }
-        guard let found = Self.around(Array(format(minute * 60).unicodeScalars), Array(format(minute * 60 + 37).unicodeScalars))
+        guard
+            let found = Self.around(
+                Array(format(minute * 60).unicodeScalars), Array(format(minute * 60 + 37).unicodeScalars))
         else { return nil }
         minuteParts[minute] = found.parts
         return found.parts
     }
 
     /// Where two texts differ: the scalars both start and end with (as UTF-8), and how many that is.
-    private static func around(_ first: [Unicode.Scalar], _ second: [Unicode.Scalar])
+    private static func around(
+        _ first: [Unicode.Scalar], _ second: [Unicode.Scalar]
+    )
         -> (parts: (before: [UInt8], after: [UInt8]), prefix: Int, suffix: Int)?
     {
         var prefix = 0

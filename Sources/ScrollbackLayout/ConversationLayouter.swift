@@ -74,7 +74,8 @@ public struct ConversationLayouter: Sendable {
         plan(conversation, globalIndexes: Optional(globalIndexes), totalMessageCount: totalMessageCount)
     }
 
-    private func plan(_ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?) -> ConversationPlan {
+    private func plan(_ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?) -> ConversationPlan
+    {
         let options = self.options.applying(conversation.layout)
         let zoneName = conversation.timeZone ?? options.timeZone
         // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
@@ -121,7 +122,9 @@ public struct ConversationLayouter: Sendable {
             }
             startsGroup.append(
                 index == 0
-                    || !Self.groups(messages, previous: index - 1, next: index, sameDay: previousDay == day, options.grouping))
+                    || !Self.groups(
+                        messages, previous: index - 1, next: index, sameDay: previousDay == day, options.grouping)
+            )
             previousDay = day
         }
 

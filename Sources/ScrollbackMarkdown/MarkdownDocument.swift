@@ -269,7 +269,8 @@ public final class MarkdownDocument {
             kind: kind, typeName: typeName(node),
             start: MarkdownPosition(
                 line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node))),
-            end: MarkdownPosition(line: Int(cmark_node_get_end_line(node)), column: Int(cmark_node_get_end_column(node))),
+            end: MarkdownPosition(
+                line: Int(cmark_node_get_end_line(node)), column: Int(cmark_node_get_end_column(node))),
             headingLevel: kind == .heading ? Int(cmark_node_get_heading_level(node)) : 0,
             literal: literal, fenceInfo: fenceInfo,
             inlines: kind == .paragraph || kind == .heading ? inlines(under: node) : [],
@@ -314,7 +315,8 @@ public final class MarkdownDocument {
                 line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node))),
             literal: hasLiteral ? string(cmark_node_get_literal(node)) : "",
             url: hasURL ? string(cmark_node_get_url(node)) : nil,
-            title: hasURL ? cmark_node_get_title(node).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } : nil,
+            title: hasURL
+                ? cmark_node_get_title(node).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } : nil,
             children: hasLiteral ? [] : inlines(under: node))
     }
 }

@@ -98,7 +98,8 @@ public enum Problem: Hashable, Sendable {
         case .unknownSender(let sender):
             return "unknown sender '\(sender)'; expected a participant id or display name"
         case .invalidDate(let text, let expected): return "invalid date '\(text)'; expected \(expected)"
-        case .unknownTimeZone(let zone): return "unknown time zone '\(zone)'; expected an IANA name such as Europe/Berlin"
+        case .unknownTimeZone(let zone):
+            return "unknown time zone '\(zone)'; expected an IANA name such as Europe/Berlin"
         case .timeBeforeAnyDate(let time):
             return "time '\(time)' comes before any date; expected a '# YYYY-MM-DD' heading or a full date first"
         case .invalidYAML(let detail): return "invalid YAML: \(detail)"
@@ -109,7 +110,8 @@ public enum Problem: Hashable, Sendable {
         case .missingMediaFile(let path): return "media file '\(path)' does not exist; a placeholder is shown"
         case .unknownReplyTarget(let id): return "replyTo names unknown message '\(id)'"
         case .unknownCustomRenderer(let id):
-            return "no renderer for custom id '\(id)'; expected a template templates/custom/\(id).mustache; a fallback card is shown"
+            return
+                "no renderer for custom id '\(id)'; expected a template templates/custom/\(id).mustache; a fallback card is shown"
         case .templateError(let detail): return "template error: \(detail)"
         case .duplicateConversationID(let id, let first):
             return "duplicate conversation id '\(id)', also used by \(first); expected unique ids"

@@ -1,14 +1,14 @@
 import Foundation
-import ScrollbackMarkdown
 import ScrollbackHTML
+import ScrollbackMarkdown
 import ScrollbackModel
 
 #if canImport(Glibc)
-    import Glibc
-    private let systemRead = Glibc.read
+import Glibc
+private let systemRead = Glibc.read
 #elseif canImport(Darwin)
-    import Darwin
-    private let systemRead = Darwin.read
+import Darwin
+private let systemRead = Darwin.read
 #endif
 
 /// What reading one log file gave: the conversation (unless an error stopped it) and every diagnostic.

@@ -14,8 +14,10 @@ struct HTMLBodyView: RowView {
     }
     /// What the template prints before `{{{html}}}`.
     func writeOpening(into o: inout HTMLBuffer) {
-        o += template == .text
-            ? "<div class=\"b\" data-part=\"bubble\" dir=\"auto\">" : "<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\">"
+        o +=
+            template == .text
+            ? "<div class=\"b\" data-part=\"bubble\" dir=\"auto\">"
+            : "<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\">"
     }
     /// What the template prints after `{{{html}}}`.
     func writeClosing(into o: inout HTMLBuffer) {
@@ -307,7 +309,8 @@ struct ContactView: RowView {
         ]
     }
     func write(into o: inout HTMLBuffer, parts: RowTemplates) {
-        o += "<div class=\"b card ct\" data-part=\"bubble\"><div class=\"ch\"><span class=\"av ci\" aria-hidden=\"true\">"
+        o +=
+            "<div class=\"b card ct\" data-part=\"bubble\"><div class=\"ch\"><span class=\"av ci\" aria-hidden=\"true\">"
         esc(initials, &o)
         o += "</span><strong dir=\"auto\">"
         esc(name, &o)

@@ -320,7 +320,8 @@ enum HTMLText {
         let bytes = Array(color.utf8)
         guard bytes.count == 4 || bytes.count == 7, bytes[0] == UInt8(ascii: "#") else { return false }
         return bytes.dropFirst().allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
     }
@@ -339,7 +340,9 @@ enum HTMLText {
     static func duration(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds >= 0 else { return nil }
         let total = Int(seconds.rounded())
-        let hours = total / 3600, minutes = (total % 3600) / 60, secs = total % 60
+        let hours = total / 3600
+        let minutes = (total % 3600) / 60
+        let secs = total % 60
         let secText = secs < 10 ? "0\(secs)" : "\(secs)"
         if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(secText)" }
         return "\(minutes):\(secText)"

@@ -266,7 +266,9 @@ struct MessageRenderer {
     }
 
     /// The view of `messages[index]`; its `body` is left empty (see `renderBody`).
-    mutating func messageView(in messages: [Message], at index: Int, parts item: MessageRowParts, pageIndex: Int)
+    mutating func messageView(
+        in messages: [Message], at index: Int, parts item: MessageRowParts, pageIndex: Int
+    )
         -> MessageView
     {
         let anchor = anchors.anchor(messages[index].id)
@@ -417,7 +419,8 @@ struct MessageRenderer {
             rows.render(view, into: &output)
         case .contact(let contact):
             extraFiles.append(
-                RenderedFile(path: layout.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
+                RenderedFile(
+                    path: layout.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
             let phones = contact.phones.map { phone in
                 let dialable = String(
                     phone.unicodeScalars.filter { "0123456789+*#".unicodeScalars.contains($0) }.map(Character.init))
@@ -646,10 +649,12 @@ struct MessageRenderer {
         case .some(.some(let result)): return result
         case .some(.none): break
         }
-        return html
+        return
+            html
             .replacingOccurrences(
                 of: "<input type=\"checkbox\" checked=\"\" disabled=\"\"",
-                with: "<input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"done\"")
+                with: "<input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"done\""
+            )
             .replacingOccurrences(
                 of: "<input type=\"checkbox\" disabled=\"\"",
                 with: "<input type=\"checkbox\" disabled=\"\" aria-label=\"not done\"")

@@ -110,18 +110,23 @@ struct RowTemplates: Sendable {
         let avatarC = AvatarView(name: "C", initials: "C", colorClass: "c2", colorStyle: nil, src: "../media/a&b.png")
         let headerA = HeaderView(name: hostile, anchor: "p-a", colorClass: "c3", colorStyle: nil)
         let headerB = HeaderView(name: "Bob", anchor: "p-b", colorClass: "cx", colorStyle: "--pc:#abcdef")
-        let time = TimeView(anchor: "m-1", text: hostile, iso: InlineISOTime(text: "2024-05-03T09:41:00Z"), placement: "tb")
+        let time = TimeView(
+            anchor: "m-1", text: hostile, iso: InlineISOTime(text: "2024-05-03T09:41:00Z"), placement: "tb")
         let inlineTime = TimeView(
-            anchor: "m-1", text: "9:41", iso: InlineISOTime(date: Date(timeIntervalSince1970: 1_714_729_260),
+            anchor: "m-1", text: "9:41",
+            iso: InlineISOTime(
+                date: Date(timeIntervalSince1970: 1_714_729_260),
                 localSeconds: 1_714_729_260 + 7_200), placement: "tb")
-        let footerA = FooterView(editedText: hostile, editedISO: "2024", status: (mark: "✓✓", label: "Read", cls: "read"))
+        let footerA = FooterView(
+            editedText: hostile, editedISO: "2024", status: (mark: "✓✓", label: "Read", cls: "read"))
         let footerB = FooterView(editedText: nil, editedISO: nil, status: (mark: "✓", label: "Sent", cls: "sent"))
         let footerC = FooterView(editedText: "May 3", editedISO: "2024", status: nil)
         let replyA = ReplyView(href: "page-2.html#m-1", sender: hostile, excerpt: hostile)
         let replyB = ReplyView(href: "#m-1", sender: nil, excerpt: "x")
         let full = MessageView(
             anchor: "m-a", id: hostile, kind: "text", sender: hostile, align: "left", position: "first",
-            avatar: SharedView(avatarA), header: SharedView(headerA), timestampTop: time, timestampBottom: inlineTime, reply: replyA,
+            avatar: SharedView(avatarA), header: SharedView(headerA), timestampTop: time, timestampBottom: inlineTime,
+            reply: replyA,
             body: "<div>body</div>",
             reactions: [
                 ReactionView(emoji: hostile, count: 3, senderNames: [hostile, "B"]),
@@ -130,7 +135,8 @@ struct RowTemplates: Sendable {
             footer: footerA, spokenSender: hostile, spokenTime: "9:41 AM", continuedName: hostile)
         let spokenTimeOnly = MessageView(
             anchor: "m-c", id: "c", kind: "text", sender: "c", align: "right", position: "middle", avatar: nil,
-            header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "<p>b</p>", reactions: [], footer: nil,
+            header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "<p>b</p>", reactions: [],
+            footer: nil,
             spokenTime: hostile)
         let spokenSenderOnly = MessageView(
             anchor: "m-d", id: "d", kind: "text", sender: "d", align: "left", position: "last", avatar: nil,
@@ -141,7 +147,8 @@ struct RowTemplates: Sendable {
             header: nil, timestampTop: nil, timestampBottom: nil, reply: nil, body: "", reactions: [], footer: nil)
         let size = SizeView(w: 800, h: 600)
         return [
-            DayView(text: hostile, iso: "2024-05-03"), DayView(text: "Mon", iso: "2024-05-06", repeats: true), time, avatarA, avatarB, avatarC, headerA, headerB,
+            DayView(text: hostile, iso: "2024-05-03"), DayView(text: "Mon", iso: "2024-05-06", repeats: true), time,
+            avatarA, avatarB, avatarC, headerA, headerB,
             footerA, footerB, footerC, replyA, replyB, full, bare, spokenTimeOnly, spokenSenderOnly,
             HTMLBodyView(template: .text, html: "<a href=\"x\">y</a>"),
             HTMLBodyView(template: .attributedText, html: "<p>z</p>"),
@@ -152,21 +159,26 @@ struct RowTemplates: Sendable {
             PhotoView(src: "a&b.png", alt: hostile, size: size, placeholder: nil, caption: hostile),
             PhotoView(src: "a.png", alt: "", size: nil, placeholder: nil, caption: nil),
             PhotoView(src: nil, alt: "", size: nil, placeholder: "<span>ph</span>", caption: nil),
-            VideoView(src: "v.mp4", poster: "p&.jpg", size: size, title: hostile, placeholder: nil, caption: hostile,
-                      duration: "1:02"),
-            VideoView(src: "v.mp4", poster: nil, size: nil, title: nil, placeholder: nil, caption: nil, duration: "0:05"),
-            VideoView(src: nil, poster: nil, size: nil, title: nil, placeholder: "<span>ph</span>", caption: nil,
-                      duration: nil),
+            VideoView(
+                src: "v.mp4", poster: "p&.jpg", size: size, title: hostile, placeholder: nil, caption: hostile,
+                duration: "1:02"),
+            VideoView(
+                src: "v.mp4", poster: nil, size: nil, title: nil, placeholder: nil, caption: nil, duration: "0:05"),
+            VideoView(
+                src: nil, poster: nil, size: nil, title: nil, placeholder: "<span>ph</span>", caption: nil,
+                duration: nil),
             AudioView(title: hostile, src: "a&.ogg", placeholder: nil, duration: "1:23"),
             AudioView(title: nil, src: nil, placeholder: "<span>ph</span>", duration: nil),
             LocationView(name: hostile, address: hostile, coords: "1.5, 2", href: "https://osm/?a=1&b=2"),
             LocationView(name: "Location", address: nil, coords: nil, href: nil),
             ContactView(
-                name: hostile, initials: "X", phones: [ContactLinkView(text: hostile, href: "tel:+1"), ContactLinkView(text: "x", href: nil)],
+                name: hostile, initials: "X",
+                phones: [ContactLinkView(text: hostile, href: "tel:+1"), ContactLinkView(text: "x", href: nil)],
                 emails: [ContactLinkView(text: "a@b.c", href: "mailto:a@b.c")], vcf: "m-a.vcf", vcfName: "a&b.vcf"),
             ContactView(name: "N", initials: "N", phones: [], emails: [], vcf: "m-b.vcf", vcfName: "n.vcf"),
-            LinkPreviewView(html: "<a>t</a>", href: "https://e.com/?a&b", title: hostile, teaser: hostile, site: hostile,
-                            domain: "e.com", thumb: "t&.png"),
+            LinkPreviewView(
+                html: "<a>t</a>", href: "https://e.com/?a&b", title: hostile, teaser: hostile, site: hostile,
+                domain: "e.com", thumb: "t&.png"),
             LinkPreviewView(html: nil, href: nil, title: nil, teaser: nil, site: nil, domain: hostile, thumb: nil),
             LinkPreviewView(html: nil, href: nil, title: nil, teaser: nil, site: nil, domain: nil, thumb: nil),
             CustomView(id: hostile, html: "<div class=\"poll\"></div>"),

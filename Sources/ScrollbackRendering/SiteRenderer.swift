@@ -82,7 +82,9 @@ public struct SiteRenderer: Sendable {
     /// The same files as `renderConversation(layout(plan))`, in the same order, but made page by
     /// page from `plan` and handed to `write` one at a time, so a conversation of a hundred
     /// thousand messages never has all its rows and pages in memory at once. Returns the warnings.
-    public func renderConversation(_ plan: ConversationPlan, write: (RenderedFile) throws -> Void) rethrows
+    public func renderConversation(
+        _ plan: ConversationPlan, write: (RenderedFile) throws -> Void
+    ) rethrows
         -> [Diagnostic]
     {
         try renderConversation(plan, pages: 0..<plan.pageCount, write: write)
@@ -104,7 +106,8 @@ public struct SiteRenderer: Sendable {
     /// without copying them into a `RenderedFile`: the bytes are the renderer's page buffer,
     /// valid only during the call (a large site's pages are over half a gigabyte to copy).
     public func renderConversation(
-        _ plan: ConversationPlan, pages: Range<Int>, writeBytes write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
+        _ plan: ConversationPlan, pages: Range<Int>,
+        writeBytes write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows -> [Diagnostic] {
         // Rows read the conversation, options and summary; rows come from the plan one at a time.
         let layout = ConversationLayout(
@@ -124,7 +127,10 @@ public struct SiteRenderer: Sendable {
     ) rethrows -> [Diagnostic] {
         try renderPages(
             of: layout, count: count, rendering: pages,
-            page: { let page = pageAt($0); return (index: page.index, header: page.header) },
+            page: {
+                let page = pageAt($0)
+                return (index: page.index, header: page.header)
+            },
             rows: { index, body in pageAt(index).items.forEach(body) }, plan: nil, write: write)
     }
 
@@ -141,7 +147,8 @@ public struct SiteRenderer: Sendable {
         let conversation = layout.conversation
         var rows = MessageRenderer(
             layout: layout, rows: self.rows, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
-        let listStyle = "\(Self.bubbleWidthStyle(layout.options.messageMaxWidth));"
+        let listStyle =
+            "\(Self.bubbleWidthStyle(layout.options.messageMaxWidth));"
             + "--bubble-radius:\(layout.options.messageCornerRadius)"
         let participants: [[String: Any]] = conversation.participants.map { participant in
             // `inHeader`: the avatar partial marks `data-part=avatar` only inside message elements
@@ -149,7 +156,9 @@ public struct SiteRenderer: Sendable {
             var context: [String: Any] = [
                 "name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id), "inHeader": true,
             ]
-            if let avatar = rows.avatars[participant.id], !templates.isEmpty("avatar") { context["avatar"] = avatar.context }
+            if let avatar = rows.avatars[participant.id], !templates.isEmpty("avatar") {
+                context["avatar"] = avatar.context
+            }
             return context
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
@@ -185,7 +194,9 @@ public struct SiteRenderer: Sendable {
                 if let collectedRows {
                     for item in collectedRows { rows.render(item, pageIndex: index, into: &buffer) }
                 } else if let plan {
-                    plan.forEachPlannedRow(ofPage: pageIndex) { rows.render($0, of: plan, pageIndex: index, into: &buffer) }
+                    plan.forEachPlannedRow(ofPage: pageIndex) {
+                        rows.render($0, of: plan, pageIndex: index, into: &buffer)
+                    }
                 } else {
                     rowsOfPage(pageIndex) { rows.render($0, pageIndex: index, into: &buffer) }
                 }
@@ -242,9 +253,11 @@ public struct SiteRenderer: Sendable {
                     locale: layout.options.locale))
             if let frame {
                 // The rows go straight into the page, between the skeleton's opening and closing.
-                frame.writeOpening(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
+                frame.writeOpening(
+                    into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
                 renderRows(into: &contents)
-                frame.writeClosing(into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
+                frame.writeClosing(
+                    into: &contents, pagination: pagination ?? "", paginationBottom: paginationBottom ?? "")
             } else {
                 // A site's own templates may use the values in other ways (or log text held a marker):
                 // render them in full.
@@ -284,12 +297,12 @@ public struct SiteRenderer: Sendable {
         if let description = config.description, !description.isEmpty { context["description"] = description }
         let body = templates.render("index", context)
         let description = config.description ?? "\(Self.countText(summaries.count, noun: "conversation"))"
-        let html = shell(title: config.title, description: description, root: "", body: body, locale: config.layout.locale)
+        let html = shell(
+            title: config.title, description: description, root: "", body: body, locale: config.layout.locale)
         return RenderedFile(path: "index.html", contents: Array(html.utf8))
     }
 
     // MARK: - Helpers
-
 
     /// The page shell (`base`) around `body`.
     func shell(title: String, description: String, root: String, body: String, locale: String) -> String {
@@ -306,9 +319,11 @@ public struct SiteRenderer: Sendable {
     /// `en_US` → `en-US`; anything that is not letters, digits and separators → `en`.
     static func languageTag(_ locale: String) -> String {
         let tag = locale.replacingOccurrences(of: "_", with: "-")
-        let valid = !tag.isEmpty && tag.utf8.count <= 35
+        let valid =
+            !tag.isEmpty && tag.utf8.count <= 35
             && tag.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
             }
         return valid ? tag : "en"
@@ -449,7 +464,9 @@ struct HeaderSkeletons {
 
     /// The body of a page with `values`, rendered from `context` (the page's context without the
     /// header values); `nil` when the page must render the template itself.
-    mutating func body(for values: HeaderValues?, rendering context: [String: Any], with templates: TemplateLibrary)
+    mutating func body(
+        for values: HeaderValues?, rendering context: [String: Any], with templates: TemplateLibrary
+    )
         -> String?
     {
         guard let values, !disabled else { return nil }
@@ -545,7 +562,9 @@ struct PageSkeleton {
     init(_ body: String) {
         var pieces: [Piece] = []
         var messageCount = 0
-        for piece in Self.split(Array(body.utf8), [Self.messagesMarker, Self.paginationMarker, Self.paginationBottomMarker]) {
+        for piece in Self.split(
+            Array(body.utf8), [Self.messagesMarker, Self.paginationMarker, Self.paginationBottomMarker])
+        {
             switch piece {
             case .text(let bytes):
                 if Self.contains(bytes, Self.markerCore) {
@@ -602,7 +621,8 @@ struct PageSkeleton {
 
     /// The frame of a page whose shell is `shell`; `nil` when this skeleton or `shell` cannot be used.
     func frame(shell: String) -> Frame? {
-        guard let pieces, let messagesIndex = pieces.firstIndex(where: { if case .messages = $0 { true } else { false } })
+        guard let pieces,
+            let messagesIndex = pieces.firstIndex(where: { if case .messages = $0 { true } else { false } })
         else { return nil }
         let shellPieces = Self.split(Array(shell.utf8), [Self.bodyMarker])
         guard shellPieces.count == 3, case .text(let before) = shellPieces[0], case .marker = shellPieces[1],
@@ -627,7 +647,8 @@ struct PageSkeleton {
         scan: while index < bytes.count {
             if bytes[index] == UInt8(ascii: "<") {
                 for (number, needle) in needles.enumerated()
-                where index + needle.count <= bytes.count && bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                where index + needle.count <= bytes.count && bytes[index..<(index + needle.count)].elementsEqual(needle)
+                {
                     result.append(.text(Array(bytes[textStart..<index])))
                     result.append(.marker(number))
                     index += needle.count

@@ -40,7 +40,8 @@ public struct TemplateLibrary: Sendable {
     /// - Parameters:
     ///   - siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
     ///   - defaultsDirectory: the shipped templates (default: `defaultTemplatesDirectory`).
-    public init(siteTemplatesDirectory: String?, defaultsDirectory: String = TemplateLibrary.defaultTemplatesDirectory) {
+    public init(siteTemplatesDirectory: String?, defaultsDirectory: String = TemplateLibrary.defaultTemplatesDirectory)
+    {
         var templates: [String: MustacheTemplate] = [:]
         var empty: Set<String> = []
         var assets: [String: [UInt8]] = [:]
@@ -70,7 +71,10 @@ public struct TemplateLibrary: Sendable {
                 guard relative.hasSuffix(".mustache") else { continue }
                 let name = String(relative.dropLast(".mustache".count))
                 guard let data = FileManager.default.contents(atPath: path) else {
-                    diagnostics.append(.error(.templateError("cannot read \(label)"), at: SourceLocation(file: label, line: 1, column: 1)))
+                    diagnostics.append(
+                        .error(
+                            .templateError("cannot read \(label)"), at: SourceLocation(file: label, line: 1, column: 1))
+                    )
                     continue
                 }
                 var text = String(decoding: data, as: UTF8.self)
@@ -85,10 +89,12 @@ public struct TemplateLibrary: Sendable {
                         .error(
                             .templateError("\(label): \(error.error) in “\(error.context.line)”"),
                             at: SourceLocation(
-                                file: label, line: error.context.lineNumber, column: max(1, error.context.columnNumber))))
+                                file: label, line: error.context.lineNumber, column: max(1, error.context.columnNumber))
+                        ))
                 } catch {
                     diagnostics.append(
-                        .error(.templateError("\(label): \(error)"), at: SourceLocation(file: label, line: 1, column: 1)))
+                        .error(
+                            .templateError("\(label): \(error)"), at: SourceLocation(file: label, line: 1, column: 1)))
                 }
             }
         }

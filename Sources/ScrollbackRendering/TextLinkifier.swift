@@ -195,7 +195,8 @@ struct TextLinkifier: Sendable {
             let end = nameStart + mention.name.count
             guard end <= bytes.count else { continue }
             var matches = true
-            for offset in 0..<mention.name.count where Self.lower(bytes[nameStart + offset]) != Self.lower(mention.name[offset]) {
+            for offset in 0..<mention.name.count
+            where Self.lower(bytes[nameStart + offset]) != Self.lower(mention.name[offset]) {
                 matches = false
                 break
             }

@@ -73,9 +73,13 @@ struct AppendCheckpoint: Equatable {
         }
         bytes += Self.magic
         put(UInt64(prefixLength))
-        bytes += Array(prefixFingerprint.utf8.prefix(32)) + Array(repeating: 0x30, count: max(0, 32 - prefixFingerprint.utf8.count))
+        bytes +=
+            Array(prefixFingerprint.utf8.prefix(32))
+            + Array(repeating: 0x30, count: max(0, 32 - prefixFingerprint.utf8.count))
         put(UInt64(suffixLength))
-        bytes += Array(suffixFingerprint.utf8.prefix(32)) + Array(repeating: 0x30, count: max(0, 32 - suffixFingerprint.utf8.count))
+        bytes +=
+            Array(suffixFingerprint.utf8.prefix(32))
+            + Array(repeating: 0x30, count: max(0, 32 - suffixFingerprint.utf8.count))
         put(UInt64(arrayOpenOffset))
         put(maxDate.bitPattern)
         put(UInt64(idsAreOwnAnchors ? 1 : 0))
@@ -116,9 +120,12 @@ struct AppendCheckpoint: Equatable {
                 records.append(
                     Record(
                         start: Int(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))),
-                        length: Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))),
-                        sortedIndex: Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))),
-                        idHash: UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
+                        length: Int(
+                            UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))),
+                        sortedIndex: Int(
+                            UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))),
+                        idHash: UInt64(
+                            littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
                         replyTarget: target == Self.noTarget ? nil : Int(target)))
                 offset += Self.recordSize
             }

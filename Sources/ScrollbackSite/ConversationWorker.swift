@@ -56,7 +56,9 @@ struct ConversationWorker: Sendable {
                     bytes = LogReader.contents(ofFile: input.url.path)
                     contentHash = bytes.map { ContentFingerprint.hex(of: $0[...]) }
                 }
-                if contentHash == nil || contentHash == previous.contentHash, let entry = reuse(previous, stamp: stamp, into: parts) {
+                if contentHash == nil || contentHash == previous.contentHash,
+                    let entry = reuse(previous, stamp: stamp, into: parts)
+                {
                     outcome.entry = entry
                     outcome.reused = true
                     outcome.diagnostics = entry.warnings.map(\.diagnostic)
@@ -92,9 +94,13 @@ struct ConversationWorker: Sendable {
 
     /// Links the previous build's files into `parts`, if the media are unchanged and every file
     /// is still there; `nil` means "build it again".
-    private func reuse(_ previous: BuildManifest.Entry, stamp: FileSystem.Stamp, into parts: String) -> BuildManifest.Entry? {
+    private func reuse(
+        _ previous: BuildManifest.Entry, stamp: FileSystem.Stamp, into parts: String
+    ) -> BuildManifest.Entry? {
         for media in previous.media {
-            guard FileSystem.stamp(media.sourcePath) == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
+            guard
+                FileSystem.stamp(media.sourcePath)
+                    == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
         var folder = StagedFolder(root: parts)
@@ -134,7 +140,9 @@ struct ConversationWorker: Sendable {
             !checkpoint.records.isEmpty
         else { return nil }
         for media in previous.media {
-            guard FileSystem.stamp(media.sourcePath) == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
+            guard
+                FileSystem.stamp(media.sourcePath)
+                    == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
         guard bytes.count > checkpoint.prefixLength,
@@ -187,7 +195,9 @@ struct ConversationWorker: Sendable {
                 var added = false
                 for diagnostic in read.diagnostics {
                     guard diagnostic.severity == .warning, case .unknownReplyTarget(let id) = diagnostic.problem,
-                        let fileIndex = records.indices.first(where: { records[$0].idHash == AppendCheckpoint.idHash(id) }),
+                        let fileIndex = records.indices.first(where: {
+                            records[$0].idHash == AppendCheckpoint.idHash(id)
+                        }),
                         !subset.contains(fileIndex)
                     else { return nil }
                     subset.insert(fileIndex)

@@ -31,7 +31,8 @@ enum FileSystem {
         #else
         let time = info.st_mtim
         #endif
-        return Stamp(size: Int64(info.st_size), modifiedNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        return Stamp(
+            size: Int64(info.st_size), modifiedNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 
     /// What kind of entry `path` is (following symlinks).

@@ -59,7 +59,8 @@ struct OutputFolder {
         do {
             try FileManager.default.createDirectory(atPath: stagingPath, withIntermediateDirectories: false)
         } catch {
-            throw SiteBuildError.fileSystem("cannot create the staging folder \(stagingPath): \(error.localizedDescription)")
+            throw SiteBuildError.fileSystem(
+                "cannot create the staging folder \(stagingPath): \(error.localizedDescription)")
         }
     }
 

@@ -114,7 +114,8 @@ struct BuildRun {
         let start = DispatchTime.now()
         try options.faultInjection?(name)
         try body(&self)
-        report.stepDurations.append((name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9))
+        report.stepDurations.append(
+            (name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9))
     }
 
     /// The input folder, absolute and symlink-free: discovery, the readers' containment checks
@@ -208,7 +209,9 @@ struct BuildRun {
             if let first = claimedBy[entry.conversationID] {
                 problem = .duplicateConversationID(entry.conversationID, firstIn: first)
             } else if let clash = Set(entry.files.map(Self.topLevelName)).intersection(reserved).sorted().first {
-                problem = .other("conversation id '\(entry.conversationID)' would overwrite the site's own '\(clash)'; expected another id")
+                problem = .other(
+                    "conversation id '\(entry.conversationID)' would overwrite the site's own '\(clash)'; expected another id"
+                )
             }
             if let problem {
                 let diagnostic = Diagnostic.error(problem, at: location)
@@ -259,7 +262,9 @@ struct BuildRun {
                 ? try FileSystem.linkOrCopy(previous, to: destination)
                 : try FileSystem.copy(sources[sitePath]!, to: destination)
             if !published {
-                record([.warning(.fileSystem("media file '\(sources[sitePath]!)' disappeared during the build"), at: nil)])
+                record([
+                    .warning(.fileSystem("media file '\(sources[sitePath]!)' disappeared during the build"), at: nil)
+                ])
             } else {
                 report.mediaFiles += 1
             }
@@ -287,7 +292,8 @@ struct BuildRun {
     /// Step 8: the cache for the next build, deterministic for a given input.
     mutating func writeManifest() throws {
         let manifest = BuildManifest(settingsFingerprint: settingsFingerprint, entries: outcomes.compactMap(\.entry))
-        try FileSystem.writeFile(try manifest.encoded(), to: staging + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName)
+        try FileSystem.writeFile(
+            try manifest.encoded(), to: staging + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName)
     }
 
     /// Step 9: swap the staged site in.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollbackHTML
 
 /// The Big List of Naughty Strings, read from `../shared/samples` (never copied into the repo).
@@ -30,9 +31,12 @@ struct BLNSTests {
             let result = HTMLSanitizer().sanitize(string)
             // libxml2 drops the characters XML forbids (C0 controls other than whitespace,
             // U+FFFE, U+FFFF); HTML forbids them too, and nothing visible is lost.
-            let visible = String(String.UnicodeScalarView(string.unicodeScalars.filter { scalar in
-                !((scalar.value < 0x20 && !scalar.properties.isWhitespace) || scalar.value == 0xFFFE || scalar.value == 0xFFFF)
-            }))
+            let visible = String(
+                String.UnicodeScalarView(
+                    string.unicodeScalars.filter { scalar in
+                        !((scalar.value < 0x20 && !scalar.properties.isWhitespace) || scalar.value == 0xFFFE
+                            || scalar.value == 0xFFFF)
+                    }))
             #expect(result.plainText == collapsingWhitespace(visible), "input: \(string.debugDescription)")
         }
     }

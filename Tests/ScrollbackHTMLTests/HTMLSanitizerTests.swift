@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollbackHTML
 
 @Suite("HTMLSanitizer")
@@ -116,31 +117,53 @@ struct HTMLSanitizerTests {
     @Test("Allowed markup survives as written")
     func allowedMarkup() {
         let cases: [(String, String)] = [
-            ("<p>Hello <strong>bold</strong> and <em>em</em></p>", "<p>Hello <strong>bold</strong> and <em>em</em></p>"),
-            ("<b>b</b> <i>i</i> <u>u</u> <s>s</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>s</small>",
-             "<b>b</b> <i>i</i> <u>u</u> <s>s</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>s</small>"),
-            ("x<sub>2</sub> y<sup>3</sup> <code>c</code> <kbd>K</kbd>", "x<sub>2</sub> y<sup>3</sup> <code>c</code> <kbd>K</kbd>"),
+            (
+                "<p>Hello <strong>bold</strong> and <em>em</em></p>",
+                "<p>Hello <strong>bold</strong> and <em>em</em></p>"
+            ),
+            (
+                "<b>b</b> <i>i</i> <u>u</u> <s>s</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>s</small>",
+                "<b>b</b> <i>i</i> <u>u</u> <s>s</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>s</small>"
+            ),
+            (
+                "x<sub>2</sub> y<sup>3</sup> <code>c</code> <kbd>K</kbd>",
+                "x<sub>2</sub> y<sup>3</sup> <code>c</code> <kbd>K</kbd>"
+            ),
             ("<pre><code>let x = 1\n  y</code></pre>", "<pre><code>let x = 1\n  y</code></pre>"),
             ("<blockquote><p>quote</p></blockquote>", "<blockquote><p>quote</p></blockquote>"),
-            ("<ul><li>a</li><li>b</li></ul><ol start=\"3\"><li>c</li></ol>",
-             "<ul><li>a</li><li>b</li></ul><ol start=\"3\"><li>c</li></ol>"),
+            (
+                "<ul><li>a</li><li>b</li></ul><ol start=\"3\"><li>c</li></ol>",
+                "<ul><li>a</li><li>b</li></ul><ol start=\"3\"><li>c</li></ol>"
+            ),
             ("<dl><dt>t</dt><dd>d</dd></dl>", "<dl><dt>t</dt><dd>d</dd></dl>"),
             ("<h1>1</h1><h6>6</h6><hr>", "<h1>1</h1><h6>6</h6><hr>"),
             ("line<br>break", "line<br>break"),
-            ("<a href=\"https://example.com/a?b=1&amp;c=2\">link</a>",
-             "<a href=\"https://example.com/a?b=1&amp;c=2\" rel=\"nofollow noopener noreferrer\">link</a>"),
-            ("<a href=\"mailto:a@example.com\">mail</a>",
-             "<a href=\"mailto:a@example.com\" rel=\"nofollow noopener noreferrer\">mail</a>"),
+            (
+                "<a href=\"https://example.com/a?b=1&amp;c=2\">link</a>",
+                "<a href=\"https://example.com/a?b=1&amp;c=2\" rel=\"nofollow noopener noreferrer\">link</a>"
+            ),
+            (
+                "<a href=\"mailto:a@example.com\">mail</a>",
+                "<a href=\"mailto:a@example.com\" rel=\"nofollow noopener noreferrer\">mail</a>"
+            ),
             ("<a href=\"#m-42\">jump</a>", "<a href=\"#m-42\">jump</a>"),
-            ("<a href=\"  HTTPS://Example.com/x \">x</a>",
-             "<a href=\"HTTPS://Example.com/x\" rel=\"nofollow noopener noreferrer\">x</a>"),
-            ("<img src=\"https://example.com/cat.png\" alt=\"A cat\" width=\"640\" height=\"480\">",
-             "<img src=\"https://example.com/cat.png\" alt=\"A cat\" width=\"640\" height=\"480\">"),
-            ("<table><thead><tr><th align=\"right\">h</th></tr></thead><tbody><tr><td colspan=\"2\" rowspan=\"3\">c</td></tr></tbody></table>",
-             "<table><thead><tr><th align=\"right\">h</th></tr></thead><tbody><tr><td colspan=\"2\" rowspan=\"3\">c</td></tr></tbody></table>"),
+            (
+                "<a href=\"  HTTPS://Example.com/x \">x</a>",
+                "<a href=\"HTTPS://Example.com/x\" rel=\"nofollow noopener noreferrer\">x</a>"
+            ),
+            (
+                "<img src=\"https://example.com/cat.png\" alt=\"A cat\" width=\"640\" height=\"480\">",
+                "<img src=\"https://example.com/cat.png\" alt=\"A cat\" width=\"640\" height=\"480\">"
+            ),
+            (
+                "<table><thead><tr><th align=\"right\">h</th></tr></thead><tbody><tr><td colspan=\"2\" rowspan=\"3\">c</td></tr></tbody></table>",
+                "<table><thead><tr><th align=\"right\">h</th></tr></thead><tbody><tr><td colspan=\"2\" rowspan=\"3\">c</td></tr></tbody></table>"
+            ),
             ("<details><summary>More</summary>hidden</details>", "<details><summary>More</summary>hidden</details>"),
-            ("<ul><li><input type=\"checkbox\" checked disabled> done</li><li><input type=checkbox> todo</li></ul>",
-             "<ul><li><input type=\"checkbox\" checked=\"\" disabled=\"\"> done</li><li><input type=\"checkbox\" disabled=\"\"> todo</li></ul>"),
+            (
+                "<ul><li><input type=\"checkbox\" checked disabled> done</li><li><input type=checkbox> todo</li></ul>",
+                "<ul><li><input type=\"checkbox\" checked=\"\" disabled=\"\"> done</li><li><input type=\"checkbox\" disabled=\"\"> todo</li></ul>"
+            ),
             ("<span>s</span><div>d</div>", "<span>s</span><div>d</div>"),
         ]
         for (input, expected) in cases {
@@ -151,9 +174,12 @@ struct HTMLSanitizerTests {
     @Test("Forbidden attributes are removed and the element kept")
     func forbiddenAttributes() {
         #expect(
-            sanitizer.sanitize("<p class=\"c\" id=\"i\" style=\"color:red\" onclick=\"x()\" title=\"t\" data-x=\"1\">p</p>").html
+            sanitizer.sanitize(
+                "<p class=\"c\" id=\"i\" style=\"color:red\" onclick=\"x()\" title=\"t\" data-x=\"1\">p</p>"
+            ).html
                 == "<p>p</p>")
-        #expect(sanitizer.sanitize("<td align=\"justify\" colspan=\"x\" rowspan=\"-1\">c</td>").html.contains("<td>c</td>"))
+        #expect(
+            sanitizer.sanitize("<td align=\"justify\" colspan=\"x\" rowspan=\"-1\">c</td>").html.contains("<td>c</td>"))
         #expect(sanitizer.sanitize("<ol start=\"-3\"><li>x</li></ol>").html == "<ol><li>x</li></ol>")
         #expect(
             sanitizer.sanitize("<img src=\"https://e.com/a.png\" width=\"100%\" height=\"1e3\">").html
@@ -165,7 +191,10 @@ struct HTMLSanitizerTests {
         #expect(sanitizer.sanitize("<font color=red>red</font> <abbr title=\"x\">abbr</abbr>").html == "red abbr")
         #expect(sanitizer.sanitize("<section>a</section><article>b</article>").html == "<div>a</div><div>b</div>")
         #expect(sanitizer.sanitize("<custom-element foo=\"bar\"><b>in</b></custom-element>").html == "<b>in</b>")
-        for dropped in ["script", "style", "iframe", "object", "template", "noscript", "svg", "math", "form", "select", "textarea", "button", "video"] {
+        for dropped in [
+            "script", "style", "iframe", "object", "template", "noscript", "svg", "math", "form", "select", "textarea",
+            "button", "video",
+        ] {
             let result = sanitizer.sanitize("before<\(dropped)>secret</\(dropped)>after")
             #expect(result.html == "beforeafter", "\(dropped): \(result.html)")
             #expect(!result.plainText.contains("secret"))
@@ -186,7 +215,8 @@ struct HTMLSanitizerTests {
 
     @Test("Plain text collapses whitespace and separates blocks")
     func plainText() {
-        let result = sanitizer.sanitize("<h2>Title</h2><p>one\n  two</p><ul><li>a</li><li>b</li></ul>x<br>y <img alt=\"pic\">")
+        let result = sanitizer.sanitize(
+            "<h2>Title</h2><p>one\n  two</p><ul><li>a</li><li>b</li></ul>x<br>y <img alt=\"pic\">")
         #expect(result.plainText == "Title one two a b x y pic")
         #expect(sanitizer.sanitize("<b>a</b><i>b</i>").plainText == "ab")
     }
@@ -202,7 +232,8 @@ struct HTMLSanitizerTests {
         }
         #expect(seen == ["media/cat.png", "https://e.com/x.png"])
         #expect(result.html == "<img src=\"media/0123456789abcdef.png\" alt=\"cat\">jsdataproto")
-        #expect(sanitizer.sanitize("<img src=\"https://e.com/x.png\" alt=\"<b>&\">") { _ in nil }.html == "&lt;b&gt;&amp;")
+        #expect(
+            sanitizer.sanitize("<img src=\"https://e.com/x.png\" alt=\"<b>&\">") { _ in nil }.html == "&lt;b&gt;&amp;")
     }
 
     @Test("Scheme detection matches browsers")
@@ -224,10 +255,14 @@ struct HTMLSanitizerTests {
     @Test("Deep nesting neither crashes nor loses text, and the output nests at most 64 deep")
     func deepNesting() {
         let depth = 20_000
-        let input = String(repeating: "<b><span>", count: depth) + "deep<br>" + String(repeating: "</span></b>", count: depth) + "after"
+        let input =
+            String(repeating: "<b><span>", count: depth) + "deep<br>" + String(repeating: "</span></b>", count: depth)
+            + "after"
         let result = sanitizer.sanitize(input)
         #expect(result.plainText == "deep after")
-        let expected = String(repeating: "<b><span>", count: 32) + "deep<br>" + String(repeating: "</span></b>", count: 32) + "after"
+        let expected =
+            String(repeating: "<b><span>", count: 32) + "deep<br>" + String(repeating: "</span></b>", count: 32)
+            + "after"
         #expect(result.html == expected)
     }
 
@@ -235,15 +270,18 @@ struct HTMLSanitizerTests {
     func urlEncoding() {
         #expect(
             sanitizer.sanitize("<a href=\"https://ok.example/&quot; onclick=&quot;alert(1)\">x</a>").html
-                == "<a href=\"https://ok.example/%22%20onclick=%22alert(1)\" rel=\"nofollow noopener noreferrer\">x</a>")
+                == "<a href=\"https://ok.example/%22%20onclick=%22alert(1)\" rel=\"nofollow noopener noreferrer\">x</a>"
+        )
         #expect(sanitizer.sanitize("<img src=\"a b'`<>.png\">").html == "<img src=\"a%20b%27%60%3C%3E.png\">")
     }
 
     @Test("Parsing on many threads at once gives the same results as one at a time")
     func concurrency() {
-        let inputs = Self.xssPayloads + ["<p>Hello <a href=\"https://e.com\">e</a></p>", "<table><tr><td>1</td></tr></table>"]
+        let inputs =
+            Self.xssPayloads + ["<p>Hello <a href=\"https://e.com\">e</a></p>", "<table><tr><td>1</td></tr></table>"]
         let expected = inputs.map { sanitizer.sanitize($0) }
-        let page = "<html><head><title>T</title><meta property=\"og:title\" content=\"OG\"></head><body><script>x</script></body></html>"
+        let page =
+            "<html><head><title>T</title><meta property=\"og:title\" content=\"OG\"></head><body><script>x</script></body></html>"
         let rounds = 16
         let mismatches = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: rounds) { round in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollbackHTML
 
 @Suite("PageMetadata")
@@ -35,18 +36,20 @@ struct PageMetadataTests {
 
     @Test("Falls back to Twitter cards, then <title> and meta description")
     func fallbacks() {
-        let twitter = PageMetadata(parsingPage: """
-            <head><title>Doc</title><meta name="twitter:title" content="TW"><meta name="twitter:description" content="TW desc">
-            <meta name="description" content="desc"><meta name="twitter:image" content="/img.png"></head>
-            """)
+        let twitter = PageMetadata(
+            parsingPage: """
+                <head><title>Doc</title><meta name="twitter:title" content="TW"><meta name="twitter:description" content="TW desc">
+                <meta name="description" content="desc"><meta name="twitter:image" content="/img.png"></head>
+                """)
         #expect(twitter.title == "TW")
         #expect(twitter.description == "TW desc")
         #expect(twitter.imageURL == "/img.png")
-        let plain = PageMetadata(parsingPage: """
-            <html><head><TITLE>
-               Plain   <b>page</b> title
-            </TITLE><META NAME="Description" CONTENT="The description"><LINK REL="Canonical Alternate" HREF=" https://e.org/x "></head></html>
-            """)
+        let plain = PageMetadata(
+            parsingPage: """
+                <html><head><TITLE>
+                   Plain   <b>page</b> title
+                </TITLE><META NAME="Description" CONTENT="The description"><LINK REL="Canonical Alternate" HREF=" https://e.org/x "></head></html>
+                """)
         #expect(plain.title == "Plain page title")
         #expect(plain.description == "The description")
         #expect(plain.canonicalURL == "https://e.org/x")
@@ -57,25 +60,29 @@ struct PageMetadataTests {
 
     @Test("First value wins; empty values are ignored")
     func firstValue() {
-        let metadata = PageMetadata(parsingPage: """
-            <meta property="og:title" content="   "><meta property="og:title" content="First"><meta property="og:title" content="Second">
-            """)
+        let metadata = PageMetadata(
+            parsingPage: """
+                <meta property="og:title" content="   "><meta property="og:title" content="First"><meta property="og:title" content="Second">
+                """)
         #expect(metadata.title == "First")
     }
 
     @Test("Script, style and SVG text never reach a field")
     func noScriptText() {
-        let metadata = PageMetadata(parsingPage: """
-            <html><head><script>var title = "<title>Injected</title>";</script><style>title{}</style></head>
-            <body><svg><title>Icon</title></svg><title>Real <script>evil()</script>title</title></body></html>
-            """)
+        let metadata = PageMetadata(
+            parsingPage: """
+                <html><head><script>var title = "<title>Injected</title>";</script><style>title{}</style></head>
+                <body><svg><title>Icon</title></svg><title>Real <script>evil()</script>title</title></body></html>
+                """)
         #expect(metadata.title == "Real title")
         #expect(PageMetadata(parsingPage: "<svg><title>Icon</title></svg>").title == nil)
     }
 
     @Test("Page bytes honour <meta charset> and default to UTF-8")
     func encodings() {
-        let latin1: [UInt8] = Array("<html><head><meta charset=\"iso-8859-1\"><title>Caf".utf8) + [0xE9] + Array("</title></head></html>".utf8)
+        let latin1: [UInt8] =
+            Array("<html><head><meta charset=\"iso-8859-1\"><title>Caf".utf8) + [0xE9]
+            + Array("</title></head></html>".utf8)
         #expect(PageMetadata(parsingPageBytes: latin1).title == "Café")
         let utf8 = Array("<html><head><title>Café 日本</title></head></html>".utf8)
         #expect(PageMetadata(parsingPageBytes: utf8).title == "Café 日本")

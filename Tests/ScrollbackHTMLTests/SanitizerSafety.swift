@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollbackHTML
 
 /// Checks every sanitizer output must pass, whatever the input.
@@ -27,7 +28,8 @@ enum SanitizerSafety {
             // Attribute names and syntax, with the (escaped, double-quoted) values left out.
             let skeleton = tag.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
                 .filter { $0.offset.isMultiple(of: 2) }.map(\.element).joined(separator: "\"\"")
-            for forbidden in [" on", "style=", "srcset", "class=", " id=", "'", "`"] where skeleton.contains(forbidden) {
+            for forbidden in [" on", "style=", "srcset", "class=", " id=", "'", "`"] where skeleton.contains(forbidden)
+            {
                 problems.append("tag \(tag) contains \(forbidden)")
             }
         }

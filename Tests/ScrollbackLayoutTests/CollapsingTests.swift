@@ -5,7 +5,8 @@ import Testing
 @testable import ScrollbackLayout
 
 /// A group of three from Alice, then one edited message from Bob.
-private func threeAndOne(me: String? = nil, layout overrides: LayoutOverrides = LayoutOverrides()) -> ConversationLayout {
+private func threeAndOne(me: String? = nil, layout overrides: LayoutOverrides = LayoutOverrides()) -> ConversationLayout
+{
     layOut(
         conversation(
             [
@@ -34,7 +35,8 @@ struct CollapsingTests {
         #expect(threeAndOne(me: "alice").messageRows.map(\.showsAvatar) == [false, false, false, true])
         var overrides = LayoutOverrides()
         overrides.collapseProfilePicture = false
-        #expect(threeAndOne(me: "alice", layout: overrides).messageRows.map(\.showsAvatar) == [false, false, false, true])
+        #expect(
+            threeAndOne(me: "alice", layout: overrides).messageRows.map(\.showsAvatar) == [false, false, false, true])
     }
 
     @Test func systemMessagesShowNoAvatarHeaderOrFooter() {
@@ -104,7 +106,9 @@ struct CollapsingTests {
 
     @Test func editedDatesAreFormattedWithTheirDay() {
         let layout = threeAndOne()
-        #expect(layout.row("b1").edited == FormattedDate(text: "May 4, 2024 at 8:00\u{202F}AM", iso: "2024-05-04T08:00:00Z"))
+        #expect(
+            layout.row("b1").edited == FormattedDate(text: "May 4, 2024 at 8:00\u{202F}AM", iso: "2024-05-04T08:00:00Z")
+        )
         #expect(layout.row("a2").edited == nil)
     }
 }

@@ -44,7 +44,9 @@ struct TimestampFormatTests {
     }
 
     @Test func theZoneChangesTheTextAndTheISOOffset() {
-        #expect(firstTime(LayoutOverrides(), timeZone: "UTC") == FormattedDate(text: "1:41:07\u{202F}PM", iso: "2024-05-03T13:41:07Z"))
+        #expect(
+            firstTime(LayoutOverrides(), timeZone: "UTC")
+                == FormattedDate(text: "1:41:07\u{202F}PM", iso: "2024-05-03T13:41:07Z"))
         #expect(firstTime(LayoutOverrides(), timeZone: "America/St_Johns").iso == "2024-05-03T11:11:07-02:30")
         #expect(firstTime(LayoutOverrides(), at: "2024-01-03T13:41:07Z").iso == "2024-01-03T14:41:07+01:00")
     }
@@ -59,7 +61,8 @@ struct TimestampFormatTests {
 
         var overrides = LayoutOverrides()
         overrides.locale = "de_DE"
-        guard case .daySeparator(let german) = layOut(conversation(messages, layout: overrides)).pages[0].items[0] else {
+        guard case .daySeparator(let german) = layOut(conversation(messages, layout: overrides)).pages[0].items[0]
+        else {
             Issue.record("no day separator first")
             return
         }
@@ -144,7 +147,9 @@ struct TimestampFormatTests {
         #expect(!TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss b"))
     }
 
-    @Test(arguments: ["UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham", "America/Los_Angeles"])
+    @Test(arguments: [
+        "UTC", "Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham", "America/Los_Angeles",
+    ])
     func handMadeTextsMatchDateFormatter(zoneName: String) {
         let zone = TimeZone(identifier: zoneName)!
         var options = LayoutOptions()

@@ -20,12 +20,13 @@ struct PaginationTests {
     @Test func pagesHoldPageSizeMessagesAndRepeatTheDayOnTop() {
         let layout = layOut(conversation(week), pageSize: 2)
         #expect(layout.pages.map(\.index) == [0, 1, 2, 3])
-        #expect(layout.pages.map(\.outline) == [
-            ["day:2024-05-03", "1", "2"],
-            ["day+:2024-05-03", "3", "day:2024-05-04", "4"],
-            ["day+:2024-05-04", "5", "6"],
-            ["day+:2024-05-04", "7"],
-        ])
+        #expect(
+            layout.pages.map(\.outline) == [
+                ["day:2024-05-03", "1", "2"],
+                ["day+:2024-05-03", "3", "day:2024-05-04", "4"],
+                ["day+:2024-05-04", "5", "6"],
+                ["day+:2024-05-04", "7"],
+            ])
     }
 
     @Test func pageOfMessageNamesEveryMessagesPage() {
@@ -74,7 +75,8 @@ struct ReferenceTests {
         #expect(layout.pageOfMessage["r"] == 1)
         #expect(
             layout.row("r").reply
-                == ReplyPreview(messageID: "q", pageIndex: 0, senderName: "Bob Stone", excerpt: "Are we still on for Friday?"))
+                == ReplyPreview(
+                    messageID: "q", pageIndex: 0, senderName: "Bob Stone", excerpt: "Are we still on for Friday?"))
         #expect(layout.row("x").reply == nil)
     }
 
@@ -134,7 +136,8 @@ struct ReferenceTests {
         #expect(summary.title == "Alice Nguyen, Bob Stone, Carol Diaz")
         #expect(summary.participantNames == ["Alice Nguyen", "Bob Stone", "Carol Diaz"])
         #expect(summary.messageCount == 2)
-        #expect(summary.firstDate == FormattedDate(text: "May 3, 2024 at 9:00\u{202F}AM", iso: "2024-05-03T09:00:00+02:00"))
+        #expect(
+            summary.firstDate == FormattedDate(text: "May 3, 2024 at 9:00\u{202F}AM", iso: "2024-05-03T09:00:00+02:00"))
         #expect(summary.lastDate?.iso == "2024-05-04T20:30:00+02:00")
         #expect(summary.lastMessagePreview == "Bob Stone: See you at the station 🚆")
     }
@@ -204,7 +207,9 @@ struct ExcerptTests {
                 text += pieces[Int((state >> UInt64(index % 50)) % UInt64(pieces.count))]
             }
             for limit in [1, 2, 3, 5, 8] {
-                #expect(TextExcerpt.make(text, limit: limit) == reference(text, limit: limit), "\(text.debugDescription) limit \(limit)")
+                #expect(
+                    TextExcerpt.make(text, limit: limit) == reference(text, limit: limit),
+                    "\(text.debugDescription) limit \(limit)")
             }
         }
         #expect(TextExcerpt.make("abcde\u{301}", limit: 4) == "abc…")

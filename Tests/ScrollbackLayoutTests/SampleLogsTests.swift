@@ -31,7 +31,9 @@ struct SampleLogsTests {
             if message["kind"] as? String != "system" {
                 #expect(participantIDs.contains(message["sender"] as? String ?? ""), "unknown sender in \(id)")
             }
-            if let target = message["replyTo"] as? String { #expect(seen.contains(target), "\(id) replies to \(target)") }
+            if let target = message["replyTo"] as? String {
+                #expect(seen.contains(target), "\(id) replies to \(target)")
+            }
             for reaction in message["reactions"] as? [[String: Any]] ?? [] {
                 for sender in reaction["senders"] as? [String] ?? [] { #expect(participantIDs.contains(sender)) }
             }
@@ -57,10 +59,16 @@ struct SampleLogsTests {
         for name in Self.jsonLogs {
             for message in try load(name)["messages"] as? [[String: Any]] ?? [] {
                 kinds.insert(message["kind"] as? String ?? "text")
-                if let custom = message["custom"] as? [String: Any], let id = custom["id"] as? String { customIDs.insert(id) }
+                if let custom = message["custom"] as? [String: Any], let id = custom["id"] as? String {
+                    customIDs.insert(id)
+                }
             }
         }
-        #expect(kinds == ["text", "attributedText", "emoji", "photo", "video", "audio", "location", "contact", "linkPreview", "system", "custom"])
+        #expect(
+            kinds == [
+                "text", "attributedText", "emoji", "photo", "video", "audio", "location", "contact", "linkPreview",
+                "system", "custom",
+            ])
         #expect(customIDs == ["poll", "dice", "scoreboard"])
     }
 }

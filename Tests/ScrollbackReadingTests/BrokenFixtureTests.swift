@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 /// The acceptance fixture: a folder of good logs and broken ones, one problem each.
@@ -11,7 +12,10 @@ import Testing
     static let expectations: [String: (problem: Problem, line: Int, column: Int)] = [
         "malformed.json": (.malformedJSON(expected: "',' or '}' after object member"), 4, 37),
         "unknown-kind.json": (.unknownKind("sticker"), 5, 78),
-        "duplicate-id.json": (.duplicateMessageID("m1", firstAt: SourceLocation(file: "broken/duplicate-id.json", line: 4, column: 13)), 5, 13),
+        "duplicate-id.json": (
+            .duplicateMessageID("m1", firstAt: SourceLocation(file: "broken/duplicate-id.json", line: 4, column: 13)),
+            5, 13
+        ),
         "unknown-sender.json": (.unknownSender("carol"), 4, 29),
         "bad-date.json": (.invalidDate("2024-13-03 09:41", expected: ISO8601DateParser.expectedForm), 5, 46),
         "unknown-version.json": (.unsupportedVersion("2"), 2, 14),
@@ -21,7 +25,8 @@ import Testing
 
     @Test func everyFileOfTheFolder() throws {
         let reader = LogReader(inputRoot: folder, config: SiteConfig())
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         #expect(files.count == Self.expectations.count + 2)
         var goodCount = 0
         for name in files {
@@ -39,7 +44,8 @@ import Testing
             #expect(diagnostic.severity == .error, "\(name)")
             #expect(diagnostic.problem == expected.problem, "\(name)")
             #expect(
-                diagnostic.location == SourceLocation(file: "broken/\(name)", line: expected.line, column: expected.column),
+                diagnostic.location
+                    == SourceLocation(file: "broken/\(name)", line: expected.line, column: expected.column),
                 "\(name)")
             #expect(diagnostic.description.hasPrefix("broken/\(name):\(expected.line):\(expected.column): error: "))
         }

@@ -1,10 +1,12 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite struct ConfigReaderTests {
-    func read(_ text: String, name: String = "scrollback.yml") throws -> (config: SiteConfig, diagnostics: [Diagnostic]) {
+    func read(_ text: String, name: String = "scrollback.yml") throws -> (config: SiteConfig, diagnostics: [Diagnostic])
+    {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try write(text, to: name, in: folder)
@@ -20,7 +22,8 @@ import Testing
     }
 
     @Test func everyField() throws {
-        let (config, diagnostics) = try read("""
+        let (config, diagnostics) = try read(
+            """
             title: Our chats
             description: Family group
             pageSize: 250
@@ -55,10 +58,13 @@ import Testing
 
     @Test func badLayoutValueIsLocated() throws {
         let (_, diagnostics) = try read("title: x\nlayout:\n  groupGap: soon\n  timezone: Moon/Base\n")
-        #expect(diagnostics.map(\.problem) == [
-            .invalidOption(name: "groupGap", value: "soon", expected: "a duration such as 5m, 90s, 2h, 1h30m or a number of seconds"),
-            .unknownTimeZone("Moon/Base"),
-        ])
+        #expect(
+            diagnostics.map(\.problem) == [
+                .invalidOption(
+                    name: "groupGap", value: "soon",
+                    expected: "a duration such as 5m, 90s, 2h, 1h30m or a number of seconds"),
+                .unknownTimeZone("Moon/Base"),
+            ])
         #expect(diagnostics.map { $0.location!.line } == [3, 4])
         #expect(diagnostics.map { $0.location!.column } == [13, 13])
         #expect(diagnostics.allSatisfy { $0.severity == .error && $0.location!.file.hasSuffix("/scrollback.yml") })
@@ -71,7 +77,10 @@ import Testing
         #expect(diagnostics.first?.location?.line == 2)
         #expect(diagnostics.first?.location?.column == 11)
         let (_, zero) = try read("pageSize: 0\n")
-        #expect(zero.map(\.problem) == [.invalidOption(name: "pageSize", value: "0", expected: "a whole number of at least 1")])
+        #expect(
+            zero.map(\.problem) == [
+                .invalidOption(name: "pageSize", value: "0", expected: "a whole number of at least 1")
+            ])
     }
 
     @Test func yamlSyntaxErrorIsLocated() throws {
@@ -93,13 +102,16 @@ import Testing
     }
 
     @Test func jsonConfig() throws {
-        let (config, diagnostics) = try read(#"{"title": "J", "layout": {"messageMaxWidth": "60%", "groupGap": 30}}"#, name: "scrollback.json")
+        let (config, diagnostics) = try read(
+            #"{"title": "J", "layout": {"messageMaxWidth": "60%", "groupGap": 30}}"#, name: "scrollback.json")
         #expect(diagnostics.isEmpty)
         #expect(config.title == "J")
         #expect(config.layout.messageMaxWidth == .percent(60))
         #expect(config.layout.grouping == .sameSender(gap: 30))
         let (_, bad) = try read(#"{"title": "J",}"#, name: "scrollback.json")
-        #expect(bad.first?.problem == .malformedJSON(expected: "'\"' to start a member name (trailing commas are not allowed)"))
+        #expect(
+            bad.first?.problem
+                == .malformedJSON(expected: "'\"' to start a member name (trailing commas are not allowed)"))
         #expect(bad.first?.location?.column == 15)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite struct ISO8601DateParserTests {

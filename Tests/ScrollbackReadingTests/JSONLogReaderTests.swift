@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite struct JSONLogReaderTests {
@@ -36,10 +37,11 @@ import Testing
         #expect(conversation.participant("bob")?.avatar == .remote("https://example.com/bob.png"))
 
         let byID = Dictionary(uniqueKeysWithValues: conversation.messages.map { ($0.id, $0) })
-        #expect(conversation.messages.map(\.kind.name.rawValue) == [
-            "text", "emoji", "attributedText", "attributedText", "photo", "video", "audio", "location", "contact",
-            "linkPreview", "system", "custom",
-        ])
+        #expect(
+            conversation.messages.map(\.kind.name.rawValue) == [
+                "text", "emoji", "attributedText", "attributedText", "photo", "video", "audio", "location", "contact",
+                "linkPreview", "system", "custom",
+            ])
         let text = try #require(byID["text"])
         #expect(text.kind == .text("Hello\nworld"))
         #expect(text.sender == "alice")
@@ -57,29 +59,54 @@ import Testing
         // The renderer (stub or real) saw the Markdown; plain text keeps the words.
         #expect(rich.plainText.contains("bold"))
 
-        #expect(byID["photo"]?.kind == .photo(MediaItem(
-            source: .local(avatar), size: PixelSize(width: 3, height: 2), alt: "A red box", caption: "Red")))
-        #expect(byID["video"]?.kind == .video(MediaItem(
-            source: .remote("https://example.com/v.mp4"), size: PixelSize(width: 640, height: 360),
-            poster: .local(avatar), duration: 12.5)))
-        #expect(byID["audio"]?.kind == .audio(MediaItem(
-            source: .remote("https://example.com/a.mp3"), duration: 61, title: "Voice note")))
-        #expect(byID["location"]?.kind == .location(LocationItem(
-            latitude: 52.52, longitude: -13.405, name: "Berlin", address: "Alexanderplatz")))
-        #expect(byID["contact"]?.kind == .contact(ContactItem(
-            name: "Carol", phones: ["+49 30 123"], emails: ["carol@example.com"])))
-        #expect(byID["link"]?.kind == .linkPreview(text: "Look", link: LinkItem(
-            url: "https://example.com/post", title: "A post", teaser: "Teaser", thumbnail: .local(avatar),
-            siteName: "Example")))
+        #expect(
+            byID["photo"]?.kind
+                == .photo(
+                    MediaItem(
+                        source: .local(avatar), size: PixelSize(width: 3, height: 2), alt: "A red box", caption: "Red"))
+        )
+        #expect(
+            byID["video"]?.kind
+                == .video(
+                    MediaItem(
+                        source: .remote("https://example.com/v.mp4"), size: PixelSize(width: 640, height: 360),
+                        poster: .local(avatar), duration: 12.5)))
+        #expect(
+            byID["audio"]?.kind
+                == .audio(
+                    MediaItem(
+                        source: .remote("https://example.com/a.mp3"), duration: 61, title: "Voice note")))
+        #expect(
+            byID["location"]?.kind
+                == .location(
+                    LocationItem(
+                        latitude: 52.52, longitude: -13.405, name: "Berlin", address: "Alexanderplatz")))
+        #expect(
+            byID["contact"]?.kind
+                == .contact(
+                    ContactItem(
+                        name: "Carol", phones: ["+49 30 123"], emails: ["carol@example.com"])))
+        #expect(
+            byID["link"]?.kind
+                == .linkPreview(
+                    text: "Look",
+                    link: LinkItem(
+                        url: "https://example.com/post", title: "A post", teaser: "Teaser", thumbnail: .local(avatar),
+                        siteName: "Example")))
         let custom = try #require(byID["custom"])
         #expect(custom.replyTo == "text")
-        #expect(custom.kind == .custom(CustomItem(id: "poll", data: .object([
-            (key: "question", value: .string("Dinner?")),
-            (key: "options", value: .array([.string("Pizza"), .string("Ramen")])),
-            (key: "votes", value: .number("1.50")),
-            (key: "open", value: .bool(true)),
-            (key: "note", value: .null),
-        ]))))
+        #expect(
+            custom.kind
+                == .custom(
+                    CustomItem(
+                        id: "poll",
+                        data: .object([
+                            (key: "question", value: .string("Dinner?")),
+                            (key: "options", value: .array([.string("Pizza"), .string("Ramen")])),
+                            (key: "votes", value: .number("1.50")),
+                            (key: "open", value: .bool(true)),
+                            (key: "note", value: .null),
+                        ]))))
 
         var expectedLayout = LayoutOverrides()
         expectedLayout.grouping = .sameSender(gap: 120)
@@ -127,12 +154,14 @@ import Testing
     }
 
     @Test func messagesAreSortedByDateAndTiesKeepFileOrder() throws {
-        let result = try readLog(log(messages: """
-            {"id": "c", "sender": "alice", "date": "2024-01-01T10:00:00Z", "text": "c"},
-            {"id": "a", "sender": "alice", "date": "2024-01-01T09:00:00Z", "text": "a"},
-            {"id": "d", "sender": "bob", "date": "2024-01-01T10:00:00Z", "text": "d"},
-            {"id": "b", "sender": "bob", "date": "2024-01-01T11:00:00+02:00", "text": "b"}
-            """))
+        let result = try readLog(
+            log(
+                messages: """
+                    {"id": "c", "sender": "alice", "date": "2024-01-01T10:00:00Z", "text": "c"},
+                    {"id": "a", "sender": "alice", "date": "2024-01-01T09:00:00Z", "text": "a"},
+                    {"id": "d", "sender": "bob", "date": "2024-01-01T10:00:00Z", "text": "d"},
+                    {"id": "b", "sender": "bob", "date": "2024-01-01T11:00:00+02:00", "text": "b"}
+                    """))
         #expect(result.conversation?.messages.map(\.id) == ["a", "b", "c", "d"])
     }
 
@@ -148,22 +177,25 @@ import Testing
     }
 
     @Test func allErrorsOfAFileAreCollected() throws {
-        let result = try readLog(log(messages: """
-            {"id": "1", "sender": "zed", "date": "2024-01-01T00:00:00Z", "text": "x"},
-            {"id": "2", "sender": "alice", "date": "nope", "text": "x"},
-            {"id": "3", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "gif"},
-            {"id": "4", "date": "2024-01-01T00:00:00Z", "text": "x"},
-            {"id": "5", "sender": "alice", "date": "2024-01-01T00:00:00Z", "text": "x",
-             "reactions": [{"emoji": "x", "senders": ["alice", "ghost"]}]}
-            """))
+        let result = try readLog(
+            log(
+                messages: """
+                    {"id": "1", "sender": "zed", "date": "2024-01-01T00:00:00Z", "text": "x"},
+                    {"id": "2", "sender": "alice", "date": "nope", "text": "x"},
+                    {"id": "3", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "gif"},
+                    {"id": "4", "date": "2024-01-01T00:00:00Z", "text": "x"},
+                    {"id": "5", "sender": "alice", "date": "2024-01-01T00:00:00Z", "text": "x",
+                     "reactions": [{"emoji": "x", "senders": ["alice", "ghost"]}]}
+                    """))
         #expect(result.conversation == nil)
-        #expect(result.errors.map(\.problem) == [
-            .unknownSender("zed"),
-            .invalidDate("nope", expected: ISO8601DateParser.expectedForm),
-            .unknownKind("gif"),
-            .missingField("sender"),
-            .unknownSender("ghost"),
-        ])
+        #expect(
+            result.errors.map(\.problem) == [
+                .unknownSender("zed"),
+                .invalidDate("nope", expected: ISO8601DateParser.expectedForm),
+                .unknownKind("gif"),
+                .missingField("sender"),
+                .unknownSender("ghost"),
+            ])
         #expect(result.errors.map { $0.location!.line } == [3, 4, 5, 6, 8])
         #expect(result.errors.allSatisfy { $0.location?.file == "\(result.errors[0].location!.file)" })
     }
@@ -177,7 +209,8 @@ import Testing
     }
 
     @Test func badColorIsAWarningAndIgnored() throws {
-        let result = try readLog(#"""
+        let result = try readLog(
+            #"""
             {"participants": [{"id": "a", "name": "A", "color": "red;background:url(x)"}], "messages": []}
             """#)
         #expect(result.conversation?.participants.first?.color == nil)
@@ -186,17 +219,22 @@ import Testing
     }
 
     @Test func duplicateParticipantIsAnError() throws {
-        let result = try readLog(#"{"participants": [{"id": "a", "name": "A"}, {"id": "a", "name": "B"}], "messages": []}"#)
+        let result = try readLog(
+            #"{"participants": [{"id": "a", "name": "A"}, {"id": "a", "name": "B"}], "messages": []}"#)
         #expect(result.conversation == nil)
         let error = try #require(result.errors.first)
-        #expect(error.problem == .duplicateParticipantID("a", firstAt: SourceLocation(file: error.location!.file, line: 1, column: 26)))
+        #expect(
+            error.problem
+                == .duplicateParticipantID(
+                    "a", firstAt: SourceLocation(file: error.location!.file, line: 1, column: 26)))
         #expect(error.location?.column == 52)
         #expect(error.location?.file.hasSuffix("/log.json") == true)
     }
 
     @Test func linkPreviewWithUnsafeURLBecomesText() throws {
         let (message, result) = try message(
-            #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "linkPreview", "text": "see", "link": {"url": "javascript:alert(1)"}}"#)
+            #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "linkPreview", "text": "see", "link": {"url": "javascript:alert(1)"}}"#
+        )
         #expect(message?.kind == .text("see"))
         #expect(result.warnings.count == 1)
         #expect(result.errors.isEmpty)
@@ -204,14 +242,16 @@ import Testing
 
     @Test func locationOutOfRangeIsAnError() throws {
         let (_, result) = try message(
-            #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "location", "location": {"latitude": 91, "longitude": 0}}"#)
+            #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "location", "location": {"latitude": 91, "longitude": 0}}"#
+        )
         #expect(result.conversation == nil)
         #expect(result.errors.count == 1)
         #expect(result.errors.first?.location?.column == 122)
     }
 
     @Test func missingPayloadIsAnError() throws {
-        let (_, result) = try message(#"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "photo"}"#)
+        let (_, result) = try message(
+            #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "photo"}"#)
         #expect(result.errors.map(\.problem) == [.missingField("media")])
     }
 
@@ -240,14 +280,20 @@ import Testing
         var config = SiteConfig()
         config.remoteMedia = false
         let result = try readLog(
-            log(messages: #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "photo", "media": {"url": "https://example.com/x.jpg"}}"#),
+            log(
+                messages:
+                    #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "photo", "media": {"url": "https://example.com/x.jpg"}}"#
+            ),
             config: config)
         #expect(result.diagnostics.isEmpty)
-        #expect(result.conversation?.messages.first?.kind == .photo(MediaItem(source: .unavailable(original: "https://example.com/x.jpg"))))
+        #expect(
+            result.conversation?.messages.first?.kind
+                == .photo(MediaItem(source: .unavailable(original: "https://example.com/x.jpg"))))
     }
 
     @Test func participantsAfterMessagesAreStillChecked() throws {
-        let result = try readLog("""
+        let result = try readLog(
+            """
             {"messages": [
               {"id": "1", "sender": "bob", "date": "2024-01-01T00:00:00Z", "text": "x",
                "reactions": [{"emoji": "!", "senders": ["ann", "eve"]}]},
@@ -258,7 +304,8 @@ import Testing
         #expect(result.errors.map(\.problem) == [.unknownSender("eve"), .unknownSender("mallory")])
         #expect(result.errors.map { $0.location!.line } == [3, 4])
         #expect(result.errors.map { $0.location!.column } == [52, 25])
-        let good = try readLog("""
+        let good = try readLog(
+            """
             {"messages": [{"id": "1", "sender": "bob", "date": "2024-01-01T00:00:00Z", "text": "x"}],
              "participants": [{"id": "bob", "name": "Bob"}], "me": "bob"}
             """)
@@ -268,12 +315,16 @@ import Testing
 
     @Test func inPlaceDateSortIsStableOnManyMessages() throws {
         var generator = SystemRandomNumberGenerator()
-        let dates = (0..<500).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 0..<40, using: &generator))) }
+        let dates = (0..<500).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 0..<40, using: &generator)))
+        }
         var messages = dates.enumerated().map { index, date in
-            Message(id: String(index), sender: "a", date: date, kind: .text(""), location: SourceLocation(file: "f", line: index + 1, column: 1))
+            Message(
+                id: String(index), sender: "a", date: date, kind: .text(""),
+                location: SourceLocation(file: "f", line: index + 1, column: 1))
         }
         let expected = messages.enumerated().sorted { left, right in
-            left.element.date != right.element.date ? left.element.date < right.element.date : left.offset < right.offset
+            left.element.date != right.element.date
+                ? left.element.date < right.element.date : left.offset < right.offset
         }.map(\.element.id)
         JSONLogSessionTesting.sortByDate(&messages, dates: dates)
         #expect(messages.map(\.id) == expected)
@@ -282,7 +333,8 @@ import Testing
     @Test func linkPreviewFieldsMissingFromTheLogComeFromASavedPage() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write("""
+        try write(
+            """
             <html><head><title>Fallback</title>
             <meta property="og:url" content="https://example.org/post">
             <meta property="og:title" content="Saved title">
@@ -291,11 +343,14 @@ import Testing
             <meta property="og:image" content="post_files/cover.gif">
             </head><body></body></html>
             """, to: "previews/post.html", in: folder)
-        try write(Data(Array("GIF89a".utf8) + [40, 0, 20, 0, 0, 0, 0]), to: "previews/post_files/cover.gif", in: folder)
-        let file = try write(log(messages: """
-            {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "linkPreview", "text": "read",
-             "link": {"url": "https://example.org/post", "title": "Mine"}}
-            """), to: "chat.json", in: folder)
+        try write(
+            Data(Array("GIF89a".utf8) + [40, 0, 20, 0, 0, 0, 0]), to: "previews/post_files/cover.gif", in: folder)
+        let file = try write(
+            log(
+                messages: """
+                    {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "linkPreview", "text": "read",
+                     "link": {"url": "https://example.org/post", "title": "Mine"}}
+                    """), to: "chat.json", in: folder)
         let result = LogReader(inputRoot: folder, config: SiteConfig()).read(file)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         guard case .linkPreview(let text, let link)? = result.conversation?.messages.first?.kind else {
@@ -306,7 +361,9 @@ import Testing
         #expect(link.title == "Mine")  // the log wins
         #expect(link.teaser == "Saved teaser")
         #expect(link.siteName == "Saved site")
-        #expect(link.thumbnail?.localAsset?.sourcePath == folder.appendingPathComponent("previews/post_files/cover.gif").path)
+        #expect(
+            link.thumbnail?.localAsset?.sourcePath
+                == folder.appendingPathComponent("previews/post_files/cover.gif").path)
         #expect(link.thumbnail?.localAsset?.pixelSize == PixelSize(width: 40, height: 20))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite struct JSONParserTests {
@@ -48,7 +49,8 @@ import Testing
 
     @Test func loneSurrogatesAreErrors() {
         let high = failure(#"["\ud83d x"]"#)
-        #expect(high?.problem == .malformedJSON(expected: "a '\\uDC00'-'\\uDFFF' low surrogate after the high surrogate"))
+        #expect(
+            high?.problem == .malformedJSON(expected: "a '\\uDC00'-'\\uDFFF' low surrogate after the high surrogate"))
         #expect(high?.location?.column == 9)
         let low = failure(#"["\ude00"]"#)
         #expect(low?.location?.column == 3)
@@ -193,7 +195,9 @@ import Testing
     @Test func streamingStillReportsSyntaxErrors() {
         var count = 0
         #expect(throws: Diagnostic.self) {
-            _ = try JSONParser.parse(Array(#"{"messages": [1, 2 3]}"#.utf8), file: "t.json", streamingElementsOf: "messages") { _ in
+            _ = try JSONParser.parse(
+                Array(#"{"messages": [1, 2 3]}"#.utf8), file: "t.json", streamingElementsOf: "messages"
+            ) { _ in
                 count += 1
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite struct LayoutOptionParsingTests {
@@ -12,7 +13,9 @@ import Testing
         #expect(LayoutOptionParsing.parseDuration(value) == seconds)
     }
 
-    @Test(arguments: [LayoutOptionValue.string("5"+"x"), .string("m"), .string("-5m"), .number("-1"), .bool(true), .string("5m3")])
+    @Test(arguments: [
+        LayoutOptionValue.string("5" + "x"), .string("m"), .string("-5m"), .number("-1"), .bool(true), .string("5m3"),
+    ])
     func badDurations(value: LayoutOptionValue) {
         #expect(LayoutOptionParsing.parseDuration(value) == nil)
     }
@@ -43,15 +46,20 @@ import Testing
 
     @Test func invalidValuesSayWhatWasExpected() {
         var overrides = LayoutOverrides()
-        #expect(LayoutOptionParsing.apply("collapseTimestamps", .string("middle"), to: &overrides)
-            == .invalidOption(name: "collapseTimestamps", value: "middle", expected: "top, bottom or off"))
+        #expect(
+            LayoutOptionParsing.apply("collapseTimestamps", .string("middle"), to: &overrides)
+                == .invalidOption(name: "collapseTimestamps", value: "middle", expected: "top, bottom or off"))
         #expect(LayoutOptionParsing.apply("messageMaxWidth", .string("calc(100% - 1px)"), to: &overrides) != nil)
         #expect(LayoutOptionParsing.apply("messageMaxWidth", .string("75%;color:red"), to: &overrides) != nil)
         #expect(LayoutOptionParsing.apply("grouping", .string("maybe"), to: &overrides) != nil)
         #expect(LayoutOptionParsing.apply("locale", .string("en_US<script>"), to: &overrides) != nil)
-        #expect(LayoutOptionParsing.apply("timezone", .string("Nowhere/Land"), to: &overrides) == .unknownTimeZone("Nowhere/Land"))
+        #expect(
+            LayoutOptionParsing.apply("timezone", .string("Nowhere/Land"), to: &overrides)
+                == .unknownTimeZone("Nowhere/Land"))
         #expect(LayoutOptionParsing.apply("timestampFormat", .string(""), to: &overrides) != nil)
-        #expect(LayoutOptionParsing.apply("bubbleColor", .string("red"), to: &overrides) == LayoutOptionParsing.unknownOption("bubbleColor"))
+        #expect(
+            LayoutOptionParsing.apply("bubbleColor", .string("red"), to: &overrides)
+                == LayoutOptionParsing.unknownOption("bubbleColor"))
         #expect(overrides == LayoutOverrides())
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 private typealias Support = MarkdownTestSupport
@@ -8,7 +9,8 @@ private typealias Support = MarkdownTestSupport
 /// The kind inference rules of spec §2, one message at a time.
 @Suite struct MarkdownKindTests {
     /// Reads a log whose only message is alice's, with `body` under the header line.
-    func kind(_ body: String, frontMatter: String = "", file: String = "log.md") throws -> (MessageKind?, [Diagnostic]) {
+    func kind(_ body: String, frontMatter: String = "", file: String = "log.md") throws -> (MessageKind?, [Diagnostic])
+    {
         let result = try Support.read(
             Support.log("# 2024-05-03\n\n**alice** 09:41\n\(body)\n", frontMatter: frontMatter), name: file)
         return (result.conversation?.messages.first?.kind, result.diagnostics)
@@ -38,14 +40,18 @@ private typealias Support = MarkdownTestSupport
 
     @Test func imageInTheHeaderParagraphAfterTheFirstLineIsAPhotoToo() throws {
         let result = try Support.read(Support.log("# 2024-05-03\n\n**alice** 09:41\n![x](https://example.com/a.jpg)\n"))
-        #expect(result.conversation?.messages.first?.kind == .photo(MediaItem(source: .remote("https://example.com/a.jpg"), alt: "x")))
+        #expect(
+            result.conversation?.messages.first?.kind
+                == .photo(MediaItem(source: .remote("https://example.com/a.jpg"), alt: "x")))
     }
 
     @Test func videoAndAudioByExtension() throws {
         #expect(try kind("![clip](https://example.com/v/clip.MP4?x=1)").0?.name == .video)
         #expect(try kind("![](https://example.com/clip.webm)").0?.name == .video)
         #expect(try kind("![](https://example.com/clip.mov)").0?.name == .video)
-        #expect(try kind("![Song](https://example.com/song.mp3)").0 == .audio(MediaItem(source: .remote("https://example.com/song.mp3"), alt: "Song", title: "Song")))
+        #expect(
+            try kind("![Song](https://example.com/song.mp3)").0
+                == .audio(MediaItem(source: .remote("https://example.com/song.mp3"), alt: "Song", title: "Song")))
         #expect(try kind("![](https://example.com/memo.m4a)").0?.name == .audio)
         #expect(try kind("![](https://example.com/memo.opus)").0?.name == .audio)
         #expect(try kind("![](https://example.com/memo.wav)").0?.name == .audio)
@@ -62,7 +68,8 @@ private typealias Support = MarkdownTestSupport
         #expect(try kind("geo:48.137,11.575").0 == .location(LocationItem(latitude: 48.137, longitude: 11.575)))
         #expect(
             try kind("Marienplatz\ngeo:48.137,11.575;u=35\nMunich, Germany").0
-                == .location(LocationItem(latitude: 48.137, longitude: 11.575, name: "Marienplatz", address: "Munich, Germany")))
+                == .location(
+                    LocationItem(latitude: 48.137, longitude: 11.575, name: "Marienplatz", address: "Munich, Germany")))
         #expect(
             try kind("[Hotel Adler](geo:-33.8688,151.2093,12)").0
                 == .location(LocationItem(latitude: -33.8688, longitude: 151.2093, name: "Hotel Adler")))
@@ -92,7 +99,10 @@ private typealias Support = MarkdownTestSupport
             """)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         #expect(
-            kind == .contact(ContactItem(name: "Carol Day", phones: ["+49 151000000", "+1-555-0100"], emails: ["carol@example.com"])))
+            kind
+                == .contact(
+                    ContactItem(
+                        name: "Carol Day", phones: ["+49 151000000", "+1-555-0100"], emails: ["carol@example.com"])))
         #expect(try self.kind("```vcard\nN:Day;Carol\n```").0 == .contact(ContactItem(name: "Carol Day")))
     }
 
@@ -103,7 +113,8 @@ private typealias Support = MarkdownTestSupport
     }
 
     @Test func customBlockIsCustom() throws {
-        let (kind, diagnostics) = try kind("```custom poll\n{\"question\": \"Dinner?\", \"options\": [\"Pizza\", 1.50]}\n```")
+        let (kind, diagnostics) = try kind(
+            "```custom poll\n{\"question\": \"Dinner?\", \"options\": [\"Pizza\", 1.50]}\n```")
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         #expect(
             kind
@@ -142,7 +153,10 @@ private typealias Support = MarkdownTestSupport
         #expect(link.title == "Booking 123")
         #expect(link.teaser == "Your flight")
         #expect(link.siteName == "Example Air")
-        if case .local = link.thumbnail {} else { Issue.record("expected a local thumbnail, got \(String(describing: link.thumbnail))") }
+        if case .local = link.thumbnail {
+        } else {
+            Issue.record("expected a local thumbnail, got \(String(describing: link.thumbnail))")
+        }
     }
 
     @Test func bareURLWithoutPreviewIsRichText() throws {

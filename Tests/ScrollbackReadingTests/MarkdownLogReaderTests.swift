@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 private typealias Support = MarkdownTestSupport
@@ -46,7 +47,8 @@ private typealias Support = MarkdownTestSupport
         let result = try Support.read(text)
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let messages = try #require(result.conversation?.messages)
-        #expect(messages.map(\.sender) == ["alice", "bob", "alice", "bob", "alice", "bob", "alice", "bob", "alice", "bob"])
+        #expect(
+            messages.map(\.sender) == ["alice", "bob", "alice", "bob", "alice", "bob", "alice", "bob", "alice", "bob"])
         #expect(
             messages.map { Support.iso($0.date) } == [
                 "2024-05-03T09:41:00+02:00", "2024-05-03T09:42:15+02:00", "2024-05-03T09:43:00+02:00",
@@ -71,7 +73,8 @@ private typealias Support = MarkdownTestSupport
 
     @Test func ordersByDateKeepingFileOrderForTies() throws {
         let result = try Support.read(
-            Support.log("# 2024-05-03\n\n**alice** 10:00\nlate\n\n**bob** 09:00\nearly\n\n**alice** 09:00\nearly too\n"))
+            Support.log("# 2024-05-03\n\n**alice** 10:00\nlate\n\n**bob** 09:00\nearly\n\n**alice** 09:00\nearly too\n")
+        )
         let messages = try #require(result.conversation?.messages)
         #expect(messages.map(\.id) == ["m2", "m3", "m1"])
     }
@@ -125,7 +128,8 @@ private typealias Support = MarkdownTestSupport
             return
         }
         #expect(rich.html.contains("<pre><code>**bob** 09:50\ninside a fence\n</code></pre>"))
-        #expect(rich.html.contains("<blockquote>\n<p><strong>bob</strong> 09:51<br />\ninside a quote</p>\n</blockquote>"))
+        #expect(
+            rich.html.contains("<blockquote>\n<p><strong>bob</strong> 09:51<br />\ninside a quote</p>\n</blockquote>"))
         #expect(rich.html.contains("<li><strong>bob</strong> 09:52<br />\ninside a list item</li>"))
         #expect(rich.html.contains("<pre><code>**bob** 09:53\nindented code\n</code></pre>"))
         #expect(!rich.html.contains("09:41"), "the header line is not part of the body")
@@ -336,7 +340,8 @@ private typealias Support = MarkdownTestSupport
     @Test func impossibleDateHeadingIsAnError() throws {
         let text = Support.log("# 2024-02-30\n\n**alice** 09:41\nhello\n")
         let result = try Support.read(text)
-        #expect(result.markdownErrors.map(\.problem) == [.invalidDate("2024-02-30", expected: MarkdownClock.expectedDay)])
+        #expect(
+            result.markdownErrors.map(\.problem) == [.invalidDate("2024-02-30", expected: MarkdownClock.expectedDay)])
         #expect(result.markdownErrors.first?.location?.line == Support.line(of: "# 2024-02-30", in: text))
     }
 
@@ -350,7 +355,9 @@ private typealias Support = MarkdownTestSupport
     }
 
     @Test func badCustomJSONIsAnErrorAtItsLine() throws {
-        let text = Support.log("# 2024-05-03\n\n**alice** 09:41\n```custom poll\n{\"question\": \"Dinner?\",\n \"options\": [\"Pizza\" \"Ramen\"]}\n```\n")
+        let text = Support.log(
+            "# 2024-05-03\n\n**alice** 09:41\n```custom poll\n{\"question\": \"Dinner?\",\n \"options\": [\"Pizza\" \"Ramen\"]}\n```\n"
+        )
         let result = try Support.read(text)
         let error = try #require(result.markdownErrors.first)
         guard case .invalidCustomJSON = error.problem else {

@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 private typealias Support = MarkdownTestSupport
@@ -59,7 +60,8 @@ private typealias Support = MarkdownTestSupport
         #expect(conversation.participants.count == 3)
         #expect(conversation.me == "alice")
         for message in conversation.messages {
-            if case .photo(let item) = message.kind, case .local = item.source {} else if case .photo = message.kind {
+            if case .photo(let item) = message.kind, case .local = item.source {
+            } else if case .photo = message.kind {
                 Issue.record("sample photo \(message.id) does not resolve to a local file")
             }
         }

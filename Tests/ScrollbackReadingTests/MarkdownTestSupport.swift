@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+
 @testable import ScrollbackReading
 
 /// Helpers of the Markdown log reader's tests (a namespace, so they cannot clash with other suites' helpers).
@@ -59,7 +60,9 @@ enum MarkdownTestSupport {
     /// The 1-based UTF-8 column at which `needle` first occurs on its line.
     static func column(of needle: String, in text: String) -> Int {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let line = lines.first(where: { $0.contains(needle) }), let range = line.range(of: needle) else { return 0 }
+        guard let line = lines.first(where: { $0.contains(needle) }), let range = line.range(of: needle) else {
+            return 0
+        }
         return line[..<range.lowerBound].utf8.count + 1
     }
 

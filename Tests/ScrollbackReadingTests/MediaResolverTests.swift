@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite struct MediaResolverTests {
@@ -97,10 +98,12 @@ import Testing
         let elsewhere = SourceLocation(file: "log.json", line: 9, column: 2)
         var diagnostics: [Diagnostic] = []
         for location in [here, elsewhere] {
-            #expect(resolver.resolve("nope.png", relativeTo: log, at: location, diagnostics: &diagnostics)
-                == .unavailable(original: "nope.png"))
-            #expect(resolver.resolve("../../secret.txt", relativeTo: log, at: location, diagnostics: &diagnostics)
-                == .unavailable(original: "../../secret.txt"))
+            #expect(
+                resolver.resolve("nope.png", relativeTo: log, at: location, diagnostics: &diagnostics)
+                    == .unavailable(original: "nope.png"))
+            #expect(
+                resolver.resolve("../../secret.txt", relativeTo: log, at: location, diagnostics: &diagnostics)
+                    == .unavailable(original: "../../secret.txt"))
         }
         #expect(diagnostics.map(\.location) == [here, here, elsewhere, elsewhere])
         #expect(diagnostics[0] == .warning(.missingMediaFile("nope.png"), at: here))
@@ -168,25 +171,31 @@ import Testing
         bytes.withUnsafeBytes { ImageHeader.pixelSize(of: $0) }
     }
 
-    func bigEndian(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+    func bigEndian(_ value: Int, _ count: Int) -> [UInt8] {
+        (0..<count).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) }
+    }
     func littleEndian(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(value >> ($0 * 8) & 0xFF) } }
 
     @Test func pngSize() {
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13, 4) + Array("IHDR".utf8)
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13, 4) + Array("IHDR".utf8)
             + bigEndian(1920, 4) + bigEndian(1080, 4) + [8, 6, 0, 0, 0]
         #expect(size(png) == PixelSize(width: 1920, height: 1080))
         #expect(size(Array(png.prefix(20))) == nil)
     }
 
     @Test func gifSize() {
-        #expect(size(Array("GIF89a".utf8) + littleEndian(500, 2) + littleEndian(300, 2) + [0, 0, 0]) == PixelSize(width: 500, height: 300))
+        #expect(
+            size(Array("GIF89a".utf8) + littleEndian(500, 2) + littleEndian(300, 2) + [0, 0, 0])
+                == PixelSize(width: 500, height: 300))
     }
 
     @Test func jpegSizeSkipsSegmentsBeforeTheFrame() {
         let app0: [UInt8] = [0xFF, 0xE0] + bigEndian(16, 2) + Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0]
         let dqt: [UInt8] = [0xFF, 0xDB] + bigEndian(5, 2) + [0, 1, 2]
         let dht: [UInt8] = [0xFF, 0xC4] + bigEndian(4, 2) + [0, 0]  // C4 is a table, not a frame
-        let sof2: [UInt8] = [0xFF, 0xC2] + bigEndian(11, 2) + [8] + bigEndian(768, 2) + bigEndian(1024, 2) + [1, 1, 0x11, 0]
+        let sof2: [UInt8] =
+            [0xFF, 0xC2] + bigEndian(11, 2) + [8] + bigEndian(768, 2) + bigEndian(1024, 2) + [1, 1, 0x11, 0]
         let jpeg = [0xFF, 0xD8] + app0 + dqt + [0xFF] + dht + sof2 + [0xFF, 0xD9]
         #expect(size(jpeg) == PixelSize(width: 1024, height: 768))
         #expect(size([0xFF, 0xD8] + app0 + [0xFF, 0xD9]) == nil)
@@ -197,7 +206,8 @@ import Testing
             Array("RIFF".utf8) + littleEndian(4 + 8 + payload.count, 4) + Array("WEBP".utf8) + Array(chunk.utf8)
                 + littleEndian(payload.count, 4) + payload
         }
-        let lossy = riff("VP8 ", [0x30, 0x01, 0x00, 0x9D, 0x01, 0x2A] + littleEndian(640, 2) + littleEndian(480, 2) + [0, 0])
+        let lossy = riff(
+            "VP8 ", [0x30, 0x01, 0x00, 0x9D, 0x01, 0x2A] + littleEndian(640, 2) + littleEndian(480, 2) + [0, 0])
         #expect(size(lossy) == PixelSize(width: 640, height: 480))
         let bits = (400 - 1) | (225 - 1) << 14
         let lossless = riff("VP8L", [0x2F] + littleEndian(bits, 4) + [0])
@@ -212,7 +222,10 @@ import Testing
         let gif = Data(Array("GIF87a".utf8) + littleEndian(12, 2) + littleEndian(34, 2) + [0, 0, 0])
         try write(gif, to: "pics/a.gif", in: base)
         let file = try write(
-            log(messages: #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "photo", "media": {"url": "pics/a.gif"}}"#),
+            log(
+                messages:
+                    #"{"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "kind": "photo", "media": {"url": "pics/a.gif"}}"#
+            ),
             to: "chat.json", in: base)
         let result = LogReader(inputRoot: base, config: SiteConfig()).read(file)
         guard case .photo(let item)? = result.conversation?.messages.first?.kind else {

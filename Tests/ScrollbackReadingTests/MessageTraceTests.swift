@@ -23,20 +23,25 @@ import Testing
 
     @Test("the reader's trace gives file-order ranges and each message's date-sorted position")
     func readerTrace() throws {
-        let text = log(messages: """
-            {"id": "late", "sender": "alice", "date": "2024-05-03T10:00:00Z", "text": "b"},
-            {"id": "early", "sender": "alice", "date": "2024-05-03T09:00:00Z", "text": "a"},
-            {"id": "tie", "sender": "alice", "date": "2024-05-03T10:00:00Z", "text": "c"}
-            """)
+        let text = log(
+            messages: """
+                {"id": "late", "sender": "alice", "date": "2024-05-03T10:00:00Z", "text": "b"},
+                {"id": "early", "sender": "alice", "date": "2024-05-03T09:00:00Z", "text": "a"},
+                {"id": "tie", "sender": "alice", "date": "2024-05-03T10:00:00Z", "text": "c"}
+                """)
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try write(text, to: "log.json", in: folder)
         let bytes = Array(text.utf8)
-        let result = LogReader(inputRoot: folder, config: SiteConfig()).read(contents: bytes, of: file, tracingMessages: true)
+        let result = LogReader(inputRoot: folder, config: SiteConfig()).read(
+            contents: bytes, of: file, tracingMessages: true)
         let trace = try #require(result.messageTrace)
         #expect(result.conversation?.messages.map(\.id) == ["early", "late", "tie"])
         #expect(trace.sortedPositions == [1, 0, 2])
-        #expect(trace.elementRanges.map { String(decoding: bytes[$0], as: UTF8.self).contains(#""id": "early""#) } == [false, true, false])
+        #expect(
+            trace.elementRanges.map { String(decoding: bytes[$0], as: UTF8.self).contains(#""id": "early""#) } == [
+                false, true, false,
+            ])
         #expect(bytes[trace.arrayOpenOffset] == UInt8(ascii: "["))
         // Without asking, or with an error, there is no trace.
         #expect(LogReader(inputRoot: folder, config: SiteConfig()).read(contents: bytes, of: file).messageTrace == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollbackReading
 
 @Suite("LinkPreviewStore")
@@ -19,7 +20,8 @@ struct PreviewStoreTests {
         #expect(preview.imageURL == "https://example.com/images/fixture-cover.png")
         #expect(preview.url == "https://example.com/posts/preview-fixture/")
         #expect(preview.pageFile.lastPathComponent == "blog-post.html")
-        for field in [preview.title, preview.teaser, preview.siteName, preview.imageURL, preview.url].compactMap({ $0 }) {
+        for field in [preview.title, preview.teaser, preview.siteName, preview.imageURL, preview.url].compactMap({ $0 })
+        {
             #expect(!field.contains("LEAK"), "\(field)")
             #expect(!field.contains("SCRIPT"), "\(field)")
             #expect(!field.lowercased().contains("alert"), "\(field)")
@@ -73,7 +75,9 @@ struct PreviewStoreTests {
         #expect(LinkPreviewStore.normalizedURL("https://example.org/") == "https://example.org")
         #expect(LinkPreviewStore.normalizedURL("https://example.org/a/?q=B/") == "https://example.org/a?q=B/")
         #expect(LinkPreviewStore.normalizedURL("https://example.org?x") == "https://example.org?x")
-        #expect(LinkPreviewStore.absoluteImageURL("//cdn.example/x.png", pageURL: "https://e.org/a") == "https://cdn.example/x.png")
+        #expect(
+            LinkPreviewStore.absoluteImageURL("//cdn.example/x.png", pageURL: "https://e.org/a")
+                == "https://cdn.example/x.png")
         #expect(LinkPreviewStore.absoluteImageURL("/x.png", pageURL: "https://e.org/a/b?c") == "https://e.org/x.png")
         #expect(LinkPreviewStore.absoluteImageURL("x.png", pageURL: "https://e.org/a") == "x.png")
     }

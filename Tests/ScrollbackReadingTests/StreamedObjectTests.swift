@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackReading
 
 /// The parser's slot-filling path for streamed objects must agree with the tree it replaces:
@@ -22,7 +23,9 @@ import Testing
                         guard let value else { continue }
                         if let date = object.dates[slot] {
                             values[Self.fields[slot]] = .number(String(date.timeIntervalSince1970))
-                        } else if Self.fields[slot] == "date", let text = value.string, let date = ISO8601DateParser.parse(text) {
+                        } else if Self.fields[slot] == "date", let text = value.string,
+                            let date = ISO8601DateParser.parse(text)
+                        {
                             // Not parsed by the scanner (it had escapes): the reader parses the text.
                             values["date"] = .number(String(date.timeIntervalSince1970))
                         } else {
@@ -83,7 +86,9 @@ import Testing
         #expect(fromSlots == fromTree)
         #expect(fromSlots[1]["id"] == .string("escaped key"))
         #expect(fromSlots[2]["date"] == .string("not a date"))
-        #expect(fromSlots[3]["date"] == .number(String(ISO8601DateParser.parse("2024-05-03T09:41:00Z")!.timeIntervalSince1970)))
+        #expect(
+            fromSlots[3]["date"]
+                == .number(String(ISO8601DateParser.parse("2024-05-03T09:41:00Z")!.timeIntervalSince1970)))
     }
 
     @Test func byteRangesMatchTheTree() throws {
@@ -136,16 +141,19 @@ import Testing
             #expect(slotError == treeError, "\(text)")
         }
         // Invalid UTF-8 in a key and in a value.
-        for bytes in [Array(#"{"messages": [{"k"#.utf8) + [0xC3, 0x28] + Array(#"": 1}]}"#.utf8),
-                      Array(#"{"messages": [{"text": "a"#.utf8) + [0xFF] + Array(#""}]}"#.utf8),
-                      Array(#"{"messages": [{"date": "2024"#.utf8) + [0xE0, 0x80] + Array(#""}]}"#.utf8)] {
+        for bytes in [
+            Array(#"{"messages": [{"k"#.utf8) + [0xC3, 0x28] + Array(#"": 1}]}"#.utf8),
+            Array(#"{"messages": [{"text": "a"#.utf8) + [0xFF] + Array(#""}]}"#.utf8),
+            Array(#"{"messages": [{"date": "2024"#.utf8) + [0xE0, 0x80] + Array(#""}]}"#.utf8),
+        ] {
             let text = String(decoding: bytes, as: UTF8.self)
             _ = text
             var slotError: Diagnostic?
             var treeError: Diagnostic?
             do throws(Diagnostic) {
-                _ = try JSONParser.parse(bytes, file: "t.json", streamingObjectsOf: "messages", fields: Self.fields,
-                                         dateFields: ["date"], to: { _, _ in }, otherElements: { _, _ in })
+                _ = try JSONParser.parse(
+                    bytes, file: "t.json", streamingObjectsOf: "messages", fields: Self.fields,
+                    dateFields: ["date"], to: { _, _ in }, otherElements: { _, _ in })
             } catch { slotError = error }
             do throws(Diagnostic) {
                 _ = try JSONParser.parse(bytes, file: "t.json", streamingElementsOf: "messages") { _ in }
@@ -159,7 +167,8 @@ import Testing
         let depth = JSONParser.maximumDepth
         for extra in [-1, 0, 1] {
             let inner = depth - 3 + extra
-            let text = #"{"messages": [{"text": "#
+            let text =
+                #"{"messages": [{"text": "#
                 + String(repeating: "[", count: inner) + String(repeating: "]", count: inner) + "}]}"
             let fromSlots = slots(text)
             let fromTree = tree(text)
@@ -198,11 +207,13 @@ import Testing
     }
 
     @Test func messagesReadTheFirstOfRepeatedFieldsAndEscapedNames() throws {
-        let result = try readLog(log(messages: #"""
-            {"id": "m1", "sender": "alice", "date": "2024-05-03T09:41:00Z", "text": "first", "text": "second"},
-            {"\u0069d": "m2", "sender": "bob", "d\u0061te": "2024-05-03T09:42:00Z", "kind": "emoji", "text": "👍"},
-            {"id": "m3", "sender": "bob", "date": "2024-05-03T09:43:00\u005a", "edited": "2024-05-03T10:00:00+01:00", "text": "x"}
-            """#))
+        let result = try readLog(
+            log(
+                messages: #"""
+                    {"id": "m1", "sender": "alice", "date": "2024-05-03T09:41:00Z", "text": "first", "text": "second"},
+                    {"\u0069d": "m2", "sender": "bob", "d\u0061te": "2024-05-03T09:42:00Z", "kind": "emoji", "text": "👍"},
+                    {"id": "m3", "sender": "bob", "date": "2024-05-03T09:43:00\u005a", "edited": "2024-05-03T10:00:00+01:00", "text": "x"}
+                    """#))
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let messages = try #require(result.conversation?.messages)
         #expect(messages.map(\.id) == ["m1", "m2", "m3"])
@@ -213,17 +224,23 @@ import Testing
     }
 
     @Test func aBadDateIsReportedWithItsText() throws {
-        let result = try readLog(log(messages: #"""
-            {"id": "m1", "sender": "alice", "date": "2024-13-03T09:41:00Z", "text": "x"}
-            """#))
+        let result = try readLog(
+            log(
+                messages: #"""
+                    {"id": "m1", "sender": "alice", "date": "2024-13-03T09:41:00Z", "text": "x"}
+                    """#))
         #expect(result.conversation == nil)
         #expect(result.errors.count == 1)
         #expect(result.errors.first?.description.contains("2024-13-03T09:41:00Z") == true, "\(result.errors)")
     }
 
     @Test func referenceTrimmingMatchesFoundation() {
-        for text in ["", " ", "media/a.png", " media/a.png", "media/a.png\n", "\u{00A0}a\u{2028}", "a b", "\t", "é", "👍 "] {
-            #expect(MediaResolver.trimmingWhitespace(text) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text)")
+        for text in [
+            "", " ", "media/a.png", " media/a.png", "media/a.png\n", "\u{00A0}a\u{2028}", "a b", "\t", "é", "👍 ",
+        ] {
+            #expect(
+                MediaResolver.trimmingWhitespace(text) == text.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(text)")
         }
     }
 }

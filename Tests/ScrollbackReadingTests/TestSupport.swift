@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+
 @testable import ScrollbackReading
 
 /// The repository's `Tests/Fixtures` folder.

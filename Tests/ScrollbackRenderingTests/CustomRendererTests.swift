@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackRendering
 
 /// A Swift renderer as a library user would register it.
@@ -10,7 +11,8 @@ struct DiceRenderer: CustomMessageRenderer {
     func render(item: CustomItem, info: CustomRendererInfo) -> String {
         let roll: String
         if case .number(let text)? = item.data["roll"] { roll = text } else { roll = "?" }
-        return "<span class=\"die\" data-width=\"\(info.bubbleMaxWidth)\" data-radius=\"\(info.cornerRadius)\">\(roll)</span>"
+        return
+            "<span class=\"die\" data-width=\"\(info.bubbleMaxWidth)\" data-radius=\"\(info.cornerRadius)\">\(roll)</span>"
     }
 }
 
@@ -25,10 +27,13 @@ struct DiceRenderer: CustomMessageRenderer {
 
     let poll: JSONValue = .object([
         (key: "question", value: .string("Dinner <tonight>?")),
-        (key: "options", value: .array([
-            .object([(key: "label", value: .string("Pizza")), (key: "votes", value: .number("3"))]),
-            .object([(key: "label", value: .string("Ramen")), (key: "votes", value: .number("1"))]),
-        ])),
+        (
+            key: "options",
+            value: .array([
+                .object([(key: "label", value: .string("Pizza")), (key: "votes", value: .number("3"))]),
+                .object([(key: "label", value: .string("Ramen")), (key: "votes", value: .number("1"))]),
+            ])
+        ),
     ])
 
     @Test func shippedPollTemplateRendersTheData() throws {
@@ -77,11 +82,18 @@ struct DiceRenderer: CustomMessageRenderer {
         var options = LayoutOptions()
         options.messageMaxWidth = .px(320)
         let layout = Fixture.layout(
-            pages: [[.message(Fixture.row("c1", .custom(CustomItem(id: "dice", data: .object([(key: "roll", value: .number("4"))])))))]],
+            pages: [
+                [
+                    .message(
+                        Fixture.row(
+                            "c1", .custom(CustomItem(id: "dice", data: .object([(key: "roll", value: .number("4"))])))))
+                ]
+            ],
             options: options)
         let (pages, diagnostics) = Inspect.render(layout, templates: library, customRenderers: [DiceRenderer()])
         #expect(diagnostics.isEmpty)
-        #expect(pages["trip/index.html"]!.contains("<span class=\"die\" data-width=\"320px\" data-radius=\"8px\">4</span>"))
+        #expect(
+            pages["trip/index.html"]!.contains("<span class=\"die\" data-width=\"320px\" data-radius=\"8px\">4</span>"))
         #expect(!pages["trip/index.html"]!.contains("class=\"dice\""))
     }
 

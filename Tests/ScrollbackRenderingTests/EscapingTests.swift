@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackRendering
 
 @Suite struct EscapingTests {
@@ -12,32 +13,62 @@ import Testing
     /// A conversation where every field a log controls holds hostile text.
     func hostileLayout() -> ConversationLayout {
         let evil = Participant(
-            id: "evil\" onclick=\"x", name: Self.hostile, avatar: .remote("javascript:alert(1)"), color: "red;background:url(x)")
+            id: "evil\" onclick=\"x", name: Self.hostile, avatar: .remote("javascript:alert(1)"),
+            color: "red;background:url(x)")
         let evil2 = Participant(id: "e2", name: "E2", avatar: .remote("https://ok.example/a.png\" onerror=\"x"))
         let h = Self.hostile
         let rows: [LayoutItem] = [
             Fixture.day(h, h),
-            .message(Fixture.row(h, .text(h), sender: evil, time: h, iso: h,
-                                 edited: FormattedDate(text: h, iso: h),
-                                 reply: ReplyPreview(messageID: h, pageIndex: 0, senderName: h, excerpt: h),
-                                 reactions: [ReactionSummary(emoji: h, count: 1, senderNames: [h])])),
+            .message(
+                Fixture.row(
+                    h, .text(h), sender: evil, time: h, iso: h,
+                    edited: FormattedDate(text: h, iso: h),
+                    reply: ReplyPreview(messageID: h, pageIndex: 0, senderName: h, excerpt: h),
+                    reactions: [ReactionSummary(emoji: h, count: 1, senderNames: [h])])),
             .message(Fixture.row("2", .emoji(h), sender: evil)),
             .message(Fixture.row("3", .system(h))),
-            .message(Fixture.row("4", .photo(MediaItem(source: .remote("javascript:alert(1)"), alt: h, caption: h)), sender: evil2)),
+            .message(
+                Fixture.row(
+                    "4", .photo(MediaItem(source: .remote("javascript:alert(1)"), alt: h, caption: h)), sender: evil2)),
             .message(Fixture.row("5", .photo(MediaItem(source: .unavailable(original: h), alt: h)), sender: evil2)),
-            .message(Fixture.row("6", .video(MediaItem(source: .remote("https://v.example/v.mp4"), caption: h,
-                                                        poster: .remote("javascript:x"), title: h)), sender: evil2)),
+            .message(
+                Fixture.row(
+                    "6",
+                    .video(
+                        MediaItem(
+                            source: .remote("https://v.example/v.mp4"), caption: h,
+                            poster: .remote("javascript:x"), title: h)), sender: evil2)),
             .message(Fixture.row("7", .audio(MediaItem(source: .remote("vbscript:x"), title: h)), sender: evil2)),
-            .message(Fixture.row("8", .location(LocationItem(latitude: .nan, longitude: 1, name: h, address: h)), sender: evil2)),
-            .message(Fixture.row("9", .contact(ContactItem(name: h, phones: [h], emails: [h, "a@b.example?subject=x"])), sender: evil2)),
-            .message(Fixture.row("10", .linkPreview(text: h, link: LinkItem(url: "javascript:alert(1)", title: h, teaser: h,
-                                                                         thumbnail: .remote("javascript:alert(2)"), siteName: h)),
-                                 sender: evil2)),
-            .message(Fixture.row("11", .linkPreview(text: "", link: LinkItem(url: "  javascript:alert(1)", title: h)), sender: evil2)),
+            .message(
+                Fixture.row(
+                    "8", .location(LocationItem(latitude: .nan, longitude: 1, name: h, address: h)), sender: evil2)),
+            .message(
+                Fixture.row(
+                    "9", .contact(ContactItem(name: h, phones: [h], emails: [h, "a@b.example?subject=x"])),
+                    sender: evil2)),
+            .message(
+                Fixture.row(
+                    "10",
+                    .linkPreview(
+                        text: h,
+                        link: LinkItem(
+                            url: "javascript:alert(1)", title: h, teaser: h,
+                            thumbnail: .remote("javascript:alert(2)"), siteName: h)),
+                    sender: evil2)),
+            .message(
+                Fixture.row(
+                    "11", .linkPreview(text: "", link: LinkItem(url: "  javascript:alert(1)", title: h)), sender: evil2)
+            ),
             .message(Fixture.row("12", .custom(CustomItem(id: h, data: .string(h))), sender: evil2)),
-            .message(Fixture.row("13", .custom(CustomItem(id: "poll", data: .object([
-                (key: "question", value: .string(h)), (key: "options", value: .array([.string(h)])),
-            ]))), sender: evil2)),
+            .message(
+                Fixture.row(
+                    "13",
+                    .custom(
+                        CustomItem(
+                            id: "poll",
+                            data: .object([
+                                (key: "question", value: .string(h)), (key: "options", value: .array([.string(h)])),
+                            ]))), sender: evil2)),
             .message(Fixture.row("14", .location(LocationItem(latitude: 1, longitude: 2, name: h)), sender: evil2)),
         ]
         var conversationLayout = Fixture.layout(
@@ -70,7 +101,8 @@ import Testing
         let html = try #require(pages["evil/index.html"])
         expectInert(html)
         // The text is still shown, escaped.
-        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;alert(1)&#39; onfocus=&#39;x"))
+        #expect(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;alert(1)&#39; onfocus=&#39;x"))
         // Refused URLs leave placeholders or plain text, and the message still renders.
         #expect(Inspect.messages(html).count == layout.conversation.messages.count)
         #expect(html.contains("<code>javascript:alert(1)</code>"))
@@ -134,17 +166,21 @@ import Testing
         let shipped = TemplateLibrary.defaultTemplatesDirectory
         var overrides: [String: String] = [:]
         for name in Set(RowTemplates.probes.map(\.templateName)) {
-            overrides[name + ".mustache"] = try String(contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
+            overrides[name + ".mustache"] = try String(
+                contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
         }
         let library = TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides))
         let templated = RowTemplates(library: library, allowCompiled: false)
         #expect(templated.compiled.isEmpty)
         for layout in [Fixture.showcase(), hostileLayout(), syntheticLayout(count: 300)] {
-            var compiledRows = MessageRenderer(layout: layout, rows: RowTemplates(library: .shipped), customRenderers: [:], remoteMedia: true)
-            var templatedRows = MessageRenderer(layout: layout, rows: templated, customRenderers: [:], remoteMedia: true)
+            var compiledRows = MessageRenderer(
+                layout: layout, rows: RowTemplates(library: .shipped), customRenderers: [:], remoteMedia: true)
+            var templatedRows = MessageRenderer(
+                layout: layout, rows: templated, customRenderers: [:], remoteMedia: true)
             for page in layout.pages {
                 for item in page.items {
-                    var a = "", b = ""
+                    var a = ""
+                    var b = ""
                     compiledRows.render(item, pageIndex: page.index, into: &a)
                     templatedRows.render(item, pageIndex: page.index, into: &b)
                     #expect(a == b)
@@ -158,17 +194,28 @@ import Testing
         config.remoteMedia = false
         let avatar = Participant(id: "r", name: "Remote Person", avatar: .remote("https://cdn.example/r.png"))
         let rows: [LayoutItem] = [
-            .message(Fixture.row("p", .photo(MediaItem(source: .remote("https://cdn.example/p.jpg?a=1&b=2"))), sender: avatar)),
+            .message(
+                Fixture.row(
+                    "p", .photo(MediaItem(source: .remote("https://cdn.example/p.jpg?a=1&b=2"))), sender: avatar)),
             .message(Fixture.row("v", .video(MediaItem(source: .remote("https://cdn.example/v.mp4"))), sender: avatar)),
-            .message(Fixture.row("l", .linkPreview(text: "x", link: LinkItem(url: "https://example.org",
-                                                                          thumbnail: .remote("https://cdn.example/t.png"))),
-                                 sender: avatar)),
+            .message(
+                Fixture.row(
+                    "l",
+                    .linkPreview(
+                        text: "x",
+                        link: LinkItem(
+                            url: "https://example.org",
+                            thumbnail: .remote("https://cdn.example/t.png"))),
+                    sender: avatar)),
         ]
         let (pages, _) = Inspect.render(Fixture.layout(participants: [avatar], pages: [rows]), config: config)
         let html = try #require(pages["trip/index.html"])
         #expect(!html.contains("src=\"http"))
         #expect(!html.contains("poster=\"http"))
-        #expect(html.contains("<a href=\"https://cdn.example/p.jpg?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\">Open Image</a>"))
+        #expect(
+            html.contains(
+                "<a href=\"https://cdn.example/p.jpg?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\">Open Image</a>")
+        )
         #expect(html.contains("Open Video</a>"))
         #expect(html.contains("aria-hidden=\"true\">RP</span>"))  // initials instead of the remote avatar
         // With remote media on, they load.

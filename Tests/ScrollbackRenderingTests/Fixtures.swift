@@ -1,6 +1,7 @@
 import Foundation
 import ScrollbackLayout
 import ScrollbackModel
+
 @testable import ScrollbackRendering
 
 /// Hand-built layouts (the layout pass is written in parallel, so tests do not depend on it).
@@ -71,51 +72,111 @@ enum Fixture {
         let rows: [LayoutItem] = [
             day("Friday, May 3, 2024", "2024-05-03"),
             .message(row("s1", .system("Alice created the group “Weekend trip”"))),
-            .message(row("m1", .text("Did you book the flights? Check www.example.com/flights or mail ops@example.com"),
-                         sender: alice, position: .first, avatar: false, header: false, footer: false, timestamp: .hidden)),
-            .message(row("m2", .text("@Bob Stone can you confirm?\nI need it today 🙏"), sender: alice, position: .last,
-                         avatar: false, header: false, status: .read)),
-            .message(row("m3", .text("Yes! Here is the confirmation: https://example.com/booking/123"),
-                         position: .first, avatar: false, timestamp: .hidden,
-                         reply: ReplyPreview(messageID: "m2", pageIndex: 0, senderName: "Alice Nguyen",
-                                             excerpt: "@Bob Stone can you confirm? I need it today 🙏"))),
-            .message(row("m4", .photo(photo), position: .middle, avatar: false, header: false, footer: false,
-                         timestamp: .hidden)),
-            .message(row("m5", .emoji("🎉🥳"), position: .last, header: false,
-                         reactions: [ReactionSummary(emoji: "❤️", count: 2, senderNames: ["Alice Nguyen", "Carol Díaz"])])),
-            .message(row("m6", .attributedText(RichText(
-                sanitizedHTML: "<p>Packing list:</p><ul><li><strong>passport</strong></li><li><del>umbrella</del> sunscreen</li></ul><p>Use <code>gate B12</code>.</p>",
-                plainText: "Packing list")), sender: carol, position: .single,
-                         edited: FormattedDate(text: "May 3, 2024 at 10:02 AM", iso: "2024-05-03T10:02:00Z"))),
+            .message(
+                row(
+                    "m1", .text("Did you book the flights? Check www.example.com/flights or mail ops@example.com"),
+                    sender: alice, position: .first, avatar: false, header: false, footer: false, timestamp: .hidden)),
+            .message(
+                row(
+                    "m2", .text("@Bob Stone can you confirm?\nI need it today 🙏"), sender: alice, position: .last,
+                    avatar: false, header: false, status: .read)),
+            .message(
+                row(
+                    "m3", .text("Yes! Here is the confirmation: https://example.com/booking/123"),
+                    position: .first, avatar: false, timestamp: .hidden,
+                    reply: ReplyPreview(
+                        messageID: "m2", pageIndex: 0, senderName: "Alice Nguyen",
+                        excerpt: "@Bob Stone can you confirm? I need it today 🙏"))),
+            .message(
+                row(
+                    "m4", .photo(photo), position: .middle, avatar: false, header: false, footer: false,
+                    timestamp: .hidden)),
+            .message(
+                row(
+                    "m5", .emoji("🎉🥳"), position: .last, header: false,
+                    reactions: [ReactionSummary(emoji: "❤️", count: 2, senderNames: ["Alice Nguyen", "Carol Díaz"])])),
+            .message(
+                row(
+                    "m6",
+                    .attributedText(
+                        RichText(
+                            sanitizedHTML:
+                                "<p>Packing list:</p><ul><li><strong>passport</strong></li><li><del>umbrella</del> sunscreen</li></ul><p>Use <code>gate B12</code>.</p>",
+                            plainText: "Packing list")), sender: carol, position: .single,
+                    edited: FormattedDate(text: "May 3, 2024 at 10:02 AM", iso: "2024-05-03T10:02:00Z"))),
             day("Saturday, May 4, 2024", "2024-05-04"),
-            .message(row("m7", .location(LocationItem(latitude: 52.520008, longitude: 13.404954, name: "Alexanderplatz",
-                                                       address: "10178 Berlin")), sender: alice, avatar: false, header: false,
-                         status: .delivered)),
-            .message(row("m8", .contact(ContactItem(name: "Hotel Adlon", phones: ["+49 30 2261 0"],
-                                                    emails: ["reception@example.com"])), position: .first, avatar: false,
-                         footer: false, timestamp: .hidden)),
-            .message(row("m9", .linkPreview(text: "Menu for tonight https://example.org/menu",
-                                            link: LinkItem(url: "https://example.org/menu", title: "Ristorante Roma — Menu",
-                                                           teaser: "Fresh pasta, wood-fired pizza and a long list of Italian wines.",
-                                                           siteName: "Roma")),
-                         position: .last, header: false)),
-            .message(row("m10", .audio(MediaItem(source: .remote("https://example.com/voice.ogg"), duration: 83,
-                                                 title: "Voice memo")), sender: carol)),
-            .message(row("m10v", .video(MediaItem(source: .local(LocalAsset(sourcePath: "/tmp/v.mp4", sitePath: "media/clip.mp4")),
-                                                  size: PixelSize(width: 640, height: 360), caption: "Boat tour",
-                                                  poster: .local(LocalAsset(sourcePath: "/tmp/x.svg", sitePath: "media/photo.svg")),
-                                                  duration: 12)), sender: alice, avatar: false, header: false)),
-            .message(row("m11", .photo(MediaItem(source: .unavailable(original: "../../etc/passwd"))), sender: carol,
-                         header: false, timestamp: .bottom)),
-            .message(row("m12", .custom(CustomItem(id: "poll", data: .object([
-                (key: "question", value: .string("Dinner?")),
-                (key: "options", value: .array([
-                    .object([(key: "label", value: .string("Pizza")), (key: "votes", value: .number("2"))]),
-                    .object([(key: "label", value: .string("Ramen")), (key: "votes", value: .number("1"))]),
-                ])),
-            ]))), sender: alice, avatar: false, header: false, status: .sent)),
-            .message(row("m13", .custom(CustomItem(id: "dice", data: .object([(key: "roll", value: .number("6"))]))),
-                         sender: bob)),
+            .message(
+                row(
+                    "m7",
+                    .location(
+                        LocationItem(
+                            latitude: 52.520008, longitude: 13.404954, name: "Alexanderplatz",
+                            address: "10178 Berlin")), sender: alice, avatar: false, header: false,
+                    status: .delivered)),
+            .message(
+                row(
+                    "m8",
+                    .contact(
+                        ContactItem(
+                            name: "Hotel Adlon", phones: ["+49 30 2261 0"],
+                            emails: ["reception@example.com"])), position: .first, avatar: false,
+                    footer: false, timestamp: .hidden)),
+            .message(
+                row(
+                    "m9",
+                    .linkPreview(
+                        text: "Menu for tonight https://example.org/menu",
+                        link: LinkItem(
+                            url: "https://example.org/menu", title: "Ristorante Roma — Menu",
+                            teaser: "Fresh pasta, wood-fired pizza and a long list of Italian wines.",
+                            siteName: "Roma")),
+                    position: .last, header: false)),
+            .message(
+                row(
+                    "m10",
+                    .audio(
+                        MediaItem(
+                            source: .remote("https://example.com/voice.ogg"), duration: 83,
+                            title: "Voice memo")), sender: carol)),
+            .message(
+                row(
+                    "m10v",
+                    .video(
+                        MediaItem(
+                            source: .local(LocalAsset(sourcePath: "/tmp/v.mp4", sitePath: "media/clip.mp4")),
+                            size: PixelSize(width: 640, height: 360), caption: "Boat tour",
+                            poster: .local(LocalAsset(sourcePath: "/tmp/x.svg", sitePath: "media/photo.svg")),
+                            duration: 12)), sender: alice, avatar: false, header: false)),
+            .message(
+                row(
+                    "m11", .photo(MediaItem(source: .unavailable(original: "../../etc/passwd"))), sender: carol,
+                    header: false, timestamp: .bottom)),
+            .message(
+                row(
+                    "m12",
+                    .custom(
+                        CustomItem(
+                            id: "poll",
+                            data: .object([
+                                (key: "question", value: .string("Dinner?")),
+                                (
+                                    key: "options",
+                                    value: .array([
+                                        .object([
+                                            (key: "label", value: .string("Pizza")),
+                                            (key: "votes", value: .number("2")),
+                                        ]),
+                                        .object([
+                                            (key: "label", value: .string("Ramen")),
+                                            (key: "votes", value: .number("1")),
+                                        ]),
+                                    ])
+                                ),
+                            ]))), sender: alice, avatar: false, header: false, status: .sent)),
+            .message(
+                row(
+                    "m13", .custom(CustomItem(id: "dice", data: .object([(key: "roll", value: .number("6"))]))),
+                    sender: bob)),
         ]
         return layout(pages: [rows], description: "Planning the Berlin weekend")
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ScrollbackRendering
 import ScrollbackLayout
 import ScrollbackModel
+
+@testable import ScrollbackRendering
 
 /// Minimal inspection of the renderer's own output (its markup is regular: one `<div class="m"`
 /// per message, attributes double-quoted), so tests can check the §5 contract.
@@ -59,7 +60,8 @@ enum Inspect {
             .appendingPathComponent("scrollback-templates-\(UUID().uuidString)")
         for (path, contents) in files {
             let url = directory.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(contents.utf8).write(to: url)
         }
         return directory.path

@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackRendering
 
 @Suite struct OutputContractTests {
@@ -33,7 +34,8 @@ import Testing
             #expect(html.components(separatedBy: "data-message-id=\"\(message.id)\"").count == 2)
         }
         // Every kind of spec §1 is in the showcase.
-        #expect(Set(messages.compactMap { $0.attributes["data-kind"] }) == Set(MessageKind.Name.allCases.map(\.rawValue)))
+        #expect(
+            Set(messages.compactMap { $0.attributes["data-kind"] }) == Set(MessageKind.Name.allCases.map(\.rawValue)))
     }
 
     @Test func partsAppearOnlyInsideMessageElements() throws {
@@ -53,7 +55,8 @@ import Testing
         let message = try #require(Inspect.messages(pages["trip/index.html"]!).first { $0.attributes["id"] == "m-m2" })
         #expect(
             message.html.contains(
-                "<a class=\"ts tb\" href=\"#m-m2\"><time datetime=\"2024-05-03T09:41:00Z\" data-part=\"timestamp\">9:41 AM</time></a>"))
+                "<a class=\"ts tb\" href=\"#m-m2\"><time datetime=\"2024-05-03T09:41:00Z\" data-part=\"timestamp\">9:41 AM</time></a>"
+            ))
     }
 
     @Test func daySeparatorsHoldATimeElement() throws {
@@ -61,23 +64,31 @@ import Testing
         let html = try #require(pages["trip/index.html"])
         #expect(
             html.contains(
-                "<h2 class=\"day\" data-part=\"day-separator\"><time datetime=\"2024-05-03\">Friday, May 3, 2024</time></h2>"))
+                "<h2 class=\"day\" data-part=\"day-separator\"><time datetime=\"2024-05-03\">Friday, May 3, 2024</time></h2>"
+            ))
         #expect(html.components(separatedBy: "data-part=\"day-separator\"").count == 3)
     }
 
     @Test func partsFollowTheLayoutFlags() throws {
         let rows: [LayoutItem] = [
-            .message(Fixture.row("all", .text("a"), avatar: true, header: true, footer: true, timestamp: .top,
-                                 edited: FormattedDate(text: "later", iso: "2024-05-03T10:00:00Z"))),
-            .message(Fixture.row("none", .text("b"), avatar: false, header: false, footer: false, timestamp: .hidden,
-                                 edited: FormattedDate(text: "later", iso: "2024-05-03T10:00:00Z"))),
+            .message(
+                Fixture.row(
+                    "all", .text("a"), avatar: true, header: true, footer: true, timestamp: .top,
+                    edited: FormattedDate(text: "later", iso: "2024-05-03T10:00:00Z"))),
+            .message(
+                Fixture.row(
+                    "none", .text("b"), avatar: false, header: false, footer: false, timestamp: .hidden,
+                    edited: FormattedDate(text: "later", iso: "2024-05-03T10:00:00Z"))),
             // A footer with nothing to show (no edit, no status on a left message) is left out.
             .message(Fixture.row("empty-footer", .text("c"), footer: true, status: .read)),
             .message(Fixture.row("mine", .text("d"), sender: Fixture.alice, footer: true, status: .delivered)),
         ]
         let (pages, _) = Inspect.render(Fixture.layout(pages: [rows]))
         let messages = Inspect.messages(pages["trip/index.html"]!)
-        let all = messages[0], none = messages[1], emptyFooter = messages[2], mine = messages[3]
+        let all = messages[0]
+        let none = messages[1]
+        let emptyFooter = messages[2]
+        let mine = messages[3]
         for part in ["avatar", "header", "bubble", "footer", "timestamp"] {
             #expect(all.has(part: part), "missing \(part)")
         }
@@ -175,7 +186,9 @@ import Testing
     @Test func markupStaysUnderOneKilobytePerMessage() throws {
         let (pages, _) = Inspect.render(layout)
         for message in Inspect.messages(pages["trip/index.html"]!) {
-            #expect(message.html.utf8.count <= 1024, "\(message.attributes["id"] ?? "?") is \(message.html.utf8.count) bytes")
+            #expect(
+                message.html.utf8.count <= 1024,
+                "\(message.attributes["id"] ?? "?") is \(message.html.utf8.count) bytes")
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackRendering
 
 /// A synthetic conversation of `count` messages: mostly text (some with links and mentions),
@@ -22,9 +23,11 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
             index % 10 == 0
             ? "Look at https://example.com/item/\(index) and tell @bob what you think, or mail me@example.com"
             : "Message number \(index): the quick brown fox jumps over the lazy dog, again & again."
-        let reply = index % 25 == 5
-            ? ReplyPreview(messageID: "m\(index - 4)", pageIndex: (index - 4) / pageSize, senderName: "Bob Stone",
-                           excerpt: "An earlier message")
+        let reply =
+            index % 25 == 5
+            ? ReplyPreview(
+                messageID: "m\(index - 4)", pageIndex: (index - 4) / pageSize, senderName: "Bob Stone",
+                excerpt: "An earlier message")
             : nil
         let reactions = index % 17 == 0 ? [ReactionSummary(emoji: "👍", count: 2, senderNames: ["Alice", "Bob"])] : []
         current.append(
@@ -61,7 +64,8 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
     let bytes = files.reduce(0) { $0 + $1.contents.count }
     let microseconds = seconds * 1e6 / 20_000
     print(
-        "render: \(String(format: "%.2f", microseconds)) µs/message wall, \(String(format: "%.2f", cpu * 1e6 / 20_000)) µs/message CPU, \(bytes / 20_000) bytes/message, \(files.count) pages")
+        "render: \(String(format: "%.2f", microseconds)) µs/message wall, \(String(format: "%.2f", cpu * 1e6 / 20_000)) µs/message CPU, \(bytes / 20_000) bytes/message, \(files.count) pages"
+    )
     #expect(diagnostics.isEmpty)
     #expect(files.count == (20_000 + pageSize - 1) / pageSize)
     #expect(microseconds < 2_000)
@@ -71,7 +75,8 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
 @Test func shippedRowTemplatesAreCompiled() {
     let rows = RowTemplates(library: .shipped)
     let names = Set(RowTemplates.probes.map(\.templateName))
-    #expect(rows.compiled == names, "templates whose compiled copy differs: \(names.subtracting(rows.compiled).sorted())")
+    #expect(
+        rows.compiled == names, "templates whose compiled copy differs: \(names.subtracting(rows.compiled).sorted())")
 }
 
 /// The shipped poll template has a compiled copy; it prints what swift-mustache prints for the
@@ -83,7 +88,10 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationLayout {
     let message: [String: Any] = ["id": "m9", "date": "1:02 PM", "iso": "2024-05-03T13:02:00Z"]
     var covered = 0
     let extra: [JSONValue] = [
-        .object([("question", .string("Lunch?")), ("options", .array([.string("Pizza & pasta"), .string("Ça va \u{1F355}")]))]),
+        .object([
+            ("question", .string("Lunch?")),
+            ("options", .array([.string("Pizza & pasta"), .string("Ça va \u{1F355}")])),
+        ]),
         .object([("question", .string("x\"\u{301}<")), ("options", .array([.string("'\u{327}")]))]),
     ]
     for data in CompiledPollTemplate.probes + extra {

@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackRendering
 
 /// Accessibility and validity details of the rendered pages.
@@ -17,8 +18,13 @@ import Testing
         let html = try #require(pages["trip/index.html"])
         #expect(html.contains("data-message-id=\"a\""))
         #expect(html.contains("data-part=\"header\">Bob Stone</div><span class=\"vh\">9:41 AM:</span>"))
-        #expect(html.contains("<span class=\"vh\">Bob Stone, 9:41 AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"))
-        #expect(html.contains("<span class=\"vh\">Bob Stone:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">last"))
+        #expect(
+            html.contains(
+                "<span class=\"vh\">Bob Stone, 9:41 AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"
+            ))
+        #expect(
+            html.contains("<span class=\"vh\">Bob Stone:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">last")
+        )
         let shown = try #require(Inspect.messages(html).first { $0.attributes["data-message-id"] == "d" })
         #expect(!shown.html.contains("class=\"vh\">Bob"), "nothing hidden repeats what is drawn")
     }
@@ -45,24 +51,31 @@ import Testing
     }
 
     @Test func taskListCheckboxesAreLabelled() {
-        let cmark = "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n<li><input type=\"checkbox\" disabled=\"\" /> b</li>\n</ul>"
+        let cmark =
+            "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n<li><input type=\"checkbox\" disabled=\"\" /> b</li>\n</ul>"
         #expect(
             MessageRenderer.labelTaskCheckboxes(cmark)
-                == "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"done\" /> a</li>\n<li><input type=\"checkbox\" disabled=\"\" aria-label=\"not done\" /> b</li>\n</ul>")
+                == "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" aria-label=\"done\" /> a</li>\n<li><input type=\"checkbox\" disabled=\"\" aria-label=\"not done\" /> b</li>\n</ul>"
+        )
         let sanitized = "<input type=\"checkbox\" disabled=\"\"> b"
-        #expect(MessageRenderer.labelTaskCheckboxes(sanitized) == "<input type=\"checkbox\" disabled=\"\" aria-label=\"not done\"> b")
+        #expect(
+            MessageRenderer.labelTaskCheckboxes(sanitized)
+                == "<input type=\"checkbox\" disabled=\"\" aria-label=\"not done\"> b")
         #expect(MessageRenderer.labelTaskCheckboxes("<p>no input</p>") == "<p>no input</p>")
     }
 
     @Test func codePointsHTMLForbidsBecomeReplacementCharacters() {
         func scalar(_ value: UInt32) -> String { String(Character(Unicode.Scalar(value)!)) }
-        let text = "a\u{1}b\u{7F}c\u{85}d" + scalar(0xFFFE) + "e" + scalar(0xFDD0) + "f" + scalar(0x10FFFF) + "g"
+        let text =
+            "a\u{1}b\u{7F}c\u{85}d" + scalar(0xFFFE) + "e" + scalar(0xFDD0) + "f" + scalar(0x10FFFF) + "g"
             + scalar(0x1FFFF) + "h\t\n\u{C}\r ✓ é 🎉 \u{A0}"
         let expected = "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e\u{FFFD}f\u{FFFD}g\u{FFFD}h\t\n\u{C}\r ✓ é 🎉 \u{A0}"
         #expect(HTMLText.escape(text) == expected)
         #expect(HTMLText.escape("<\u{0}>") == "&lt;\u{FFFD}&gt;")
         let linkifier = TextLinkifier(participants: [])
-        #expect(linkifier.html(text) == expected.replacingOccurrences(of: "\n", with: "<br>").replacingOccurrences(of: "\r", with: "<br>"))
+        #expect(
+            linkifier.html(text)
+                == expected.replacingOccurrences(of: "\n", with: "<br>").replacingOccurrences(of: "\r", with: "<br>"))
     }
 
     @Test func linkedURLsAreValid() {
@@ -70,7 +83,9 @@ import Testing
         #expect(
             linkifier.html("http://a/%%30%30 ok")
                 == "<a href=\"http://a/%25%30%30\" rel=\"nofollow noopener\">http://a/%%30%30</a> ok")
-        #expect(linkifier.html("https://e.com/%2Fx%") == "<a href=\"https://e.com/%2Fx%25\" rel=\"nofollow noopener\">https://e.com/%2Fx%</a>")
+        #expect(
+            linkifier.html("https://e.com/%2Fx%")
+                == "<a href=\"https://e.com/%2Fx%25\" rel=\"nofollow noopener\">https://e.com/%2Fx%</a>")
     }
 
     @Test func percentMaxWidthIsAShareOfTheList() {

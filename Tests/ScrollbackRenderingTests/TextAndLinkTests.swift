@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackRendering
 
 @Suite struct TextLinkifierTests {
@@ -14,13 +15,15 @@ import Testing
     @Test func linksURLsWithoutTrailingPunctuation() {
         #expect(
             linkifier.html("See https://example.com/a?b=1&c=2.")
-                == "See <a href=\"https://example.com/a?b=1&amp;c=2\" rel=\"nofollow noopener\">https://example.com/a?b=1&amp;c=2</a>.")
+                == "See <a href=\"https://example.com/a?b=1&amp;c=2\" rel=\"nofollow noopener\">https://example.com/a?b=1&amp;c=2</a>."
+        )
         #expect(
             linkifier.html("(www.example.org/x)")
                 == "(<a href=\"https://www.example.org/x\" rel=\"nofollow noopener\">www.example.org/x</a>)")
         #expect(
             linkifier.html("wiki https://en.wikipedia.org/wiki/Foo_(bar) ok")
-                == "wiki <a href=\"https://en.wikipedia.org/wiki/Foo_(bar)\" rel=\"nofollow noopener\">https://en.wikipedia.org/wiki/Foo_(bar)</a> ok")
+                == "wiki <a href=\"https://en.wikipedia.org/wiki/Foo_(bar)\" rel=\"nofollow noopener\">https://en.wikipedia.org/wiki/Foo_(bar)</a> ok"
+        )
     }
 
     @Test func doesNotLinkOtherSchemesOrFragments() {
@@ -45,7 +48,9 @@ import Testing
     }
 
     @Test func handlesNonASCIIText() {
-        #expect(linkifier.html("Grüße 🎉 https://ä.example/ü") == "Grüße 🎉 <a href=\"https://ä.example/ü\" rel=\"nofollow noopener\">https://ä.example/ü</a>")
+        #expect(
+            linkifier.html("Grüße 🎉 https://ä.example/ü")
+                == "Grüße 🎉 <a href=\"https://ä.example/ü\" rel=\"nofollow noopener\">https://ä.example/ü</a>")
     }
 }
 
@@ -54,10 +59,19 @@ import Testing
     func threePages() -> ConversationLayout {
         let pages: [[LayoutItem]] = [
             [.message(Fixture.row("a1", .text("one"))), .message(Fixture.row("a2", .text("two")))],
-            [.message(Fixture.row("b1", .text("three"))),
-             .message(Fixture.row("b2", .text("four"), reply: ReplyPreview(messageID: "b1", pageIndex: 1, senderName: nil, excerpt: "three")))],
-            [.message(Fixture.row("c1", .text("five"),
-                                  reply: ReplyPreview(messageID: "a1", pageIndex: 0, senderName: "Bob Stone", excerpt: "one")))],
+            [
+                .message(Fixture.row("b1", .text("three"))),
+                .message(
+                    Fixture.row(
+                        "b2", .text("four"),
+                        reply: ReplyPreview(messageID: "b1", pageIndex: 1, senderName: nil, excerpt: "three"))),
+            ],
+            [
+                .message(
+                    Fixture.row(
+                        "c1", .text("five"),
+                        reply: ReplyPreview(messageID: "a1", pageIndex: 0, senderName: "Bob Stone", excerpt: "one")))
+            ],
         ]
         return Fixture.layout(pages: pages)
     }
@@ -84,7 +98,8 @@ import Testing
     @Test func replyLinksResolveAcrossPages() throws {
         let (pages, _) = Inspect.render(threePages())
         let last = try #require(pages["trip/page-3.html"])
-        #expect(last.contains("<a class=\"rq\" href=\"index.html#m-a1\"><b>Bob Stone</b><span dir=\"auto\">one</span></a>"))
+        #expect(
+            last.contains("<a class=\"rq\" href=\"index.html#m-a1\"><b>Bob Stone</b><span dir=\"auto\">one</span></a>"))
         // The quote is a link, not a second message element.
         #expect(!last.contains("data-message-id=\"a1\""))
         let middle = try #require(pages["trip/page-2.html"])
@@ -102,7 +117,9 @@ import Testing
 
     @Test func anchorsAreUniqueSlugs() {
         let messages = ["Msg 1", "msg-1", "msg 1", "ok_2"].map {
-            Message(id: $0, sender: "bob", date: Date(timeIntervalSince1970: 0), kind: .text("x"), location: Fixture.location)
+            Message(
+                id: $0, sender: "bob", date: Date(timeIntervalSince1970: 0), kind: .text("x"),
+                location: Fixture.location)
         }
         let table = AnchorTable(messages: messages)
         let anchors = messages.map { table.anchor($0.id) }
@@ -118,9 +135,15 @@ import Testing
     }
 
     @Test func photoReservesItsAspectRatio() {
-        let sized = render(.photo(MediaItem(source: .local(LocalAsset(sourcePath: "/a", sitePath: "media/ab.jpg")),
-                                            size: PixelSize(width: 1200, height: 800), alt: "Alt")))
-        #expect(sized.contains("<img src=\"../media/ab.jpg\" alt=\"Alt\" width=\"1200\" height=\"800\" loading=\"lazy\" decoding=\"async\">"))
+        let sized = render(
+            .photo(
+                MediaItem(
+                    source: .local(LocalAsset(sourcePath: "/a", sitePath: "media/ab.jpg")),
+                    size: PixelSize(width: 1200, height: 800), alt: "Alt")))
+        #expect(
+            sized.contains(
+                "<img src=\"../media/ab.jpg\" alt=\"Alt\" width=\"1200\" height=\"800\" loading=\"lazy\" decoding=\"async\">"
+            ))
         let unsized = render(.photo(MediaItem(source: .remote("https://e.example/a.png"))))
         #expect(unsized.contains("class=\"u\""))
         #expect(!unsized.contains("<img src=\"https://e.example/a.png\" alt=\"\" style"))
@@ -134,23 +157,43 @@ import Testing
     }
 
     @Test func videoAndAudioDoNotPreload() {
-        let video = render(.video(MediaItem(source: .remote("https://e.example/v.mp4"), size: PixelSize(width: 16, height: 9),
-                                            poster: .remote("https://e.example/p.jpg"), duration: 75)))
-        #expect(video.contains("<video controls preload=\"none\" src=\"https://e.example/v.mp4\" poster=\"https://e.example/p.jpg\" width=\"16\" height=\"9\"></video>"))
+        let video = render(
+            .video(
+                MediaItem(
+                    source: .remote("https://e.example/v.mp4"), size: PixelSize(width: 16, height: 9),
+                    poster: .remote("https://e.example/p.jpg"), duration: 75)))
+        #expect(
+            video.contains(
+                "<video controls preload=\"none\" src=\"https://e.example/v.mp4\" poster=\"https://e.example/p.jpg\" width=\"16\" height=\"9\"></video>"
+            ))
         #expect(video.contains("<figcaption>1:15</figcaption>"))
         let audio = render(.audio(MediaItem(source: .remote("https://e.example/a.ogg"), duration: 3725)))
-        #expect(audio.contains("<audio controls preload=\"none\" src=\"https://e.example/a.ogg\"></audio><span class=\"du\">1:02:05</span>"))
+        #expect(
+            audio.contains(
+                "<audio controls preload=\"none\" src=\"https://e.example/a.ogg\"></audio><span class=\"du\">1:02:05</span>"
+            ))
     }
 
     @Test func locationLinksToOpenStreetMap() {
         let html = render(.location(LocationItem(latitude: -33.8568, longitude: 151.2153, name: "Opera House")))
-        #expect(html.contains("href=\"https://www.openstreetmap.org/?mlat=-33.8568&amp;mlon=151.2153#map=16/-33.8568/151.2153\""))
+        #expect(
+            html.contains(
+                "href=\"https://www.openstreetmap.org/?mlat=-33.8568&amp;mlon=151.2153#map=16/-33.8568/151.2153\""))
         #expect(html.contains("<strong dir=\"auto\">Opera House</strong>"))
     }
 
     @Test func contactCardHasLinksAndAVCardFile() throws {
-        let layout = Fixture.layout(pages: [[.message(Fixture.row("c", .contact(ContactItem(
-            name: "Ann; Lee", phones: ["+1 (555) 010-9999"], emails: ["ann@example.com", "bad address"]))))]])
+        let layout = Fixture.layout(pages: [
+            [
+                .message(
+                    Fixture.row(
+                        "c",
+                        .contact(
+                            ContactItem(
+                                name: "Ann; Lee", phones: ["+1 (555) 010-9999"],
+                                emails: ["ann@example.com", "bad address"]))))
+            ]
+        ])
         let renderer = SiteRenderer(config: SiteConfig())
         let (files, _) = renderer.renderConversation(layout)
         let html = Inspect.text(files.first { $0.path == "trip/index.html" }!)
@@ -159,20 +202,36 @@ import Testing
         #expect(html.contains("<span>bad address</span>"))
         #expect(html.contains("<a class=\"vcf\" href=\"m-c.vcf\" download=\"ann-lee.vcf\">"))
         let vcf = try #require(files.first { $0.path == "trip/m-c.vcf" })
-        #expect(Inspect.text(vcf) == "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\\; Lee\r\nN:Ann\\; Lee;;;;\r\nTEL:+1 (555) 010-9999\r\nEMAIL:ann@example.com\r\nEMAIL:bad address\r\nEND:VCARD\r\n")
+        #expect(
+            Inspect.text(vcf)
+                == "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\\; Lee\r\nN:Ann\\; Lee;;;;\r\nTEL:+1 (555) 010-9999\r\nEMAIL:ann@example.com\r\nEMAIL:bad address\r\nEND:VCARD\r\n"
+        )
     }
 
     @Test func linkPreviewShowsTextThenCard() {
-        let html = render(.linkPreview(text: "Look", link: LinkItem(
-            url: "https://www.example.com/post?id=1", title: "Title", teaser: "Teaser",
-            thumbnail: .local(LocalAsset(sourcePath: "/t", sitePath: "media/t.png")), siteName: "Example")))
-        #expect(html.contains("<div dir=\"auto\">Look</div><a class=\"lp\" href=\"https://www.example.com/post?id=1\" rel=\"nofollow noopener noreferrer\"><img src=\"../media/t.png\" alt=\"\" loading=\"lazy\" decoding=\"async\"><span class=\"tx\"><strong dir=\"auto\">Title</strong><span dir=\"auto\">Teaser</span><small>Example · example.com</small></span></a>"))
+        let html = render(
+            .linkPreview(
+                text: "Look",
+                link: LinkItem(
+                    url: "https://www.example.com/post?id=1", title: "Title", teaser: "Teaser",
+                    thumbnail: .local(LocalAsset(sourcePath: "/t", sitePath: "media/t.png")), siteName: "Example")))
+        #expect(
+            html.contains(
+                "<div dir=\"auto\">Look</div><a class=\"lp\" href=\"https://www.example.com/post?id=1\" rel=\"nofollow noopener noreferrer\"><img src=\"../media/t.png\" alt=\"\" loading=\"lazy\" decoding=\"async\"><span class=\"tx\"><strong dir=\"auto\">Title</strong><span dir=\"auto\">Teaser</span><small>Example · example.com</small></span></a>"
+            ))
     }
 
     @Test func richTextIsWrittenAsIsWithRootRebased() {
-        let html = render(.attributedText(RichText(
-            sanitizedHTML: "<p><img src=\"@root/media/x.png\" alt=\"\"> <a href=\"@root/media/y.pdf\">y</a></p>", plainText: "y")))
-        #expect(html.contains("<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\"><p><img src=\"../media/x.png\" alt=\"\"> <a href=\"../media/y.pdf\">y</a></p></div>"))
+        let html = render(
+            .attributedText(
+                RichText(
+                    sanitizedHTML:
+                        "<p><img src=\"@root/media/x.png\" alt=\"\"> <a href=\"@root/media/y.pdf\">y</a></p>",
+                    plainText: "y")))
+        #expect(
+            html.contains(
+                "<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\"><p><img src=\"../media/x.png\" alt=\"\"> <a href=\"../media/y.pdf\">y</a></p></div>"
+            ))
     }
 
     @Test func emojiAndSystemMessages() {
@@ -184,9 +243,17 @@ import Testing
     }
 
     @Test func reactionsNameWhoReacted() {
-        let (pages, _) = Inspect.render(Fixture.layout(pages: [[.message(Fixture.row(
-            "r", .text("x"), reactions: [ReactionSummary(emoji: "👍", count: 2, senderNames: ["Ann", "Bo"])]))]]))
-        #expect(pages["trip/index.html"]!.contains("<li title=\"Ann, Bo\">👍 2<span class=\"vh\"> from Ann, Bo</span></li>"))
+        let (pages, _) = Inspect.render(
+            Fixture.layout(pages: [
+                [
+                    .message(
+                        Fixture.row(
+                            "r", .text("x"),
+                            reactions: [ReactionSummary(emoji: "👍", count: 2, senderNames: ["Ann", "Bo"])]))
+                ]
+            ]))
+        #expect(
+            pages["trip/index.html"]!.contains("<li title=\"Ann, Bo\">👍 2<span class=\"vh\"> from Ann, Bo</span></li>"))
     }
 
     @Test func participantColoursAreValidatedOrDerived() {
@@ -227,7 +294,8 @@ import Testing
             linkifier.html("see(https://e.com/a)x,www.e.org ;@bob hi@bob a@b.co \u{1}é\u{85}")
                 == "see(<a href=\"https://e.com/a\" rel=\"nofollow noopener\">https://e.com/a</a>)x,"
                 + "<a href=\"https://www.e.org\" rel=\"nofollow noopener\">www.e.org</a> ;"
-                + "<a class=\"mn\" href=\"#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}")
+                + "<a class=\"mn\" href=\"#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}"
+        )
     }
 
     @Test func escapingIntoBytesMatchesEscape() {

@@ -30,7 +30,8 @@ struct AppendTests {
     static func log(_ lines: [Line], messagesFirst: Bool = false, minified: Bool = false) -> String {
         let participants = #""participants": [{"id": "alice", "name": "Alice"}, {"id": "bob", "name": "Bob"}]"#
         let separator = minified ? "," : ",\n    "
-        let messages = #""messages": ["# + (minified ? "" : "\n    ")
+        let messages =
+            #""messages": ["# + (minified ? "" : "\n    ")
             + lines.map(\.json).joined(separator: separator) + (minified ? "]" : "\n  ]")
         let members = messagesFirst ? [messages, participants] : [participants, messages]
         let head = #""version": 1, "id": "chat", "title": "Chat", "me": "alice""#
@@ -161,8 +162,9 @@ struct AppendTests {
         let old = (top: Array("<nav>top 1/2</nav>".utf8), bottom: Array("<nav>bottom 1/2</nav>".utf8))
         let new = (top: Array("<nav>top 1/3</nav>".utf8), bottom: Array("<nav>bottom 1/3</nav>".utf8))
         let spliced = ConversationWorker.replacingPagination(in: page, old: old, new: new)
-        #expect(spliced.map { String(decoding: $0, as: UTF8.self) }
-            == "<h1>T</h1><nav>top 1/3</nav><p>rows</p><nav>bottom 1/3</nav></html>")
+        #expect(
+            spliced.map { String(decoding: $0, as: UTF8.self) }
+                == "<h1>T</h1><nav>top 1/3</nav><p>rows</p><nav>bottom 1/3</nav></html>")
         #expect(ConversationWorker.replacingPagination(in: page, old: new, new: old) == nil)
         #expect(ConversationWorker.replacingPagination(in: page, old: (old.bottom, old.top), new: new) == nil)
     }
@@ -205,7 +207,8 @@ struct AppendTests {
         let report = try project.rebuildMatchesClean(Self.log(lines))
         #expect(report.hasErrors)
         #expect(report.appendedConversations == 0)
-        #expect(report.diagnostics.contains { $0.description.contains("chat.json:12:") && $0.description.contains("m2") })
+        #expect(
+            report.diagnostics.contains { $0.description.contains("chat.json:12:") && $0.description.contains("m2") })
         #expect(!FileManager.default.fileExists(atPath: project.output.path + "/chat/index.html"))
     }
 
@@ -230,7 +233,9 @@ struct AppendTests {
             defer { project.folder.remove() }
             try build(project.input, project.output)
             lines.append(Line(id: "m5", sender: "alice", minute: 41))
-            #expect(try project.rebuildMatchesClean(Self.log(lines, messagesFirst: messagesFirst, minified: minified)).appendedConversations == 1)
+            #expect(
+                try project.rebuildMatchesClean(Self.log(lines, messagesFirst: messagesFirst, minified: minified))
+                    .appendedConversations == 1)
         }
     }
 }

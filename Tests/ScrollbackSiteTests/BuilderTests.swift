@@ -15,8 +15,10 @@ struct BuilderTests {
         init() throws {
             folder = try TemporaryFolder()
             try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 5, avatar: true), to: "logs/trip.json")
-            try folder.write(Logs.conversation(id: "work", title: "Work", count: 3, day: "2024-06-01"), to: "logs/work.json")
-            try folder.write(Logs.conversation(id: "old", title: "Old", count: 2, day: "2023-01-01"), to: "logs/more/old.json")
+            try folder.write(
+                Logs.conversation(id: "work", title: "Work", count: 3, day: "2024-06-01"), to: "logs/work.json")
+            try folder.write(
+                Logs.conversation(id: "old", title: "Old", count: 2, day: "2023-01-01"), to: "logs/more/old.json")
             try folder.write(Logs.png, to: "logs/media/bob.png")
         }
     }
@@ -39,7 +41,9 @@ struct BuilderTests {
         try FileManager.default.createDirectory(at: project.output, withIntermediateDirectories: true)
         try build(project.input, project.output)
         try build(project.input, project.output)
-        #expect(FileManager.default.fileExists(atPath: project.output.appendingPathComponent(".scrollback/manifest.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: project.output.appendingPathComponent(".scrollback/manifest.json").path))
     }
 
     @Test("a missing input folder is an error, not an empty site")
@@ -73,7 +77,9 @@ struct BuilderTests {
         }
         #expect(throws: InjectedFailure.self) { try SiteBuilder(options: options).build() }
         #expect(try snapshot(project.output) == before)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).filter { $0.hasPrefix(".") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).filter {
+            $0.hasPrefix(".")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -83,14 +89,17 @@ struct BuilderTests {
         defer { project.folder.remove() }
         try build(project.input, project.output)
         let before = try snapshot(project.output)
-        try project.folder.write(Logs.conversation(id: "work", title: "Work", count: 4, day: "2024-06-01"), to: "logs/work.json")
+        try project.folder.write(
+            Logs.conversation(id: "work", title: "Work", count: 4, day: "2024-06-01"), to: "logs/work.json")
         struct InjectedFailure: Error {}
         for step in SiteBuilder.stepNames {
             var options = SiteBuilder.Options(input: project.input, output: project.output)
             options.faultInjection = { current in if current == step { throw InjectedFailure() } }
             #expect(throws: InjectedFailure.self, "step \(step)") { try SiteBuilder(options: options).build() }
             #expect(try snapshot(project.output) == before, "step \(step)")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).filter { $0.hasPrefix(".") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).filter {
+                $0.hasPrefix(".")
+            }
             #expect(leftovers.isEmpty, "step \(step)")
         }
         // Without a fault the same build goes through.
@@ -129,7 +138,8 @@ struct BuilderTests {
         #expect(unchanged.messages == 10)
 
         // Append one message to one conversation.
-        try project.folder.write(Logs.conversation(id: "work", title: "Work", count: 4, day: "2024-06-01"), to: "logs/work.json")
+        try project.folder.write(
+            Logs.conversation(id: "work", title: "Work", count: 4, day: "2024-06-01"), to: "logs/work.json")
         let appended = try build(project.input, project.output)
         #expect(appended.reusedConversations == 2)
         #expect(appended.rebuiltConversations == 1)
@@ -140,7 +150,8 @@ struct BuilderTests {
 
         // Touching a file without changing it keeps the cache (content hash), and still matches.
         let workPath = project.input.appendingPathComponent("work.json").path
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: workPath)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: workPath)
         let touched = try build(project.input, project.output)
         #expect(touched.reusedConversations == 3)
         try build(project.input, clean, clean: true)
@@ -196,7 +207,8 @@ struct BuilderTests {
         let project = try Project()
         defer { project.folder.remove() }
         try project.folder.write(Logs.unknownKind, to: "logs/broken.json")
-        try project.folder.write(Logs.conversation(id: "trip", title: "Impostor", count: 1), to: "logs/zz-duplicate.json")
+        try project.folder.write(
+            Logs.conversation(id: "trip", title: "Impostor", count: 1), to: "logs/zz-duplicate.json")
         let report = try build(project.input, project.output)
         #expect(report.hasErrors)
         #expect(report.conversations == 3)

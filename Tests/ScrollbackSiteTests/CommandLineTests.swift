@@ -24,7 +24,10 @@ func runScrollback(_ arguments: [String], in folder: URL) throws -> (status: Int
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+        String(decoding: errorData, as: UTF8.self)
+    )
 }
 
 @Suite("scrollback command")
@@ -47,7 +50,9 @@ struct CommandLineTests {
         let line = try #require(bad.errors.split(separator: "\n").first { $0.hasPrefix("logs/broken.json:") })
         #expect(line.contains(": error: unknown message kind 'hologram'"))
         let location = line.split(separator: ":").prefix(3)
-        #expect(location.count == 3 && Int(location[location.startIndex + 1]) != nil && Int(location[location.startIndex + 2]) != nil)
+        #expect(
+            location.count == 3 && Int(location[location.startIndex + 1]) != nil
+                && Int(location[location.startIndex + 2]) != nil)
         #expect(FileManager.default.fileExists(atPath: folder.path + "/out/trip/index.html"))
     }
 
@@ -100,7 +105,8 @@ struct ServeCommandTests {
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
         let version = try awaitVersionChange(port: port, from: "1")
         #expect(version == Data("2".utf8))
-        let temporarySite = FileManager.default.temporaryDirectory.appendingPathComponent("scrollback-serve-\(process.processIdentifier)")
+        let temporarySite = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrollback-serve-\(process.processIdentifier)")
         #expect(FileManager.default.fileExists(atPath: temporarySite.path))
 
         process.interrupt()

@@ -8,7 +8,8 @@ struct TemporaryFolder {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("scrollback-site-tests-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrollback-site-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -38,17 +39,21 @@ struct TemporaryFolder {
 enum Logs {
     /// A 2×1 PNG, used as an avatar.
     static let png = Data(
-        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg==")!
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAADUlEQVR4nGP4zwAE/wEHAAH/4iOeWQAAAABJRU5ErkJggg==")!
 
     /// A valid log with `count` text messages, one a minute from `start` (an ISO date at minute 0).
-    static func conversation(id: String, title: String, count: Int, day: String = "2024-05-03", avatar: Bool = false) -> String {
+    static func conversation(
+        id: String, title: String, count: Int, day: String = "2024-05-03", avatar: Bool = false
+    ) -> String {
         var messages: [String] = []
         for index in 0..<count {
             let sender = index % 2 == 0 ? "alice" : "bob"
             let minute = String(format: "%02d", index % 60)
             let hour = String(format: "%02d", 9 + index / 60)
             messages.append(
-                #"{"id": "m\#(index)", "sender": "\#(sender)", "date": "\#(day)T\#(hour):\#(minute):00Z", "text": "Message \#(index) of \#(id)"}"#)
+                #"{"id": "m\#(index)", "sender": "\#(sender)", "date": "\#(day)T\#(hour):\#(minute):00Z", "text": "Message \#(index) of \#(id)"}"#
+            )
         }
         let bobAvatar = avatar ? #", "avatar": "media/bob.png""# : ""
         return """

@@ -9,7 +9,9 @@ import Glibc
 
 /// A raw HTTP/1.1 exchange over a socket: nothing between the test and the server rewrites
 /// the request target (URLSession would normalise `..` away).
-func rawRequest(port: UInt16, _ requestTarget: String, method: String = "GET") throws -> (status: Int, head: String, body: Data) {
+func rawRequest(
+    port: UInt16, _ requestTarget: String, method: String = "GET"
+) throws -> (status: Int, head: String, body: Data) {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw POSIXError(.EIO) }
     defer { close(descriptor) }
@@ -18,7 +20,9 @@ func rawRequest(port: UInt16, _ requestTarget: String, method: String = "GET") t
     address.sin_port = port.bigEndian
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
     let request = Array("\(method) \(requestTarget) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
@@ -94,7 +98,8 @@ struct ServeTests {
         #expect(redirect.status == 301)
         #expect(redirect.head.contains("Location: /trip/"))
 
-        let mediaName = try #require(try FileManager.default.contentsOfDirectory(atPath: served.site.path + "/media").first)
+        let mediaName = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: served.site.path + "/media").first)
         let media = try rawRequest(port: served.port, "/media/" + mediaName)
         #expect(media.status == 200)
         #expect(media.head.contains("Content-Type: image/png"))
@@ -110,16 +115,19 @@ struct ServeTests {
         #expect(script.head.contains("text/javascript"))
     }
 
-    @Test("no request reaches a file outside the site folder", arguments: [
-        "/../outside.txt", "/../../../../etc/passwd", "/%2e%2e/outside.txt", "/%2E%2E%2Foutside.txt",
-        "/trip/..%2f..%2foutside.txt", "/..\\outside.txt", "/%00/etc/passwd", "//etc/passwd", "/./../outside.txt",
-        "/.scrollback/manifest.json", "/escape/outside.txt", "/escape-file",
-    ])
+    @Test(
+        "no request reaches a file outside the site folder",
+        arguments: [
+            "/../outside.txt", "/../../../../etc/passwd", "/%2e%2e/outside.txt", "/%2E%2E%2Foutside.txt",
+            "/trip/..%2f..%2foutside.txt", "/..\\outside.txt", "/%00/etc/passwd", "//etc/passwd", "/./../outside.txt",
+            "/.scrollback/manifest.json", "/escape/outside.txt", "/escape-file",
+        ])
     func pathTraversalBlocked(target: String) throws {
         let served = try Served()
         defer { served.stop() }
         // A symlink inside the site pointing out of it must not be followed.
-        try FileManager.default.createSymbolicLink(atPath: served.site.path + "/escape", withDestinationPath: served.folder.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: served.site.path + "/escape", withDestinationPath: served.folder.path)
         try FileManager.default.createSymbolicLink(
             atPath: served.site.path + "/escape-file", withDestinationPath: served.folder.path + "/outside.txt")
         let response = try rawRequest(port: served.port, target)
@@ -135,7 +143,9 @@ struct ServeTests {
         let root = folder.path + "/site"
         let canonicalRoot = FileSystem.canonicalPath(root)
         #expect(StaticSiteServer.resolve(target: "/a/", root: root) == .file(canonicalRoot + "/a/index.html"))
-        #expect(StaticSiteServer.resolve(target: "/./a/./index.html#x", root: root) == .file(canonicalRoot + "/a/index.html"))
+        #expect(
+            StaticSiteServer.resolve(target: "/./a/./index.html#x", root: root)
+                == .file(canonicalRoot + "/a/index.html"))
         #expect(StaticSiteServer.resolve(target: "/a", root: root) == .redirect("/a/"))
         #expect(StaticSiteServer.resolve(target: "/a/../a/", root: root) == .forbidden)
         #expect(StaticSiteServer.resolve(target: "http://evil/", root: root) == .badRequest)
@@ -146,7 +156,8 @@ struct ServeTests {
     func injection() {
         let page = Array("<html><body><p>x</p></BODY></html>".utf8)
         let injected = String(decoding: StaticSiteServer.injectLiveReload(into: page, version: "3"), as: UTF8.self)
-        #expect(injected.hasPrefix("<html><body><p>x</p><script src=\"/__scrollback/live-reload.js\" data-version=\"3\""))
+        #expect(
+            injected.hasPrefix("<html><body><p>x</p><script src=\"/__scrollback/live-reload.js\" data-version=\"3\""))
         #expect(injected.hasSuffix("</script>\n</BODY></html>"))
     }
 

@@ -51,10 +51,13 @@ public enum ConfigReader {
             diagnostics.append(
                 .warning(
                     .other("config file \(ignored) is ignored because \(chosen) is used; expected one config file"),
-                    at: SourceLocation(file: ReadingContext.displayPath(inputRoot.appendingPathComponent(ignored), inputRoot: inputRoot), line: 1, column: 1)))
+                    at: SourceLocation(
+                        file: ReadingContext.displayPath(
+                            inputRoot.appendingPathComponent(ignored), inputRoot: inputRoot), line: 1, column: 1)))
         }
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            diagnostics.append(.error(.fileSystem("cannot read file"), at: SourceLocation(file: path, line: 1, column: 1)))
+            diagnostics.append(
+                .error(.fileSystem("cannot read file"), at: SourceLocation(file: path, line: 1, column: 1)))
             return (SiteConfig(), diagnostics)
         }
         let result = read(bytes: [UInt8](data), file: path, isJSON: chosen.hasSuffix(".json"))
@@ -88,7 +91,10 @@ public enum ConfigReader {
             return YAMLSupport.location(of: mark, in: text, file: file)
         }
         guard let mapping = root.mapping else {
-            return (config, [.error(.invalidYAML("expected a mapping of settings such as 'title: My chats'"), at: location(root))])
+            return (
+                config,
+                [.error(.invalidYAML("expected a mapping of settings such as 'title: My chats'"), at: location(root))]
+            )
         }
         var diagnostics: [Diagnostic] = []
         for (key, _) in mapping {
@@ -120,7 +126,8 @@ public enum ConfigReader {
             } else {
                 diagnostics.append(
                     .error(
-                        .invalidOption(name: "pageSize", value: String(pageSize), expected: "a whole number of at least 1"),
+                        .invalidOption(
+                            name: "pageSize", value: String(pageSize), expected: "a whole number of at least 1"),
                         at: location(mapping["pageSize"])))
             }
         }
@@ -164,8 +171,13 @@ public enum ConfigReader {
         }
         let node = YAMLSupport.node(at: path, in: root)
         let name = path.map(\.stringValue).joined(separator: ".")
-        if let top = path.first?.stringValue, let expected = path.count == 1 ? expectedByKey[top] : (top == "layout" ? "a string, number or boolean" : nil) {
-            return .error(.invalidOption(name: name, value: node?.string ?? node.map { "\($0)" } ?? "", expected: expected), at: location(node))
+        if let top = path.first?.stringValue,
+            let expected = path.count == 1
+                ? expectedByKey[top] : (top == "layout" ? "a string, number or boolean" : nil)
+        {
+            return .error(
+                .invalidOption(name: name, value: node?.string ?? node.map { "\($0)" } ?? "", expected: expected),
+                at: location(node))
         }
         return .error(.invalidYAML(name.isEmpty ? detail : "\(name): \(detail)"), at: location(node))
     }
@@ -206,12 +218,20 @@ enum UTF8Check {
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch first {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE0:
+            length = 3
+            secondRange = 0xA0...0xBF
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xED:
+            length = 3
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            length = 4
+            secondRange = 0x90...0xBF
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF4:
+            length = 4
+            secondRange = 0x80...0x8F
         default: return 0
         }
         guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]) else { return 0 }

@@ -154,7 +154,10 @@ public enum LayoutOptionParsing {
                     rest = rest.dropFirst()
                     continue
                 }
-                if first == " " { rest = rest.dropFirst(); continue }
+                if first == " " {
+                    rest = rest.dropFirst()
+                    continue
+                }
                 let unit = rest.prefix { $0.isLetter }
                 rest = rest.dropFirst(unit.count)
                 guard let amount = Double(number), amount.isFinite else { return nil }

@@ -7,7 +7,8 @@ import Foundation
 /// a few dozen nanoseconds, with no allocation.
 enum ISO8601DateParser {
     /// What the accepted forms look like, for `Problem.invalidDate(_:expected:)`.
-    static let expectedForm = "an ISO 8601 date with a time and an offset, such as 2024-05-03T09:41:00Z or 2024-05-03T09:41:00.5+02:00"
+    static let expectedForm =
+        "an ISO 8601 date with a time and an offset, such as 2024-05-03T09:41:00Z or 2024-05-03T09:41:00.5+02:00"
 
     /// Parses `text`: `YYYY-MM-DD`, `T` (or `t` or a space), `HH:MM`, optional `:SS` and
     /// fraction, then `Z` or an offset `±HH:MM` / `±HHMM` / `±HH`. `nil` if it is not exactly that.
@@ -23,9 +24,12 @@ enum ISO8601DateParser {
             let day = cursor.digits(2)
         else { return nil }
         guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
-        guard let separator = cursor.peek(), separator == 0x54 || separator == 0x74 || separator == 0x20 else { return nil }
+        guard let separator = cursor.peek(), separator == 0x54 || separator == 0x74 || separator == 0x20 else {
+            return nil
+        }
         cursor.index += 1
-        guard let hour = cursor.digits(2), hour < 24, cursor.expect(0x3A), let minute = cursor.digits(2), minute < 60 else {
+        guard let hour = cursor.digits(2), hour < 24, cursor.expect(0x3A), let minute = cursor.digits(2), minute < 60
+        else {
             return nil
         }
         var seconds = 0.0

@@ -96,7 +96,8 @@ extension JSONNode: JSONObjectFields {
 
 /// The members of a message object the reader knows; each is a slot of `MessageFields`.
 enum MessageField: Int, CaseIterable {
-    case id, kind, sender, date, edited, status, replyTo, reactions, text, markdown, html, media, location, contact, link, custom
+    case id, kind, sender, date, edited, status, replyTo, reactions, text, markdown, html, media, location, contact,
+        link, custom
 
     /// The member names, in slot order.
     static let names: [String] = allCases.map(\.name)
@@ -210,7 +211,9 @@ private struct JSONLogSession {
         return nil
     }
 
-    mutating func string<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> String? {
+    mutating func string<Object: JSONObjectFields>(
+        _ object: Object, _ key: Object.Key, required: Bool = false
+    ) -> String? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let text = node.string else {
             error(.wrongType(field: object.name(key), expected: "a string, not \(node.typeName)"), node)
@@ -228,11 +231,17 @@ private struct JSONLogSession {
         return flag
     }
 
-    mutating func number<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false, in range: ClosedRange<Double>? = nil) -> Double? {
+    mutating func number<Object: JSONObjectFields>(
+        _ object: Object, _ key: Object.Key, required: Bool = false, in range: ClosedRange<Double>? = nil
+    ) -> Double? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let value = node.number, value.isFinite, range.map({ $0.contains(value) }) ?? true else {
-            let expected = range.map { "a number from \(format($0.lowerBound)) to \(format($0.upperBound))" } ?? "a number"
-            error(.wrongType(field: object.name(key), expected: expected + (node.number == nil ? ", not \(node.typeName)" : "")), node)
+            let expected =
+                range.map { "a number from \(format($0.lowerBound)) to \(format($0.upperBound))" } ?? "a number"
+            error(
+                .wrongType(
+                    field: object.name(key), expected: expected + (node.number == nil ? ", not \(node.typeName)" : "")),
+                node)
             return nil
         }
         return value
@@ -247,7 +256,9 @@ private struct JSONLogSession {
         return Int(value)
     }
 
-    mutating func object<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> JSONNode? {
+    mutating func object<Object: JSONObjectFields>(
+        _ object: Object, _ key: Object.Key, required: Bool = false
+    ) -> JSONNode? {
         guard let node = member(object, key, required: required) else { return nil }
         guard node.members != nil else {
             error(.wrongType(field: object.name(key), expected: "an object, not \(node.typeName)"), node)
@@ -256,7 +267,9 @@ private struct JSONLogSession {
         return node
     }
 
-    mutating func array<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> [JSONNode]? {
+    mutating func array<Object: JSONObjectFields>(
+        _ object: Object, _ key: Object.Key, required: Bool = false
+    ) -> [JSONNode]? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let elements = node.elements else {
             error(.wrongType(field: object.name(key), expected: "an array, not \(node.typeName)"), node)
@@ -270,7 +283,10 @@ private struct JSONLogSession {
         var result: [String] = []
         for element in elements {
             guard let text = element.string else {
-                error(.wrongType(field: object.name(key), expected: "an array of strings, not one holding \(element.typeName)"), element)
+                error(
+                    .wrongType(
+                        field: object.name(key), expected: "an array of strings, not one holding \(element.typeName)"),
+                    element)
                 continue
             }
             result.append(text)
@@ -302,10 +318,14 @@ private struct JSONLogSession {
     }
 
     /// Resolves a media reference written in `node` (a string member of `object`).
-    mutating func media<Object: JSONObjectFields>(_ object: Object, _ key: Object.Key, required: Bool = false) -> MediaSource? {
+    mutating func media<Object: JSONObjectFields>(
+        _ object: Object, _ key: Object.Key, required: Bool = false
+    ) -> MediaSource? {
         guard let node = member(object, key, required: required) else { return nil }
         guard let reference = node.string else {
-            error(.wrongType(field: object.name(key), expected: "a relative path or an http(s) URL, not \(node.typeName)"), node)
+            error(
+                .wrongType(
+                    field: object.name(key), expected: "a relative path or an http(s) URL, not \(node.typeName)"), node)
             return nil
         }
         return context.media.resolve(
@@ -316,14 +336,18 @@ private struct JSONLogSession {
 
     mutating func conversation(from root: JSONNode) -> Conversation? {
         guard root.members != nil else {
-            error(.wrongType(field: "(top level)", expected: "an object with 'participants' and 'messages', not \(root.typeName)"), root)
+            error(
+                .wrongType(
+                    field: "(top level)", expected: "an object with 'participants' and 'messages', not \(root.typeName)"
+                ), root)
             return nil
         }
         if let versionNode = member(root, "version", required: false) {
             switch versionNode.value {
             case .number(let text) where Double(text) == 1: break
             case .number(let text): error(.unsupportedVersion(text), versionNode)
-            default: error(.wrongType(field: "version", expected: "the number 1, not \(versionNode.typeName)"), versionNode)
+            default:
+                error(.wrongType(field: "version", expected: "the number 1, not \(versionNode.typeName)"), versionNode)
             }
         }
         let id = conversationID(root)
@@ -388,11 +412,15 @@ private struct JSONLogSession {
             case .number(let text): value = .number(text)
             case .string(let text): value = .string(text)
             default:
-                error(.wrongType(field: member.key, expected: "a string, number or boolean, not \(member.value.typeName)"), member.value)
+                error(
+                    .wrongType(
+                        field: member.key, expected: "a string, number or boolean, not \(member.value.typeName)"),
+                    member.value)
                 continue
             }
             guard LayoutOptionParsing.isOption(member.key) else {
-                diagnostics.append(.warning(LayoutOptionParsing.unknownOption(member.key), at: member.keyLocation(in: path)))
+                diagnostics.append(
+                    .warning(LayoutOptionParsing.unknownOption(member.key), at: member.keyLocation(in: path)))
                 continue
             }
             if let problem = LayoutOptionParsing.apply(member.key, value, to: &overrides) {
@@ -411,7 +439,11 @@ private struct JSONLogSession {
         guard let elements = array(root, "participants", required: true) else { return (list, index) }
         for element in elements {
             guard element.members != nil else {
-                error(.wrongType(field: "participants", expected: "an array of objects { \"id\", \"name\" }, not one holding \(element.typeName)"), element)
+                error(
+                    .wrongType(
+                        field: "participants",
+                        expected: "an array of objects { \"id\", \"name\" }, not one holding \(element.typeName)"),
+                    element)
                 continue
             }
             let idNode = element["id"]
@@ -445,7 +477,10 @@ private struct JSONLogSession {
     /// Converts one element of `messages`; checks needing other messages or the participants wait.
     mutating func collect(_ element: JSONNode) {
         guard element.members != nil else {
-            error(.wrongType(field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"), element)
+            error(
+                .wrongType(
+                    field: "messages", expected: "an array of message objects, not one holding \(element.typeName)"),
+                element)
             return
         }
         collect(MessageFields(node: element))
@@ -549,7 +584,9 @@ private struct JSONLogSession {
             if let text = senderNode.string {
                 sender = text  // checked against the participants once they are known
             } else {
-                error(.wrongType(field: "sender", expected: "a participant id string, not \(senderNode.typeName)"), senderNode)
+                error(
+                    .wrongType(field: "sender", expected: "a participant id string, not \(senderNode.typeName)"),
+                    senderNode)
             }
         }
         let date = self.date(object, .date, required: true)
@@ -604,7 +641,11 @@ private struct JSONLogSession {
         var reactions: [Reaction] = []
         for element in elements {
             guard element.members != nil else {
-                error(.wrongType(field: "reactions", expected: "an array of { \"emoji\", \"senders\" } objects, not one holding \(element.typeName)"), element)
+                error(
+                    .wrongType(
+                        field: "reactions",
+                        expected: "an array of { \"emoji\", \"senders\" } objects, not one holding \(element.typeName)"),
+                    element)
                 continue
             }
             guard let emoji = string(element, "emoji", required: true) else { continue }
@@ -612,7 +653,9 @@ private struct JSONLogSession {
             if let senderNodes = array(element, "senders", required: true) {
                 for node in senderNodes {
                     guard let sender = node.string else {
-                        error(.wrongType(field: "senders", expected: "participant id strings, not \(node.typeName)"), node)
+                        error(
+                            .wrongType(field: "senders", expected: "participant id strings, not \(node.typeName)"), node
+                        )
                         continue
                     }
                     reactionSenders.append((sender, packed(node)))
@@ -711,7 +754,8 @@ private struct JSONLogSession {
             PlainHTTPURL.isPlain(url) || URL(string: url)?.host?.isEmpty == false
         else {
             warning(
-                .invalidOption(name: "url", value: url, expected: "an http(s) URL; the preview card is left out"), urlNode)
+                .invalidOption(name: "url", value: url, expected: "an http(s) URL; the preview card is left out"),
+                urlNode)
             return .text(text)
         }
         var item = LinkItem(
@@ -779,7 +823,8 @@ enum PlainHTTPURL {
     }
 
     private static func isLowercaseAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {

@@ -501,7 +501,8 @@ private struct JSONScanner {
             var completed: JSONNode
             switch base[position] {
             case Byte.quote: completed = JSONNode(.string(try parseString()), line: line, column: column)
-            case Byte.minus, Byte.zero...Byte.nine: completed = JSONNode(.number(try parseNumber()), line: line, column: column)
+            case Byte.minus, Byte.zero...Byte.nine:
+                completed = JSONNode(.number(try parseNumber()), line: line, column: column)
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
                 completed = JSONNode(.bool(true), line: line, column: column)
@@ -525,7 +526,8 @@ private struct JSONScanner {
                     position += 1
                     completed = JSONNode(.object([]), line: line, column: column)
                 } else {
-                    var container = OpenContainer(line: line, column: column, firstChild: memberStack.count, isObject: true)
+                    var container = OpenContainer(
+                        line: line, column: column, firstChild: memberStack.count, isObject: true)
                     try parseMemberName(into: &container, isFirst: true)
                     open.append(container)
                     continue
@@ -539,9 +541,11 @@ private struct JSONScanner {
                     position += 1
                     completed = JSONNode(.array([]), line: line, column: column)
                 } else {
-                    var container = OpenContainer(line: line, column: column, firstChild: elementStack.count, isObject: false)
+                    var container = OpenContainer(
+                        line: line, column: column, firstChild: elementStack.count, isObject: false)
                     // The top-level object's streamed member.
-                    if streamHandler != nil || streamRangeHandler != nil, baseDepth == 0, open.count == 1, open[0].isObject,
+                    if streamHandler != nil || streamRangeHandler != nil, baseDepth == 0, open.count == 1,
+                        open[0].isObject,
                         open[0].key == streamedKey
                     {
                         container.streams = true
@@ -626,7 +630,8 @@ private struct JSONScanner {
         var isFirst = true
         while true {
             guard position < end, base[position] == Byte.quote else {
-                throw unexpected(isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+                throw unexpected(
+                    isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
             }
             let slot = try parseFieldName()
             skipWhitespace()
@@ -669,7 +674,10 @@ private struct JSONScanner {
         while cursor < end, cursor - contentStart < 64 {
             let byte = base[cursor]
             if byte == Byte.quote {
-                guard let date = ISO8601DateParser.parse(bytes: UnsafeBufferPointer(start: base + contentStart, count: cursor - contentStart)) else {
+                guard
+                    let date = ISO8601DateParser.parse(
+                        bytes: UnsafeBufferPointer(start: base + contentStart, count: cursor - contentStart))
+                else {
                     return nil
                 }
                 position = cursor + 1
@@ -718,7 +726,8 @@ private struct JSONScanner {
     /// leaving `position` at the member's value.
     mutating func parseMemberName(into container: inout OpenContainer, isFirst: Bool) throws(Diagnostic) {
         guard position < end, base[position] == Byte.quote else {
-            throw unexpected(isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+            throw unexpected(
+                isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
         }
         container.keyLine = line
         container.keyColumn = position - lineStart + 1
@@ -809,7 +818,9 @@ private struct JSONScanner {
     mutating func scanToQuoteOrEscape(open: Int) throws(Diagnostic) -> Bool {
         while position < end {
             // Eight plain bytes (no quote, backslash, control or non-ASCII byte) at a time.
-            while position + 8 <= end, !mayNeedAttention(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+            while position + 8 <= end,
+                !mayNeedAttention(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            {
                 position += 8
             }
             guard position < end else { break }
@@ -829,7 +840,9 @@ private struct JSONScanner {
                 position += length
             }
         }
-        throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
+        throw failure(
+            "'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)",
+            at: open)
     }
 
     /// Whether any of the eight bytes in `word` is a quote, a backslash, a control character or
@@ -848,9 +861,11 @@ private struct JSONScanner {
 
     func controlCharacter(at offset: Int, open: Int) -> Diagnostic {
         if base[offset] == Byte.newline {
-            return failure("'\"' before the end of the line (unterminated string; write a line break as \\n)", at: offset)
+            return failure(
+                "'\"' before the end of the line (unterminated string; write a line break as \\n)", at: offset)
         }
-        return failure("'\"' or an escape such as \\t or \\u0000 instead of a raw control character in a string", at: offset)
+        return failure(
+            "'\"' or an escape such as \\t or \\u0000 instead of a raw control character in a string", at: offset)
     }
 
     /// The slow path, from the first backslash: decodes escapes into `scratch`.
@@ -877,7 +892,9 @@ private struct JSONScanner {
                 position += length
             }
         }
-        throw failure("'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)", at: open)
+        throw failure(
+            "'\"' to end the string that starts at \(location(at: open).line):\(location(at: open).column) (unterminated string)",
+            at: open)
     }
 
     mutating func parseEscape() throws(Diagnostic) {
@@ -899,7 +916,8 @@ private struct JSONScanner {
             var scalar = try parseHex4(escapeStart: escapeStart)
             if scalar >= 0xD800 && scalar <= 0xDBFF {
                 // A high surrogate must be followed by an escaped low surrogate.
-                guard position + 1 < end, base[position] == Byte.backslash, base[position + 1] == UInt8(ascii: "u") else {
+                guard position + 1 < end, base[position] == Byte.backslash, base[position + 1] == UInt8(ascii: "u")
+                else {
                     throw failure("a '\\uDC00'-'\\uDFFF' low surrogate after the high surrogate", at: position)
                 }
                 let lowStart = position

@@ -24,7 +24,9 @@ struct MarkdownFrontMatter {
     var unknownKeys: [Located<String>] = []
 
     /// The field names front matter may use.
-    static let knownKeys = ["title", "description", "me", "timezone", "version", "id", "participants", "links", "layout"]
+    static let knownKeys = [
+        "title", "description", "me", "timezone", "version", "id", "participants", "links", "layout",
+    ]
 
     /// No front matter at all.
     init() {}
@@ -72,7 +74,8 @@ struct FrontMatterDecoder {
     func decode(_ root: Node) throws(FrontMatterFailure) -> MarkdownFrontMatter {
         guard let mapping = root.mapping else {
             throw FrontMatterFailure(
-                problem: .wrongType(field: "front matter", expected: "a mapping of fields such as 'title:' and 'participants:'"),
+                problem: .wrongType(
+                    field: "front matter", expected: "a mapping of fields such as 'title:' and 'participants:'"),
                 mark: root.mark)
         }
         var result = MarkdownFrontMatter()
@@ -100,7 +103,9 @@ struct FrontMatterDecoder {
     }
 
     /// `node` decoded as `T`; a shape error names the field by `path` and points at the offending node.
-    private func value<T: Decodable>(_ type: T.Type, _ node: Node, path: [String]) throws(FrontMatterFailure) -> Located<T> {
+    private func value<T: Decodable>(
+        _ type: T.Type, _ node: Node, path: [String]
+    ) throws(FrontMatterFailure) -> Located<T> {
         do {
             return Located(value: try decoder.decode(T.self, from: node), mark: node.mark)
         } catch let error as DecodingError {
@@ -110,7 +115,9 @@ struct FrontMatterDecoder {
         }
     }
 
-    private func map<T: Decodable>(_ type: T.Type, _ node: Node, path: [String]) throws(FrontMatterFailure)
+    private func map<T: Decodable>(
+        _ type: T.Type, _ node: Node, path: [String]
+    ) throws(FrontMatterFailure)
         -> OrderedYAMLMap<T>
     {
         guard let mapping = node.mapping else {

@@ -86,7 +86,9 @@ struct MarkdownKindInference {
         for part in parts {
             guard case .block(let block, _) = part, let info = block.fenceInfo else { continue }
             let words = info.split(whereSeparator: \.isWhitespace)
-            if let word = words.first, word == "custom" || word.lowercased() == "vcard" { fenced.append((block, words)) }
+            if let word = words.first, word == "custom" || word.lowercased() == "vcard" {
+                fenced.append((block, words))
+            }
         }
         guard let (block, words) = fenced.first else { return nil }
         guard parts.count == 1 else {
@@ -192,7 +194,8 @@ struct MarkdownKindInference {
         guard content.count == 1, content[0].kind == .image, let reference = content[0].url else { return nil }
         let image = content[0]
         let at = session.location(image.start.line > 0 ? image.start : fallback)
-        let source = session.context.media.resolve(reference, relativeTo: session.file, at: at, diagnostics: &diagnostics)
+        let source = session.context.media.resolve(
+            reference, relativeTo: session.file, at: at, diagnostics: &diagnostics)
         var size: PixelSize?
         if case .local(let asset) = source { size = asset.pixelSize }
         let alt = image.children.plainText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -225,7 +228,9 @@ struct MarkdownKindInference {
         var uri: String
         var name: String?
         var remainder: String
-        if let linkIndex = inlines.firstIndex(where: { $0.kind == .link && ($0.url ?? "").lowercased().hasPrefix("geo:") }) {
+        if let linkIndex = inlines.firstIndex(where: {
+            $0.kind == .link && ($0.url ?? "").lowercased().hasPrefix("geo:")
+        }) {
             let link = inlines[linkIndex]
             uri = link.url ?? ""
             let text = link.children.plainText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -237,7 +242,9 @@ struct MarkdownKindInference {
             let text = inlines.plainText
             guard let range = text.range(of: "geo:", options: .caseInsensitive) else { return nil }
             // The URI is the `geo:` word: from its start up to the next whitespace.
-            if range.lowerBound != text.startIndex, !text[text.index(before: range.lowerBound)].isWhitespace { return nil }
+            if range.lowerBound != text.startIndex, !text[text.index(before: range.lowerBound)].isWhitespace {
+                return nil
+            }
             let end = text[range.lowerBound...].firstIndex(where: \.isWhitespace) ?? text.endIndex
             uri = String(text[range.lowerBound..<end])
             remainder = String(text[..<range.lowerBound]) + "\n" + String(text[end...])
@@ -246,7 +253,9 @@ struct MarkdownKindInference {
             warning(
                 .invalidOption(
                     name: "geo", value: uri,
-                    expected: "a geo: URI with latitude -90…90 and longitude -180…180 such as geo:48.137,11.575; shown as text"),
+                    expected:
+                        "a geo: URI with latitude -90…90 and longitude -180…180 such as geo:48.137,11.575; shown as text"
+                ),
                 at: start)
             return nil
         }
@@ -317,12 +326,14 @@ struct MarkdownKindInference {
             var thumbnail: MediaSource?
             if let image = saved.imageURL {
                 // A saved page's relative image path is relative to the page, in `previews/`.
-                let page = session.context.inputRoot.appendingPathComponent("previews").appendingPathComponent("page.html")
+                let page = session.context.inputRoot.appendingPathComponent("previews").appendingPathComponent(
+                    "page.html")
                 thumbnail = session.context.media.resolve(
                     image, relativeTo: page, at: session.location(link.start.line > 0 ? link.start : last.start),
                     diagnostics: &diagnostics)
             }
-            item = LinkItem(url: url, title: saved.title, teaser: saved.teaser, thumbnail: thumbnail, siteName: saved.siteName)
+            item = LinkItem(
+                url: url, title: saved.title, teaser: saved.teaser, thumbnail: thumbnail, siteName: saved.siteName)
         } else {
             return nil
         }
@@ -343,8 +354,10 @@ struct MarkdownKindInference {
     /// The body through cmark-gfm's safe renderer; local images become `@root/media/…`.
     private mutating func attributedText(headerBlock: Int, bodyEnd: Int) -> MessageKind {
         let images = RichTextImages(
-            context: session.context, file: session.file, location: session.location(document.blocks[headerBlock].start))
-        let rendered = document.render(blocks: headerBlock..<bodyEnd, droppingFirstLine: true, imageURL: images.url(for:))
+            context: session.context, file: session.file, location: session.location(document.blocks[headerBlock].start)
+        )
+        let rendered = document.render(
+            blocks: headerBlock..<bodyEnd, droppingFirstLine: true, imageURL: images.url(for:))
         diagnostics += images.warnings
         return .attributedText(RichText(sanitizedHTML: rendered.html, plainText: rendered.plainText))
     }

@@ -168,10 +168,12 @@ struct MarkdownLogSession {
         guard text.hasPrefix("---") else { return (nil, text) }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let first = lines.first, first.trimmingTrailingWhitespace() == "---" else { return (nil, text) }
-        guard let closing = lines.indices.dropFirst().first(where: {
-            let line = lines[$0].trimmingTrailingWhitespace()
-            return line == "---" || line == "..."
-        }) else {
+        guard
+            let closing = lines.indices.dropFirst().first(where: {
+                let line = lines[$0].trimmingTrailingWhitespace()
+                return line == "---" || line == "..."
+            })
+        else {
             error(
                 .invalidYAML("the front matter opened on line 1 is never closed; expected a line '---' after it"),
                 at: SourceLocation(file: path, line: 1, column: 1))
@@ -193,7 +195,9 @@ struct MarkdownLogSession {
         var layout = LayoutOverrides()
     }
 
-    private mutating func conversationFields(_ frontMatter: MarkdownFrontMatter, yaml: FrontMatterPlacement)
+    private mutating func conversationFields(
+        _ frontMatter: MarkdownFrontMatter, yaml: FrontMatterPlacement
+    )
         -> ConversationFields
     {
         for key in frontMatter.unknownKeys {
@@ -268,13 +272,16 @@ struct MarkdownLogSession {
             let at = yaml.location(entry.mark, file: path)
             let scheme = MediaResolver.scheme(of: entry.key)
             guard scheme == "http" || scheme == "https" else {
-                warning(.invalidOption(name: "links", value: entry.key, expected: "an http(s) URL; the entry is ignored"), at: at)
+                warning(
+                    .invalidOption(name: "links", value: entry.key, expected: "an http(s) URL; the entry is ignored"),
+                    at: at)
                 continue
             }
             var thumbnail: MediaSource?
             if let written = entry.value.thumbnail {
                 thumbnail = context.media.resolve(
-                    written.value, relativeTo: file, at: yaml.location(written.mark, file: path), diagnostics: &diagnostics)
+                    written.value, relativeTo: file, at: yaml.location(written.mark, file: path),
+                    diagnostics: &diagnostics)
             }
             frontMatterLinks[entry.key] = LinkItem(
                 url: entry.key, title: entry.value.title, teaser: entry.value.teaser, thumbnail: thumbnail,
@@ -350,7 +357,8 @@ struct MarkdownLogSession {
             case .message(let header):
                 guard
                     let date = resolve(
-                        header.time, text: header.timeText, at: header.timeLocation, day: &day, dayIsBroken: dayIsBroken,
+                        header.time, text: header.timeText, at: header.timeLocation, day: &day,
+                        dayIsBroken: dayIsBroken,
                         clock: clock)
                 else { continue }
                 var inference = MarkdownKindInference(session: self, document: document)
@@ -363,7 +371,8 @@ struct MarkdownLogSession {
             case .system(let header):
                 guard
                     let date = resolve(
-                        header.time, text: header.timeText, at: header.timeLocation, day: &day, dayIsBroken: dayIsBroken,
+                        header.time, text: header.timeText, at: header.timeLocation, day: &day,
+                        dayIsBroken: dayIsBroken,
                         clock: clock)
                 else { continue }
                 let text = systemText(document: document, headerBlock: start, bodyEnd: index)
@@ -447,7 +456,8 @@ struct MarkdownLogSession {
                 error(.invalidDate(String(timeText), expected: MarkdownClock.expectedTime), at: timeLocation)
                 return .brokenStart
             }
-            return .message(MessageHeader(sender: sender, time: time, timeText: String(timeText), timeLocation: timeLocation))
+            return .message(
+                MessageHeader(sender: sender, time: time, timeText: String(timeText), timeLocation: timeLocation))
         case .emphasis:
             let timeText = first.plainText.trimmingCharacters(in: .whitespaces)[...]
             guard let time = MarkdownClock.parseTime(timeText) else { return .content }
@@ -461,7 +471,9 @@ struct MarkdownLogSession {
     }
 
     /// The location `utf8Offset` bytes into `inline` (whose text starts the header's time part).
-    private func offsetLocation(of inline: MarkdownInline?, byUTF8 utf8Offset: Int, fallback: MarkdownPosition)
+    private func offsetLocation(
+        of inline: MarkdownInline?, byUTF8 utf8Offset: Int, fallback: MarkdownPosition
+    )
         -> SourceLocation
     {
         guard let inline, inline.start.line > 0 else { return location(fallback) }

@@ -2,9 +2,9 @@ import Foundation
 import ScrollbackModel
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Turns a media reference written in a log (a relative path or a URL) into a `MediaSource`.
@@ -127,7 +127,8 @@ public final class MediaResolver: @unchecked Sendable {
     /// `resolve` without the cache by reference.
     private func resolveUncached(_ reference: String, relativeTo logFile: URL, logPath: String) -> Resolution {
         func refuse(_ reason: String) -> Resolution {
-            Resolution(source: .unavailable(original: reference), warning: .refusedMediaReference(reference, reason: reason))
+            Resolution(
+                source: .unavailable(original: reference), warning: .refusedMediaReference(reference, reason: reason))
         }
         let trimmed = MediaResolver.trimmingWhitespace(reference)
         if trimmed.isEmpty { return refuse("it is empty; expected a relative path or an http(s) URL") }
@@ -218,7 +219,9 @@ public final class MediaResolver: @unchecked Sendable {
     static func siteExtension(of path: String) -> String {
         let ext = (path as NSString).pathExtension.lowercased()
         if ext.isEmpty { return "" }
-        guard ext.utf8.count <= 10, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return ".bin" }
+        guard ext.utf8.count <= 10, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return ".bin"
+        }
         return "." + ext
     }
 
@@ -337,7 +340,8 @@ enum ImageHeader {
                 if marker == 0xD9 || marker == 0xDA { return nil }  // end of image / scan before any frame
                 let length = bigEndian16(offset + 2)
                 guard length >= 2 else { return nil }
-                let isStartOfFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+                let isStartOfFrame =
+                    (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
                 if isStartOfFrame {
                     guard offset + 8 < count else { return nil }
                     return size(bigEndian16(offset + 7), bigEndian16(offset + 5))

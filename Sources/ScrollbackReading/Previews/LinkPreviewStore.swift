@@ -98,7 +98,8 @@ public final class LinkPreviewStore: @unchecked Sendable {
                 url: pageURL, title: metadata.title, teaser: metadata.description,
                 imageURL: metadata.imageURL.map { absoluteImageURL($0, pageURL: pageURL) },
                 siteName: metadata.siteName, pageFile: file)
-            for key in [metadata.url, metadata.canonicalURL].compactMap({ $0 }).map(normalizedURL) where index[key] == nil {
+            for key in [metadata.url, metadata.canonicalURL].compactMap({ $0 }).map(normalizedURL)
+            where index[key] == nil {
                 index[key] = preview
             }
         }

@@ -47,7 +47,9 @@ public final class StaticSiteServer: @unchecked Sendable {
     @discardableResult
     public func start(port: UInt16) throws -> UInt16 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw SiteBuildError.fileSystem("cannot open a socket: \(FileSystem.errorText())") }
+        guard descriptor >= 0 else {
+            throw SiteBuildError.fileSystem("cannot open a socket: \(FileSystem.errorText())")
+        }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -58,7 +60,9 @@ public final class StaticSiteServer: @unchecked Sendable {
             throw SiteBuildError.fileSystem("cannot listen on '\(host)': expected an IPv4 address such as 127.0.0.1")
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 64) == 0 else {
             let reason = FileSystem.errorText()
@@ -177,7 +181,9 @@ public final class StaticSiteServer: @unchecked Sendable {
             response.headers.append(("Location", location))
             return response
         case .file(let path):
-            guard let data = FileManager.default.contents(atPath: path) else { return Self.textResponse(404, "Not Found") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return Self.textResponse(404, "Not Found")
+            }
             let type = ContentType.forFile(path)
             var body = [UInt8](data)
             if let version = liveReloadVersion, type.hasPrefix("text/html") {
@@ -185,7 +191,9 @@ public final class StaticSiteServer: @unchecked Sendable {
             }
             return Response(
                 status: 200, reason: "OK",
-                headers: [("Content-Type", type), ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")],
+                headers: [
+                    ("Content-Type", type), ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"),
+                ],
                 body: body)
         }
     }
@@ -205,7 +213,8 @@ public final class StaticSiteServer: @unchecked Sendable {
     /// "normalised" into something else), hidden segments (`.scrollback`) are not found, and
     /// the final path, symlinks resolved, must still be inside the root.
     static func resolve(target: String, root: String) -> Resolution {
-        let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
+        let pathPart =
+            target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { String($0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "") } ?? ""
         guard pathPart.hasPrefix("/"), let decoded = pathPart.removingPercentEncoding else { return .badRequest }
         if decoded.contains("\0") || decoded.contains("\\") { return .forbidden }
@@ -233,7 +242,8 @@ public final class StaticSiteServer: @unchecked Sendable {
 
     /// `body` with the live-reload script tag before its last `</body>` (or at its end).
     static func injectLiveReload(into body: [UInt8], version: String) -> [UInt8] {
-        let tag = Array("<script src=\"/__scrollback/live-reload.js\" data-version=\"\(version)\" defer></script>\n".utf8)
+        let tag = Array(
+            "<script src=\"/__scrollback/live-reload.js\" data-version=\"\(version)\" defer></script>\n".utf8)
         let closing = Array("</body>".utf8)
         var index = body.count - closing.count
         while index >= 0 {
