@@ -43,19 +43,8 @@ public struct ConversationLayouter: Sendable {
         self.pageSize = pageSize
     }
 
-    /// Lays out `conversation`: every page at once.
-    ///
-    /// For very large conversations prefer `plan(_:)` and build one page at a time, so only a
-    /// page's rows are in memory.
-    public func layout(_ conversation: Conversation) -> ConversationLayout {
-        let plan = plan(conversation)
-        return ConversationLayout(
-            conversation: plan.conversation, options: plan.options, pages: (0..<plan.pageCount).map(plan.page),
-            pageOfMessage: plan.pageOfMessage, summary: plan.summary)
-    }
-
     /// Makes every layout decision for `conversation` except building the rows, which
-    /// `ConversationPlan.page(_:)` does for one page on demand.
+    /// `ConversationPlan.forEachPlannedRow(ofPage:_:)` hands out one page at a time.
     ///
     /// All the formatter work happens here, once per conversation; pages are then pure assembly.
     public func plan(_ conversation: Conversation) -> ConversationPlan {

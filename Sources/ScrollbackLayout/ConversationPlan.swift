@@ -75,10 +75,15 @@ public final class ConversationPlan: Sendable {
         indexOfMessage[id].map { globalIndex($0) / messagesPerPage }
     }
 
-    /// Page index of every message id (`ConversationLayout.pageOfMessage`).
+    /// Page index of every message id.
     public var pageOfMessage: [String: Int] {
         let messagesPerPage = messagesPerPage
         return indexOfMessage.mapValues { globalIndex($0) / messagesPerPage }
+    }
+
+    /// The first participant with `id`, if there is one.
+    public func participant(_ id: String) -> Participant? {
+        participants[id]
     }
 
     /// Position in `conversation.messages` of the message with `id`, if there is one.
@@ -115,45 +120,22 @@ public final class ConversationPlan: Sendable {
         return seconds > -62_135_596_800 + 86_400 && seconds < 253_402_300_799 - 86_400
     }
 
-    /// The rows of page `index` (0-based): day separators and messages.
-    ///
-    /// Every page opens with a day separator: the day's own when its first message opens the day,
-    /// otherwise a repeat of the day already under way (`repeatsPreviousPage`).
-    public func page(_ index: Int) -> PageLayout {
-        let bounds = Self.localBounds(
-            ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
-            globalIndexes: globalIndexes)
-        guard !bounds.isEmpty else { return PageLayout(index: index, items: []) }
-        var items = [LayoutItem]()
-        items.reserveCapacity(bounds.count + 8)
-        forEachRow(ofPage: index) { items.append($0) }
-        return PageLayout(index: index, items: items, header: pageHeader(index))
-    }
-
-    /// The header of page `index` when all its messages are in the plan (`PageLayout.header`).
+    /// The header of page `index` when all its messages are in the plan .
     public func pageHeader(_ index: Int) -> PageHeader? {
         index < pageHeaders.count ? pageHeaders[index] : nil
-    }
-
-    /// Hands the rows of page `index` to `body` one at a time, in order: the rows of `page(index)`
-    /// without collecting them, so a renderer that writes each row at once copies none of them.
-    public func forEachRow(ofPage index: Int, _ body: (LayoutItem) throws -> Void) rethrows {
-        try forEachPlannedRow(ofPage: index) { planned in
-            switch planned {
-            case .daySeparator(let separator): try body(.daySeparator(separator))
-            case .message(let messageIndex, _): try body(.message(row(messageIndex)))
-            }
-        }
     }
 
     private func localDay(_ messageIndex: Int) -> Int64 {
         ConversationDateFormats.floorDivide(localSeconds[messageIndex], ConversationDateFormats.secondsPerDay)
     }
 
-    /// Hands the rows of page `index` to `body` like `forEachRow`, but a message row as its index
-    /// in `conversation.messages` and its decisions: no `MessageLayout`, so no copy of the message
-    /// and no ISO text per row. A renderer reads the message in place and asks `timeText`,
-    /// `isoTime`, `editedTime`, `replyPreview` and `reactionSummaries` for the rest.
+    /// Hands the rows of page `index` (0-based) to `body` one at a time, in order: day separators,
+    /// and each message as its index in `conversation.messages` with its decisions, so no message
+    /// is copied and no text made per row. A renderer reads the message in place and asks
+    /// `timeText`, `isoTime`, `editedTime`, `replyPreview` and `reactionSummaries` for the rest.
+    ///
+    /// Every page opens with a day separator: the day's own when its first message opens the day,
+    /// otherwise a repeat of the day already under way (`repeatsPreviousPage`).
     public func forEachPlannedRow(ofPage index: Int, _ body: (PlannedRow) throws -> Void) rethrows {
         let bounds = Self.localBounds(
             ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
@@ -204,13 +186,9 @@ public final class ConversationPlan: Sendable {
             ? [] : conversation.messages[messageIndex].reactions.map(reactionSummary)
     }
 
-    /// The row of `conversation.messages[messageIndex]`, as `page(_:)` has it.
+    /// Message `conversation.messages[messageIndex]` with its layout (for custom renderers); the
+    /// rules are documented on `ConversationLayouter`.
     public func messageLayout(_ messageIndex: Int) -> MessageLayout {
-        row(messageIndex)
-    }
-
-    /// The row of the message at `messageIndex`; the rules are documented on `ConversationLayouter`.
-    private func row(_ messageIndex: Int) -> MessageLayout {
         let message = conversation.messages[messageIndex]
         let decisions = decisions(messageIndex)
         let isSystem = message.kind.name == .system
@@ -220,17 +198,14 @@ public final class ConversationPlan: Sendable {
 
         return MessageLayout(
             message: message, sender: isSystem ? nil : message.sender.flatMap { participants[$0] },
-            alignment: decisions.alignment, groupPosition: decisions.groupPosition,
-            showsAvatar: decisions.showsAvatar, showsHeader: decisions.showsHeader,
-            showsFooter: decisions.showsFooter, timestamp: decisions.timestamp,
-            time: FormattedDate(text: timeTexts[messageIndex], iso: iso),
+            decisions: decisions, time: FormattedDate(text: timeTexts[messageIndex], iso: iso),
             edited: message.edited == nil ? nil : editedTimes[messageIndex], reply: replyPreview(of: message),
             reactions: message.reactions.map(reactionSummary))
     }
 
     /// The layout decisions of the message at `messageIndex`, read in place; the rules are
     /// documented on `ConversationLayouter`.
-    private func decisions(_ messageIndex: Int) -> RowDecisions {
+    public func decisions(_ messageIndex: Int) -> RowDecisions {
         let position = positions[messageIndex]
         let isSystem = conversation.messages[messageIndex].kind.name == .system
         let alignment: MessageAlignment
@@ -294,7 +269,7 @@ public enum PlannedRow: Sendable {
     case message(index: Int, decisions: RowDecisions)
 }
 
-/// A message row's layout decisions, without the message or its texts (`MessageLayout`'s flags).
+/// A message row's layout decisions.
 public struct RowDecisions: Sendable {
     /// Left, right (`me`) or center (`system`).
     public var alignment: MessageAlignment
@@ -320,13 +295,6 @@ public struct RowDecisions: Sendable {
         self.showsHeader = showsHeader
         self.showsFooter = showsFooter
         self.timestamp = timestamp
-    }
-
-    /// The decisions `row` made.
-    public init(_ row: MessageLayout) {
-        self.init(
-            alignment: row.alignment, groupPosition: row.groupPosition, showsAvatar: row.showsAvatar,
-            showsHeader: row.showsHeader, showsFooter: row.showsFooter, timestamp: row.timestamp)
     }
 }
 

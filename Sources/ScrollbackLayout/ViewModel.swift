@@ -13,32 +13,6 @@ public enum GroupPosition: String, Hashable, Sendable {
     case single, first, middle, last
 }
 
-/// A whole conversation laid out: its pages and what the index shows of it.
-public struct ConversationLayout: Sendable {
-    /// The conversation as read.
-    public var conversation: Conversation
-    /// The options in force (site options with the conversation's overrides).
-    public var options: LayoutOptions
-    /// Pages in order; never empty (a conversation with no message has one empty page).
-    public var pages: [PageLayout]
-    /// Page index (0-based) of every message id, for permalinks and reply links across pages.
-    public var pageOfMessage: [String: Int]
-    /// What the index page lists for this conversation.
-    public var summary: ConversationSummary
-
-    /// Creates a layout.
-    public init(
-        conversation: Conversation, options: LayoutOptions, pages: [PageLayout],
-        pageOfMessage: [String: Int], summary: ConversationSummary
-    ) {
-        self.conversation = conversation
-        self.options = options
-        self.pages = pages
-        self.pageOfMessage = pageOfMessage
-        self.summary = summary
-    }
-}
-
 /// What the index lists about one conversation.
 public struct ConversationSummary: Hashable, Sendable {
     public var id: String
@@ -83,23 +57,6 @@ public struct FormattedDate: Hashable, Sendable {
     }
 }
 
-/// One page of a conversation.
-public struct PageLayout: Sendable {
-    /// 0-based page number.
-    public var index: Int
-    /// Day separators and messages, in order.
-    public var items: [LayoutItem]
-    /// What the page's header says of it; `nil` for a page with no message.
-    public var header: PageHeader?
-
-    /// Creates a page.
-    public init(index: Int, items: [LayoutItem], header: PageHeader? = nil) {
-        self.index = index
-        self.items = items
-        self.header = header
-    }
-}
-
 /// A page's own message count and date range, shown in its header.
 ///
 /// Per page rather than for the whole conversation, so appending a message changes only the
@@ -119,14 +76,6 @@ public struct PageHeader: Sendable, Equatable {
     }
 }
 
-/// A row of the message list.
-public enum LayoutItem: Sendable {
-    /// The day changes here.
-    case daySeparator(DaySeparator)
-    /// A message.
-    case message(MessageLayout)
-}
-
 /// A day separator (`[data-part=day-separator]`).
 public struct DaySeparator: Hashable, Sendable {
     /// The day, e.g. text "Friday, May 3, 2024" and iso "2024-05-03".
@@ -142,22 +91,15 @@ public struct DaySeparator: Hashable, Sendable {
     }
 }
 
-/// A message with every layout decision made.
+/// One message with its layout: what a custom renderer (`CustomRendererInfo`) is told about the
+/// message it draws (`ConversationPlan.messageLayout(_:)`).
 public struct MessageLayout: Sendable {
     /// The message as read.
     public var message: Message
     /// Its sender, `nil` for system messages.
     public var sender: Participant?
-    public var alignment: MessageAlignment
-    public var groupPosition: GroupPosition
-    /// Whether the avatar is drawn (otherwise its space is kept, so bubbles line up).
-    public var showsAvatar: Bool
-    /// Whether the header (sender name) is drawn.
-    public var showsHeader: Bool
-    /// Whether the footer (edited and status marks) is drawn.
-    public var showsFooter: Bool
-    /// Where this message's timestamp is drawn, if at all.
-    public var timestamp: TimestampPlacement
+    /// Alignment, group position, and which parts are drawn.
+    public var decisions: RowDecisions
     /// The send time, formatted.
     public var time: FormattedDate
     /// Formatted edit time, when edited.
@@ -169,18 +111,12 @@ public struct MessageLayout: Sendable {
 
     /// Creates a message layout.
     public init(
-        message: Message, sender: Participant?, alignment: MessageAlignment, groupPosition: GroupPosition,
-        showsAvatar: Bool, showsHeader: Bool, showsFooter: Bool, timestamp: TimestampPlacement,
-        time: FormattedDate, edited: FormattedDate?, reply: ReplyPreview?, reactions: [ReactionSummary]
+        message: Message, sender: Participant?, decisions: RowDecisions, time: FormattedDate, edited: FormattedDate?,
+        reply: ReplyPreview?, reactions: [ReactionSummary]
     ) {
         self.message = message
         self.sender = sender
-        self.alignment = alignment
-        self.groupPosition = groupPosition
-        self.showsAvatar = showsAvatar
-        self.showsHeader = showsHeader
-        self.showsFooter = showsFooter
-        self.timestamp = timestamp
+        self.decisions = decisions
         self.time = time
         self.edited = edited
         self.reply = reply

@@ -41,13 +41,16 @@ enum ResolvedMedia {
     case placeholder(original: String, link: String?)
 }
 
-/// Renders the rows of one conversation's pages: messages and day separators.
-struct MessageRenderer {
+/// Renders the rows of one conversation's pages, messages and day separators, through the
+/// compiled row templates, into a page's bytes.
+///
+/// A class, made once per conversation: it holds the view models every row refills
+/// (`MessageRowView`, the timestamps, the bubbles), so a row allocates nothing for its parts.
+final class MessageRenderer {
     let templates: TemplateLibrary
-    let rows: RowTemplates
     let customRenderers: [String: any CustomMessageRenderer]
     let remoteMedia: Bool
-    let layout: ConversationLayout
+    let plan: ConversationPlan
     let anchors: AnchorTable
     let linkifier: TextLinkifier
     /// Relative path from a conversation page to the site root.
@@ -57,13 +60,11 @@ struct MessageRenderer {
     let showsAvatars: Bool
     let showsHeaders: Bool
     let showsFooters: Bool
-    /// Avatar and header views of every participant, made once.
+    /// Avatar and header views of every participant (the first with an id), made once, and the
+    /// display name a row gives the sender.
     let avatars: [String: AvatarView]
     let headers: [String: HeaderView]
-    /// Both, with what the row templates draw for them, and the display name a row gives the
-    /// sender (`MessageLayout.sender`'s: the first participant with the id), by participant id:
-    /// one lookup per message.
-    let senderParts: [String: SenderParts]
+    let names: [String: String]
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -73,54 +74,62 @@ struct MessageRenderer {
     private var currentPage = -1
     private var pageHasMessage = false
 
+    // The compiled templates of a row, and the views they are rendered with, refilled per row.
+    private let messageTemplate: CompiledTemplate
+    private let dayTemplate: CompiledTemplate
+    private let textTemplate: CompiledTemplate
+    private let attributedTextTemplate: CompiledTemplate
+    private let message = MessageRowView()
+    private let day = DayView()
+    private let timeTop = TimeView(place: "tt")
+    private let timeBottom = TimeView(place: "tb")
+    private let htmlBody = HTMLBodyView()
+    private let textBody = TextBodyView()
+    /// Linkified text of the current row, written in place (`htmlBody.html` points to it).
+    private let linkified = HTMLBuffer(capacity: 1024)
+
     init(
-        layout: ConversationLayout, rows: RowTemplates, customRenderers: [String: any CustomMessageRenderer],
+        plan: ConversationPlan, templates: TemplateLibrary, customRenderers: [String: any CustomMessageRenderer],
         remoteMedia: Bool
     ) {
-        self.layout = layout
-        self.rows = rows
-        self.templates = rows.library
+        self.plan = plan
+        self.templates = templates
         self.customRenderers = customRenderers
         self.remoteMedia = remoteMedia
-        self.anchors = AnchorTable(messages: layout.conversation.messages)
-        self.linkifier = TextLinkifier(participants: layout.conversation.participants)
-        self.bubbleMaxWidth = layout.options.messageMaxWidth.description
-        self.cornerRadius = layout.options.messageCornerRadius.description
+        let conversation = plan.conversation
+        self.anchors = AnchorTable(messages: conversation.messages)
+        self.linkifier = TextLinkifier(participants: conversation.participants)
+        self.bubbleMaxWidth = plan.options.messageMaxWidth.description
+        self.cornerRadius = plan.options.messageCornerRadius.description
         self.showsAvatars = !templates.isEmpty("avatar")
         self.showsHeaders = !templates.isEmpty("header")
         self.showsFooters = !templates.isEmpty("footer")
+        self.messageTemplate = templates.compiledTemplate("message")
+        self.dayTemplate = templates.compiledTemplate("day-separator")
+        self.textTemplate = templates.compiledTemplate("kinds/text")
+        self.attributedTextTemplate = templates.compiledTemplate("kinds/attributedText")
         var avatars: [String: AvatarView] = [:]
         var headers: [String: HeaderView] = [:]
-        for participant in layout.conversation.participants {
+        var names: [String: String] = [:]
+        for participant in conversation.participants where names[participant.id] == nil {
             let (colorClass, colorStyle) = Self.colour(participant)
-            var avatar = AvatarView(
-                name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
-                colorStyle: colorStyle, src: nil)
+            var src: String?
             if let source = participant.avatar,
                 case .url(let url) = Self.resolve(source, root: "../", remoteMedia: remoteMedia)
             {
-                avatar.src = url
+                src = url
             }
-            avatars[participant.id] = avatar
+            avatars[participant.id] = AvatarView(
+                name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
+                colorStyle: colorStyle, src: src)
             headers[participant.id] = HeaderView(
                 name: participant.name, anchor: "p-" + HTMLText.slug(participant.id), colorClass: colorClass,
                 colorStyle: colorStyle)
+            names[participant.id] = participant.name
         }
         self.avatars = avatars
         self.headers = headers
-        var names: [String: String] = [:]
-        for participant in layout.conversation.participants where names[participant.id] == nil {
-            names[participant.id] = participant.name
-        }
-        var senderParts: [String: SenderParts] = [:]
-        for (id, avatar) in avatars {
-            guard var header = headers[id], let name = names[id] else { continue }
-            var drawnAvatar = avatar
-            drawnAvatar.rendered = Array(rows.render(avatar).utf8)
-            header.rendered = Array(rows.render(header).utf8)
-            senderParts[id] = SenderParts(avatar: SharedView(drawnAvatar), header: SharedView(header), name: name)
-        }
-        self.senderParts = senderParts
+        self.names = names
     }
 
     /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`
@@ -187,75 +196,93 @@ struct MessageRenderer {
         }
     }
 
-    /// The HTML of one row, appended to `output`.
-    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout HTMLBuffer) {
-        switch item {
-        case .daySeparator(let separator):
-            renderDay(separator, into: &output)
-        case .message(let message):
-            renderMessage(
-                in: [message.message], at: 0, parts: MessageRowParts(message), pageIndex: pageIndex,
-                layout: { message }, into: &output)
-        }
-        output.append(UInt8(ascii: "\n"))
-    }
-
-    /// The HTML of one row of `plan`, appended to `output`: the bytes of `render(_:pageIndex:into:)`
-    /// for the same row, with the message read in place in the plan.
-    mutating func render(_ row: PlannedRow, of plan: ConversationPlan, pageIndex: Int, into output: inout HTMLBuffer) {
+    /// Appends row `row` of page `pageIndex` and a line feed to `output`.
+    func render(_ row: PlannedRow, pageIndex: Int, into output: HTMLBuffer) {
         switch row {
         case .daySeparator(let separator):
-            renderDay(separator, into: &output)
+            day.text = separator.day.text
+            day.iso = separator.day.iso
+            day.repeats = separator.repeatsPreviousPage
+            dayTemplate.render(day, into: output)
         case .message(let index, let decisions):
-            renderMessage(
-                in: plan.conversation.messages, at: index, parts: MessageRowParts(plan, index, decisions),
-                pageIndex: pageIndex, layout: { plan.messageLayout(index) }, into: &output)
+            renderMessage(index, decisions: decisions, pageIndex: pageIndex, into: output)
         }
         output.append(UInt8(ascii: "\n"))
     }
 
-    private func renderDay(_ separator: DaySeparator, into output: inout HTMLBuffer) {
-        rows.render(
-            DayView(text: separator.day.text, iso: separator.day.iso, repeats: separator.repeatsPreviousPage),
-            into: &output)
-    }
-
-    /// The row of `messages[index]` (read in place: a copy of a message retains all it holds);
-    /// `layout` makes its whole `MessageLayout`, which only custom renderers and templates need.
-    private mutating func renderMessage(
-        in messages: [Message], at index: Int, parts: MessageRowParts, pageIndex: Int,
-        layout: () -> MessageLayout, into output: inout HTMLBuffer
-    ) {
+    /// The row of `plan.conversation.messages[index]` (read in place: a copy of a message retains
+    /// all it holds).
+    private func renderMessage(_ index: Int, decisions: RowDecisions, pageIndex: Int, into output: HTMLBuffer) {
         if pageIndex != currentPage {
             currentPage = pageIndex
             pageHasMessage = false
         }
-        var view = messageView(in: messages, at: index, parts: parts, pageIndex: pageIndex)
+        let messages = plan.conversation.messages
+        let anchor = anchors.anchor(messages[index].id)
+        let isSystem = messages[index].kind.name == .system
+        let senderID = isSystem ? nil : messages[index].sender
+        let senderName = senderID.flatMap { names[$0] }
+        let timeText = plan.timeText(ofMessage: index)
+
+        message.anchor = anchor
+        message.id = messages[index].id
+        message.kind = messages[index].kind.name.rawValue
+        message.sender = senderID
+        message.align = decisions.alignment.rawValue
+        message.position = decisions.groupPosition.rawValue
+        message.avatar = nil
+        message.header = nil
+        if let senderID {
+            if showsAvatars, decisions.showsAvatar { message.avatar = avatars[senderID] }
+            if showsHeaders, decisions.showsHeader { message.header = headers[senderID] }
+        }
+        message.timestampTop = nil
+        message.timestampBottom = nil
+        switch decisions.timestamp {
+        case .top: message.timestampTop = fill(timeTop, anchor: anchor, text: timeText, index: index)
+        case .bottom: message.timestampBottom = fill(timeBottom, anchor: anchor, text: timeText, index: index)
+        case .hidden: break
+        }
+        message.footer = nil
+        if showsFooters, decisions.showsFooter, !isSystem {
+            let edited = plan.editedTime(ofMessage: index).map(DateView.init)
+            var status: StatusView?
+            if decisions.alignment == .right, let delivery = messages[index].status {
+                switch delivery {
+                case .sent: status = .sent
+                case .delivered: status = .delivered
+                case .read: status = .read
+                }
+            }
+            if edited != nil || status != nil { message.footer = FooterView(edited: edited, status: status) }
+        }
+        message.reply = plan.replyPreview(ofMessage: index).map { preview in
+            ReplyView(
+                href: link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
+                author: preview.senderName, excerpt: preview.excerpt)
+        }
+        message.reactions =
+            messages[index].reactions.isEmpty ? [] : plan.reactionSummaries(ofMessage: index).map(ReactionView.init)
+        let spokenSender = isSystem || message.header != nil ? nil : senderName ?? senderID
+        message.spoken = Self.spokenLabel(sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil)
+        message.continuedName = nil
         if !pageHasMessage {
             pageHasMessage = true
             // A group that began on the previous page: say who is speaking here too.
-            if pageIndex > 0, view.header == nil, showsHeaders, let name = view.senderName {
-                view.continuedName = name
+            if pageIndex > 0, message.header == nil, showsHeaders, !isSystem, let senderName {
+                message.continuedName = senderName
             }
         }
-        if rows.isCompiled(.message) {
-            // The bubble goes straight into the page, between the message's opening and closing.
-            view.writeOpening(into: &output, parts: rows)
-            renderBody(messages[index].kind, layout: layout, anchor: view.anchor, into: &output)
-            view.writeClosing(into: &output, parts: rows)
-        } else {
-            var body = HTMLBuffer(capacity: 1024)
-            renderBody(messages[index].kind, layout: layout, anchor: view.anchor, into: &body)
-            view.body = body.string
-            rows.render(view, into: &output)
-        }
+        message.body.removeAll()
+        renderBody(messages[index].kind, messageIndex: index, anchor: anchor, into: message.body)
+        messageTemplate.render(message, into: output)
     }
 
-    /// The HTML of one row, appended to `output` (see the byte version).
-    mutating func render(_ item: LayoutItem, pageIndex: Int, into output: inout String) {
-        var bytes = HTMLBuffer(capacity: 1024)
-        render(item, pageIndex: pageIndex, into: &bytes)
-        output += bytes.string
+    private func fill(_ view: TimeView, anchor: String, text: String, index: Int) -> TimeView {
+        view.anchor = anchor
+        view.text = text
+        view.iso = plan.isoTime(ofMessage: index)
+        return view
     }
 
     /// The link to message `id` on page `targetPage`, from page `pageIndex`.
@@ -263,65 +290,6 @@ struct MessageRenderer {
         let anchor = anchors.anchor(id)
         if targetPage == pageIndex { return "#" + anchor }
         return SiteRenderer.pageFileName(targetPage) + "#" + anchor
-    }
-
-    /// The view of `messages[index]`; its `body` is left empty (see `renderBody`).
-    mutating func messageView(
-        in messages: [Message], at index: Int, parts item: MessageRowParts, pageIndex: Int
-    )
-        -> MessageView
-    {
-        let anchor = anchors.anchor(messages[index].id)
-        let isSystem = messages[index].kind.name == .system
-        let senderID = isSystem ? nil : messages[index].sender
-        let decisions = item.decisions
-
-        var avatar: SharedView<AvatarView>?
-        var header: SharedView<HeaderView>?
-        var senderName = isSystem ? nil : item.senderName
-        if !isSystem, let senderID, let parts = senderParts[senderID] {
-            if showsAvatars, decisions.showsAvatar { avatar = parts.avatar }
-            if showsHeaders, decisions.showsHeader { header = parts.header }
-            if item.namesSenderByParticipants { senderName = parts.name }
-        }
-        var timestampTop: TimeView?
-        var timestampBottom: TimeView?
-        switch decisions.timestamp {
-        case .top: timestampTop = TimeView(anchor: anchor, text: item.timeText, iso: item.iso, placement: "tt")
-        case .bottom: timestampBottom = TimeView(anchor: anchor, text: item.timeText, iso: item.iso, placement: "tb")
-        case .hidden: break
-        }
-        var footer: FooterView?
-        if showsFooters, decisions.showsFooter, !isSystem {
-            var view = FooterView(editedText: item.edited?.text, editedISO: item.edited?.iso, status: nil)
-            if decisions.alignment == .right, let status = messages[index].status {
-                switch status {
-                case .sent: view.status = (mark: "✓", label: "Sent", cls: "sent")
-                case .delivered: view.status = (mark: "✓✓", label: "Delivered", cls: "dlv")
-                case .read: view.status = (mark: "✓✓", label: "Read", cls: "read")
-                }
-            }
-            if view.editedText != nil || view.status != nil { footer = view }
-        }
-        var reply: ReplyView?
-        if let preview = item.reply {
-            reply = ReplyView(
-                href: link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
-                sender: preview.senderName, excerpt: preview.excerpt)
-        }
-        var reactions: [ReactionView] = []
-        if !item.reactions.isEmpty {
-            reactions = item.reactions.map { reaction in
-                ReactionView(emoji: reaction.emoji, count: reaction.count, senderNames: reaction.senderNames)
-            }
-        }
-        return MessageView(
-            anchor: anchor, id: messages[index].id, kind: messages[index].kind.name.rawValue, sender: senderID,
-            align: decisions.alignment.rawValue, position: decisions.groupPosition.rawValue, avatar: avatar,
-            header: header, timestampTop: timestampTop, timestampBottom: timestampBottom,
-            reply: reply, body: "", reactions: reactions, footer: footer,
-            spokenSender: isSystem || header != nil ? nil : senderName ?? senderID,
-            spokenTime: decisions.timestamp == .hidden ? item.timeText : nil, senderName: senderName)
     }
 
     /// What a screen reader must hear before the message's text when the page does not draw it:
@@ -337,76 +305,71 @@ struct MessageRenderer {
 
     // MARK: - Bodies
 
-    /// The bubble (or, for system messages, the centred note) of `item`.
-    mutating func renderBody(
-        _ kind: MessageKind, layout item: () -> MessageLayout, anchor: String, into output: inout HTMLBuffer
-    ) {
+    /// The bubble (or, for system messages, the centred note) of `plan.conversation.messages[index]`,
+    /// whose kind is `kind`, through its `kinds/…` template.
+    func renderBody(_ kind: MessageKind, messageIndex index: Int, anchor: String, into output: HTMLBuffer) {
         switch kind {
         case .text(let text):
-            if rows.isCompiled(.text) {
-                // Linkified straight into the page: the view's `write`, with the text in place of `html`.
-                let bubble = HTMLBodyView(template: .text, html: "")
-                bubble.writeOpening(into: &output)
-                linkifier.append(text, to: &output)
-                bubble.writeClosing(into: &output)
-            } else {
-                rows.render(HTMLBodyView(template: .text, html: linkifier.html(text)), into: &output)
-            }
-        case .attributedText(let rich) where rows.isCompiled(.attributedText) && Self.isPlainRichText(rich.html):
-            // Nothing to rebase, label or clean: the sanitized HTML goes straight into the page.
-            let bubble = HTMLBodyView(template: .attributedText, html: "")
-            bubble.writeOpening(into: &output)
-            raw(rich.html, &output)
-            bubble.writeClosing(into: &output)
+            // Linkified in place, then printed by the template from there.
+            linkified.removeAll()
+            var sink = linkified
+            linkifier.append(text, to: &sink)
+            htmlBody.html = .bytes(linkified)
+            textTemplate.render(htmlBody, into: output)
         case .attributedText(let rich):
-            rows.render(
-                HTMLBodyView(
-                    template: .attributedText,
-                    html: Self.labelTaskCheckboxes(
-                        HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root)))),
-                into: &output)
+            // Sanitized by the reader; most needs no rebasing, labelling or cleaning.
+            htmlBody.html = .text(
+                Self.isPlainRichText(rich.html)
+                    ? rich.html
+                    : Self.labelTaskCheckboxes(
+                        HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root))))
+            attributedTextTemplate.render(htmlBody, into: output)
         case .emoji(let text):
-            rows.render(TextBodyView(template: .emoji, text: text), into: &output)
+            textBody.text = text
+            templates.compiledTemplate("kinds/emoji").render(textBody, into: output)
         case .system(let text):
-            rows.render(TextBodyView(template: .system, text: text), into: &output)
+            textBody.text = text
+            templates.compiledTemplate("kinds/system").render(textBody, into: output)
         case .photo(let media):
-            var view = PhotoView(src: nil, alt: "", size: nil, placeholder: nil, caption: nonEmpty(media.caption))
+            let view = PhotoView()
+            view.caption = nonEmpty(media.caption)
             switch resolve(media.source) {
             case .url(let url):
-                view.src = url
-                view.alt = media.alt ?? media.caption ?? ""
-                view.size = sizeView(media.size)
+                view.image = ImageView(src: url, alt: media.alt ?? media.caption ?? "", size: SizeView(media.size))
             case .placeholder(let original, let link):
                 view.placeholder = placeholder(original: original, link: link, label: "Image")
             }
-            rows.render(view, into: &output)
+            templates.compiledTemplate("kinds/photo").render(view, into: output)
         case .video(let media):
-            var view = VideoView(
-                src: nil, poster: nil, size: nil, title: nil, placeholder: nil, caption: nonEmpty(media.caption),
-                duration: media.duration.flatMap(HTMLText.duration))
+            let view = VideoView()
+            view.caption = nonEmpty(media.caption)
+            view.duration = media.duration.flatMap(HTMLText.duration)
             switch resolve(media.source) {
             case .url(let url):
-                view.src = url
-                view.size = sizeView(media.size)
-                if let poster = media.poster, case .url(let posterURL) = resolve(poster) { view.poster = posterURL }
-                view.title = nonEmpty(media.title)
+                let video = VideoSourceView()
+                video.src = url
+                video.size = SizeView(media.size)
+                if let poster = media.poster, case .url(let posterURL) = resolve(poster) { video.poster = posterURL }
+                video.title = nonEmpty(media.title)
+                view.video = video
             case .placeholder(let original, let link):
                 view.placeholder = placeholder(original: original, link: link, label: "Video")
             }
-            rows.render(view, into: &output)
+            templates.compiledTemplate("kinds/video").render(view, into: output)
         case .audio(let media):
-            var view = AudioView(
-                title: nonEmpty(media.title), src: nil, placeholder: nil,
-                duration: media.duration.flatMap(HTMLText.duration))
+            let view = AudioView()
+            view.title = nonEmpty(media.title)
+            view.duration = media.duration.flatMap(HTMLText.duration)
             switch resolve(media.source) {
             case .url(let url): view.src = url
             case .placeholder(let original, let link):
                 view.placeholder = placeholder(original: original, link: link, label: "Audio")
             }
-            rows.render(view, into: &output)
+            templates.compiledTemplate("kinds/audio").render(view, into: output)
         case .location(let location):
-            var view = LocationView(
-                name: nonEmpty(location.name), address: nonEmpty(location.address), coords: nil, href: nil)
+            let view = LocationView()
+            view.name = nonEmpty(location.name)
+            view.address = nonEmpty(location.address)
             if location.latitude.isFinite, location.longitude.isFinite, abs(location.latitude) <= 90,
                 abs(location.longitude) <= 180
             {
@@ -416,80 +379,76 @@ struct MessageRenderer {
                 view.href = "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
             }
             if view.name == nil, view.address == nil { view.name = "Location" }
-            rows.render(view, into: &output)
+            templates.compiledTemplate("kinds/location").render(view, into: output)
         case .contact(let contact):
             extraFiles.append(
                 RenderedFile(
-                    path: layout.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
-            let phones = contact.phones.map { phone in
+                    path: plan.conversation.id + "/" + anchor + ".vcf", contents: Array(Self.vCard(contact).utf8)))
+            let view = ContactView()
+            view.name = contact.name
+            view.initials = HTMLText.initials(contact.name)
+            view.phones = contact.phones.map { phone in
                 let dialable = String(
                     phone.unicodeScalars.filter { "0123456789+*#".unicodeScalars.contains($0) }.map(Character.init))
                 return ContactLinkView(text: phone, href: dialable.isEmpty ? nil : "tel:" + dialable)
             }
-            let emails = contact.emails.map { email in
+            view.emails = contact.emails.map { email in
                 ContactLinkView(text: email, href: Self.isPlainEmail(email) ? "mailto:" + email : nil)
             }
             var fileName = HTMLText.slug(contact.name)
             if fileName.isEmpty { fileName = "contact" }
-            rows.render(
-                ContactView(
-                    name: contact.name, initials: HTMLText.initials(contact.name), phones: phones, emails: emails,
-                    vcf: anchor + ".vcf", vcfName: fileName + ".vcf"),
-                into: &output)
+            view.vcf = anchor + ".vcf"
+            view.vcfName = fileName + ".vcf"
+            templates.compiledTemplate("kinds/contact").render(view, into: output)
         case .linkPreview(let text, let link):
-            var view = LinkPreviewView(
-                html: text.isEmpty ? nil : linkifier.html(text), href: nil, title: nonEmpty(link.title),
-                teaser: nonEmpty(link.teaser), site: nonEmpty(link.siteName), domain: nil, thumb: nil)
+            let view = LinkPreviewView()
+            view.html = text.isEmpty ? nil : linkifier.html(text)
+            view.card.title = nonEmpty(link.title)
+            view.card.teaser = nonEmpty(link.teaser)
+            view.card.site = nonEmpty(link.siteName)
             if let url = HTMLText.safeLinkURL(link.url) {
-                view.href = url
-                view.domain = HTMLText.host(of: url) ?? url
+                view.card.href = url
+                view.card.domain = HTMLText.host(of: url) ?? url
             } else {
-                view.domain = link.url
+                view.card.domain = link.url
             }
-            if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { view.thumb = url }
-            rows.render(view, into: &output)
+            if let thumbnail = link.thumbnail, case .url(let url) = resolve(thumbnail) { view.card.thumb = url }
+            templates.compiledTemplate("kinds/linkPreview").render(view, into: output)
         case .custom(let custom):
-            rows.render(renderCustom(custom, item: item()), into: &output)
+            renderCustom(custom, messageIndex: index, into: output)
         }
     }
 
-    /// The bubble of a `custom` message: a custom renderer's, the template's, or the fallback card.
-    mutating func renderCustom(_ custom: CustomItem, item: MessageLayout) -> any RowView {
-        let info = CustomRendererInfo(
-            bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius, message: item, rootPath: root)
+    /// The bubble of a `custom` message: a custom renderer's, the `custom/<id>` template's, or the
+    /// fallback card.
+    func renderCustom(_ custom: CustomItem, messageIndex index: Int, into output: HTMLBuffer) {
         if let renderer = customRenderers[custom.id] {
-            return CustomView(id: custom.id, html: renderer.render(item: custom, info: info))
-        }
-        if rows.compiledPoll, custom.id == "poll", let html = CompiledPollTemplate.render(custom.data) {
-            return CustomView(id: custom.id, html: HTMLText.replacingForbiddenCodePoints(html))
+            let info = CustomRendererInfo(
+                bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius, message: plan.messageLayout(index),
+                rootPath: root)
+            let html = renderer.render(item: custom, info: info)
+            templates.compiledTemplate("kinds/custom").render(CustomBodyView(id: custom.id, html: html), into: output)
+            return
         }
         let templateName = "custom/" + custom.id
         if templates.contains(templateName) {
-            var message: [String: Any] = ["id": item.message.id, "date": item.time.text, "iso": item.time.iso]
-            if let sender = item.sender {
-                message["sender"] = sender.id
-                message["senderName"] = sender.name
-            }
-            let context = Self.customTemplateContext(
-                id: custom.id, message: message, bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius,
-                data: custom.data)
-            // swift-mustache's escaping keeps control characters of the log's data; a page may not.
-            let html = HTMLText.replacingForbiddenCodePoints(templates.render(templateName, context))
-            return CustomView(id: custom.id, html: html)
+            let message = plan.conversation.messages[index]
+            let sender = message.kind.name == .system ? nil : message.sender.flatMap(plan.participant)
+            let view = CustomTemplateView(
+                id: custom.id,
+                message: CustomMessageView(
+                    id: message.id, date: plan.timeText(ofMessage: index), iso: plan.isoTime(ofMessage: index).text,
+                    sender: sender?.id, senderName: sender?.name),
+                bubbleMaxWidth: bubbleMaxWidth, cornerRadius: cornerRadius, data: custom.data)
+            // A template's raw `{{{…}}}` may print control characters of the log's data; a page may not.
+            let html = HTMLText.replacingForbiddenCodePoints(templates.compiledTemplate(templateName).render(view))
+            templates.compiledTemplate("kinds/custom").render(CustomBodyView(id: custom.id, html: html), into: output)
+            return
         }
-        diagnostics.append(.warning(.unknownCustomRenderer(custom.id), at: item.message.location))
-        return CustomFallbackView(id: custom.id, json: custom.data.prettyJSON)
-    }
-
-    /// What a `custom/<id>` template is rendered with.
-    static func customTemplateContext(
-        id: String, message: [String: Any], bubbleMaxWidth: String, cornerRadius: String, data: JSONValue
-    ) -> [String: Any] {
-        var context: [String: Any] = [
-            "id": id, "message": message, "bubbleMaxWidth": bubbleMaxWidth, "cornerRadius": cornerRadius,
-        ]
-        if let data = data.mustacheValue { context["data"] = data }
-        return context
+        diagnostics.append(
+            .warning(.unknownCustomRenderer(custom.id), at: plan.conversation.messages[index].location))
+        templates.compiledTemplate("kinds/custom-fallback").render(
+            CustomFallbackView(id: custom.id, json: custom.data.prettyJSON), into: output)
     }
 
     func resolve(_ source: MediaSource) -> ResolvedMedia {
@@ -501,14 +460,10 @@ struct MessageRenderer {
         return text
     }
 
-    func sizeView(_ size: PixelSize?) -> SizeView? {
-        guard let size, size.width > 0, size.height > 0 else { return nil }
-        return SizeView(w: size.width, h: size.height)
-    }
-
     /// The image placeholder (template `image-placeholder`) as HTML.
     func placeholder(original: String, link: String?, label: String) -> String {
-        rows.render(PlaceholderView(original: original, link: link, label: label))
+        templates.compiledTemplate("image-placeholder").render(
+            PlaceholderView(original: original, link: link, label: label))
     }
 
     /// Whether `html` comes out of `rebaseRoot`, `labelTaskCheckboxes` and
@@ -698,55 +653,3 @@ struct MessageRenderer {
     }
 }
 
-/// What a message row shows besides the message itself, from a `MessageLayout` or read from a
-/// `ConversationPlan` (which makes no ISO string and copies no message for it).
-struct MessageRowParts {
-    var decisions: RowDecisions
-    /// The sender's display name (`MessageLayout.sender?.name`), unless `namesSenderByParticipants`.
-    var senderName: String?
-    /// Whether the sender's name is the conversation's first participant with the sender's id,
-    /// found with the sender's avatar and header (`MessageRenderer.senderParts`) in one lookup.
-    var namesSenderByParticipants = false
-    var timeText: String
-    var iso: InlineISOTime
-    var edited: FormattedDate?
-    var reply: ReplyPreview?
-    var reactions: [ReactionSummary]
-
-    /// The parts of `row`.
-    init(_ row: MessageLayout) {
-        decisions = RowDecisions(row)
-        senderName = row.sender?.name
-        timeText = row.time.text
-        iso = InlineISOTime(text: row.time.iso)
-        edited = row.edited
-        reply = row.reply
-        reactions = row.reactions
-    }
-
-    /// The parts of `plan.conversation.messages[index]`, whose decisions are `decisions`.
-    init(_ plan: ConversationPlan, _ index: Int, _ decisions: RowDecisions) {
-        self.decisions = decisions
-        namesSenderByParticipants = true
-        timeText = plan.timeText(ofMessage: index)
-        iso = plan.isoTime(ofMessage: index)
-        edited = plan.editedTime(ofMessage: index)
-        reply = plan.replyPreview(ofMessage: index)
-        reactions = plan.reactionSummaries(ofMessage: index)
-    }
-}
-
-/// What the row templates draw for one participant, and the name a row gives them, made once per
-/// conversation (`MessageRenderer.senderParts`).
-final class SenderParts: @unchecked Sendable {
-    let avatar: SharedView<AvatarView>
-    let header: SharedView<HeaderView>
-    /// The display name of the conversation's first participant with this id.
-    let name: String
-
-    init(avatar: SharedView<AvatarView>, header: SharedView<HeaderView>, name: String) {
-        self.avatar = avatar
-        self.header = header
-        self.name = name
-    }
-}

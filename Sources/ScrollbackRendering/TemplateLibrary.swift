@@ -10,16 +10,18 @@ import ScrollbackModel
 public struct TemplateLibrary: Sendable {
     /// The parsed templates, by name (relative path without `.mustache`, e.g. `kinds/text`).
     let mustache: MustacheLibrary
+    /// The same, to read their tokens (`MustacheToken`).
+    private let parsed: [String: MustacheTemplate]
     /// Names of templates that are empty (whitespace only): the part they draw is left out.
     let emptyTemplates: Set<String>
-    /// Names of every template that exists.
-    let names: Set<String>
     /// Names of the templates the site's folder replaced.
     let overridden: Set<String>
     /// Asset files (`assets/…`) by site path, already read.
     let assets: [String: [UInt8]]
+    /// The templates a page is made of, compiled for their view models (`CompiledTemplate`).
+    private var compiled: [String: CompiledTemplate]
     /// Problems found while loading (template parse errors: the default is used instead).
-    public let diagnostics: [Diagnostic]
+    public private(set) var diagnostics: [Diagnostic]
 
     /// The folder of shipped templates: `$SCROLLBACK_TEMPLATES`, else `Templates/` at the repository root.
     public static var defaultTemplatesDirectory: String {
@@ -42,6 +44,14 @@ public struct TemplateLibrary: Sendable {
     ///   - defaultsDirectory: the shipped templates (default: `defaultTemplatesDirectory`).
     public init(siteTemplatesDirectory: String?, defaultsDirectory: String = TemplateLibrary.defaultTemplatesDirectory)
     {
+        self.init(
+            siteTemplatesDirectory: siteTemplatesDirectory, defaultsDirectory: defaultsDirectory,
+            renderingEverythingWithMustache: false)
+    }
+
+    /// The same library, with every template rendered through swift-mustache instead of compiled
+    /// when `renderingEverythingWithMustache` (tests compare the two).
+    init(siteTemplatesDirectory: String?, defaultsDirectory: String, renderingEverythingWithMustache: Bool) {
         var templates: [String: MustacheTemplate] = [:]
         var empty: Set<String> = []
         var assets: [String: [UInt8]] = [:]
@@ -99,23 +109,67 @@ public struct TemplateLibrary: Sendable {
             }
         }
         self.mustache = MustacheLibrary(templates: templates)
+        self.parsed = templates
         self.emptyTemplates = empty
-        self.names = Set(templates.keys)
         self.overridden = overridden
         self.assets = assets
+        self.compiled = [:]
+        self.diagnostics = diagnostics
+        // Each template a page is made of, compiled once for the view model it is rendered with.
+        var compiled: [String: CompiledTemplate] = [:]
+        for name in templates.keys.sorted() {
+            guard let schema = Self.viewModel(ofTemplate: name) else { continue }  // a partial
+            do {
+                compiled[name] = try CompiledTemplate(
+                    name: name, library: self, schema: schema, forceMustache: renderingEverythingWithMustache)
+            } catch {
+                let label = (overridden.contains(name) ? "templates/" : "Templates/") + name + ".mustache"
+                diagnostics.append(
+                    .error(.templateError("\(label): \(error)"), at: SourceLocation(file: label, line: 1, column: 1)))
+            }
+        }
+        self.compiled = compiled
         self.diagnostics = diagnostics
     }
 
+    /// The schema of the view model template `name` is rendered with; `nil` for a template that
+    /// is only ever a partial (`avatar`, `header`, …, or a site's own).
+    static func viewModel(ofTemplate name: String) -> AnyTemplateSchema? {
+        switch name {
+        case "base": return ShellView.templateSchema
+        case "conversation": return ConversationPageView.templateSchema
+        case "index": return IndexView.templateSchema
+        case "pagination": return PaginationView.templateSchema
+        case "message": return MessageRowView.templateSchema
+        case "day-separator": return DayView.templateSchema
+        case "image-placeholder": return PlaceholderView.templateSchema
+        case "kinds/text", "kinds/attributedText": return HTMLBodyView.templateSchema
+        case "kinds/emoji", "kinds/system": return TextBodyView.templateSchema
+        case "kinds/photo": return PhotoView.templateSchema
+        case "kinds/video": return VideoView.templateSchema
+        case "kinds/audio": return AudioView.templateSchema
+        case "kinds/location": return LocationView.templateSchema
+        case "kinds/contact": return ContactView.templateSchema
+        case "kinds/linkPreview": return LinkPreviewView.templateSchema
+        case "kinds/custom": return CustomBodyView.templateSchema
+        case "kinds/custom-fallback": return CustomFallbackView.templateSchema
+        default: return name.hasPrefix("custom/") ? CustomTemplateView.templateSchema : nil
+        }
+    }
+
+    /// The parsed template `name`, if there is one.
+    func template(named name: String) -> MustacheTemplate? { parsed[name] }
+
+    /// The compiled template `name`; one that prints nothing when there is no such template.
+    func compiledTemplate(_ name: String) -> CompiledTemplate {
+        compiled[name] ?? CompiledTemplate(missing: name)
+    }
+
     /// Whether a template named `name` exists (shipped or site).
-    public func contains(_ name: String) -> Bool { names.contains(name) }
+    public func contains(_ name: String) -> Bool { parsed[name] != nil }
 
     /// Whether the template `name` is empty, i.e. the site removed that part.
     public func isEmpty(_ name: String) -> Bool { emptyTemplates.contains(name) }
-
-    /// Renders template `name` with `context`; an empty string when there is no such template.
-    func render(_ name: String, _ context: Any) -> String {
-        mustache.render(context, withTemplate: name) ?? ""
-    }
 
     /// The static files (`assets/scrollback.css`, `assets/favicon.svg`, …), sorted by path.
     public var assetFiles: [RenderedFile] {

@@ -251,11 +251,9 @@ struct ConversationWorker: Sendable {
         let totalCount = oldCount + newCount
         let perPage = config.pageSize
         let pageCount = (totalCount + perPage - 1) / perPage
-        // More pages change the pagination of every earlier page (it links the last page): those
-        // pages get the previous build's bytes with their pagination swapped, when the renderer
-        // can say exactly what it wrote there; otherwise the full path renders them.
-        guard pageCount >= previous.pageCount else { return nil }
-        let pagesToSplice = pageCount == previous.pageCount ? 0..<0 : 0..<min(firstPage, previous.pageCount)
+        // More pages change the pagination of every earlier page (it links the last page): then
+        // the full path renders them all.
+        guard pageCount == previous.pageCount else { return nil }
 
         // Global positions: old messages keep theirs, new ones follow in their own order.
         var globalIndexes = chosen.map { records[$0].sortedIndex }.sorted()
@@ -272,19 +270,6 @@ struct ConversationWorker: Sendable {
             guard diagnostics.isEmpty else {
                 FileSystem.removeTree(parts)
                 return nil
-            }
-            for pageIndex in pagesToSplice {
-                let path = conversation.id + "/" + SiteRenderer.pageFileName(pageIndex)
-                guard let old = renderer.paginationMarkup(current: pageIndex, count: previous.pageCount),
-                    let new = renderer.paginationMarkup(current: pageIndex, count: pageCount),
-                    let page = LogReader.contents(ofFile: previousOutput + "/" + path),
-                    let spliced = Self.replacingPagination(in: page, old: old, new: new)
-                else {
-                    FileSystem.removeTree(parts)
-                    return nil
-                }
-                try folder.write(spliced, at: path)
-                written.append(path)
             }
             let writtenSet = Set(written)
             guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
@@ -357,40 +342,6 @@ struct ConversationWorker: Sendable {
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = checkpointPath
         return entry
-    }
-
-    /// `page` with its top pagination (the first occurrence of `old.top`) and its bottom one (the
-    /// last occurrence of `old.bottom`, after the top one) replaced by `new`'s; `nil` when either
-    /// is missing. Log text cannot hold either span (`<nav class="pg" …`): text is escaped and the
-    /// sanitizer drops every `class` attribute, so the first and last occurrences are the page's own.
-    static func replacingPagination(
-        in page: [UInt8], old: (top: [UInt8], bottom: [UInt8]), new: (top: [UInt8], bottom: [UInt8])
-    ) -> [UInt8]? {
-        guard let top = page.firstRange(of: old.top), let bottom = lastRange(of: old.bottom, in: page),
-            top.upperBound <= bottom.lowerBound
-        else { return nil }
-        var spliced: [UInt8] = []
-        spliced.reserveCapacity(page.count - old.top.count - old.bottom.count + new.top.count + new.bottom.count)
-        spliced += page[..<top.lowerBound]
-        spliced += new.top
-        spliced += page[top.upperBound..<bottom.lowerBound]
-        spliced += new.bottom
-        spliced += page[bottom.upperBound...]
-        return spliced
-    }
-
-    /// The last range of `bytes` equal to `needle`, searched from the end (the bottom pagination
-    /// sits a few bytes before a page's end).
-    static func lastRange(of needle: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
-        guard !needle.isEmpty, needle.count <= bytes.count else { return nil }
-        var start = bytes.count - needle.count
-        while start >= 0 {
-            if bytes[start] == needle[0], bytes[start..<(start + needle.count)].elementsEqual(needle) {
-                return start..<(start + needle.count)
-            }
-            start -= 1
-        }
-        return nil
     }
 
     /// Reads, lays out and renders the log, writing its files into `parts`.

@@ -41,20 +41,45 @@ func conversation(
 /// Lays out with the given site options (spec defaults unless changed) and page size.
 func layOut(
     _ conversation: Conversation, options: LayoutOptions = LayoutOptions(), pageSize: Int = 1000
-) -> ConversationLayout {
-    ConversationLayouter(options: options, pageSize: pageSize).layout(conversation)
+) -> ConversationPlan {
+    ConversationLayouter(options: options, pageSize: pageSize).plan(conversation)
 }
 
-extension ConversationLayout {
-    /// Every message row of every page, in order.
-    var messageRows: [MessageLayout] {
-        pages.flatMap { page in
-            page.items.compactMap { item -> MessageLayout? in
-                if case .message(let row) = item { return row }
-                return nil
+/// One page of a plan, as its rows come out of `forEachPlannedRow`.
+struct PlannedPage {
+    var index: Int
+    var items: [PlannedRow]
+    var header: PageHeader?
+    /// The messages of `items`, with their layout.
+    var rows: [MessageLayout]
+
+    /// A compact picture of the page: "day:2024-05-03", "day+:2024-05-03" (repeated) or a message id.
+    var outline: [String]
+}
+
+extension ConversationPlan {
+    /// Every page, rows collected.
+    var pages: [PlannedPage] {
+        (0..<pageCount).map { index in
+            var items: [PlannedRow] = []
+            var rows: [MessageLayout] = []
+            var outline: [String] = []
+            forEachPlannedRow(ofPage: index) { row in
+                items.append(row)
+                switch row {
+                case .daySeparator(let separator):
+                    outline.append((separator.repeatsPreviousPage ? "day+:" : "day:") + separator.day.iso)
+                case .message(let messageIndex, _):
+                    rows.append(messageLayout(messageIndex))
+                    outline.append(conversation.messages[messageIndex].id)
+                }
             }
+            return PlannedPage(index: index, items: items, header: pageHeader(index), rows: rows, outline: outline)
         }
     }
+
+    /// Every message row of every page, in order.
+    var messageRows: [MessageLayout] { pages.flatMap(\.rows) }
 
     /// The message row with `id`.
     func row(_ id: String) -> MessageLayout {
@@ -63,18 +88,15 @@ extension ConversationLayout {
     }
 
     /// Group positions in message order.
-    var positions: [GroupPosition] { messageRows.map(\.groupPosition) }
+    var positions: [GroupPosition] { messageRows.map(\.decisions.groupPosition) }
 }
 
-extension PageLayout {
-    /// A compact picture of the page: "day:2024-05-03", "day+:2024-05-03" (repeated) or a message id.
-    var outline: [String] {
-        items.map { item in
-            switch item {
-            case .daySeparator(let separator):
-                return (separator.repeatsPreviousPage ? "day+:" : "day:") + separator.day.iso
-            case .message(let row): return row.message.id
-            }
-        }
-    }
+extension MessageLayout {
+    // The decisions, by name, so tests read as the rules they check.
+    var alignment: MessageAlignment { decisions.alignment }
+    var groupPosition: GroupPosition { decisions.groupPosition }
+    var showsAvatar: Bool { decisions.showsAvatar }
+    var showsHeader: Bool { decisions.showsHeader }
+    var showsFooter: Bool { decisions.showsFooter }
+    var timestamp: TimestampPlacement { decisions.timestamp }
 }

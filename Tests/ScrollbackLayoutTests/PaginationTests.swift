@@ -33,7 +33,7 @@ struct PaginationTests {
         let layout = layOut(conversation(week), pageSize: 3)
         #expect(layout.pageOfMessage == ["1": 0, "2": 0, "3": 0, "4": 1, "5": 1, "6": 1, "7": 2])
         for (pageIndex, page) in layout.pages.enumerated() {
-            for case .message(let row) in page.items {
+            for row in page.rows {
                 #expect(layout.pageOfMessage[row.message.id] == pageIndex)
             }
         }
@@ -214,31 +214,5 @@ struct ExcerptTests {
         }
         #expect(TextExcerpt.make("abcde\u{301}", limit: 4) == "abc…")
         #expect(TextExcerpt.make("abcde\u{301}", limit: 5) == "abcde\u{301}")
-    }
-}
-
-@Suite("Plans build the same pages one at a time")
-struct PlanTests {
-    @Test func planPagesEqualTheWholeLayout() {
-        let messages = (0..<25).map { index in
-            message(
-                "m\(index)", ["alice", "bob"][index / 4 % 2], "2024-05-0\(3 + index / 10)T09:\(10 + index):00Z",
-                replyTo: index % 7 == 6 ? "m\(index - 5)" : nil)
-        }
-        let conversation = conversation(messages, timeZone: "Europe/Berlin")
-        let layouter = ConversationLayouter(options: LayoutOptions(), pageSize: 4)
-        let plan = layouter.plan(conversation)
-        let whole = layouter.layout(conversation)
-        #expect(plan.pageCount == 7)
-        #expect(whole.pages.count == 7)
-        for index in 0..<plan.pageCount {
-            let page = plan.page(index)
-            #expect(page.index == index)
-            #expect(page.outline == whole.pages[index].outline)
-        }
-        #expect(plan.pageIndex(ofMessage: "m13") == 3)
-        #expect(plan.pageIndex(ofMessage: "nope") == nil)
-        #expect(plan.pageOfMessage == whole.pageOfMessage)
-        #expect(plan.summary == whole.summary)
     }
 }

@@ -36,12 +36,13 @@ private typealias Support = MarkdownTestSupport
 
         // And the layout groups them the same way.
         func groupPositions(_ conversation: Conversation) -> [String] {
-            ConversationLayouter(options: LayoutOptions(), pageSize: 0).layout(conversation).pages
-                .flatMap(\.items)
-                .compactMap { item -> String? in
-                    guard case .message(let row) = item else { return nil }
-                    return "\(row.message.id):\(row.groupPosition.rawValue)"
-                }
+            let plan = ConversationLayouter(options: LayoutOptions(), pageSize: 0).plan(conversation)
+            var positions: [String] = []
+            plan.forEachPlannedRow(ofPage: 0) { row in
+                guard case .message(let index, let decisions) = row else { return }
+                positions.append("\(plan.conversation.messages[index].id):\(decisions.groupPosition.rawValue)")
+            }
+            return positions
         }
         let markdownPositions = groupPositions(markdown)
         #expect(markdownPositions == groupPositions(json))

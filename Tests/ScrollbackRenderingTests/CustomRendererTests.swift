@@ -21,7 +21,7 @@ struct DiceRenderer: CustomMessageRenderer {
     static let sampleTemplates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("sample-logs/templates").path
 
-    func pollLayout(_ id: String, data: JSONValue) -> ConversationLayout {
+    func pollLayout(_ id: String, data: JSONValue) -> ConversationPlan {
         Fixture.layout(pages: [[.message(Fixture.row("c1", .custom(CustomItem(id: id, data: data)), line: 42))]])
     }
 

@@ -11,7 +11,7 @@ import Testing
     static let hostile = script + handler + "' onfocus='x"
 
     /// A conversation where every field a log controls holds hostile text.
-    func hostileLayout() -> ConversationLayout {
+    func hostileLayout() -> ConversationPlan {
         let evil = Participant(
             id: "evil\" onclick=\"x", name: Self.hostile, avatar: .remote("javascript:alert(1)"),
             color: "red;background:url(x)")
@@ -71,11 +71,15 @@ import Testing
                             ]))), sender: evil2)),
             .message(Fixture.row("14", .location(LocationItem(latitude: 1, longitude: 2, name: h)), sender: evil2)),
         ]
-        var conversationLayout = Fixture.layout(
-            id: "evil", title: h, participants: [evil, evil2], pages: [rows], description: h)
-        conversationLayout.summary.lastMessagePreview = h
-        conversationLayout.summary.participantNames = [h]
-        return conversationLayout
+        return Fixture.layout(id: "evil", title: h, participants: [evil, evil2], pages: [rows], description: h)
+    }
+
+    /// The index entry of `hostileLayout()`, with hostile text in the preview and names too.
+    func hostileSummary() -> ConversationSummary {
+        var summary = hostileLayout().summary
+        summary.lastMessagePreview = Self.hostile
+        summary.participantNames = [Self.hostile]
+        return summary
     }
 
     /// Checks that nothing in `html` came through unescaped.
@@ -108,17 +112,17 @@ import Testing
         #expect(html.contains("<code>javascript:alert(1)</code>"))
         // An invalid colour never reaches a style attribute.
         #expect(!html.contains("style=\"--pc:red"))
-        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([hostileSummary()]))
         expectInert(index)
     }
 
     @Test func aQuoteFollowedByACombiningMarkCannotCloseAnAttribute() throws {
         // swift-mustache's own escaping compares whole Characters, and `"` + U+0301 is one
         // Character: it would reach `<meta name="description" content="…">` raw.
-        var layout = hostileLayout()
-        layout.summary.description = "x\"\u{301} onmouseover=\"alert(1)"
-        layout.summary.title = "t'\u{301}<\u{301}script>"
-        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
+        var summary = hostileSummary()
+        summary.description = "x\"\u{301} onmouseover=\"alert(1)"
+        summary.title = "t'\u{301}<\u{301}script>"
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([summary]))
         let rawPairs = ["\"\u{301}", "'\u{301}", "<\u{301}"]
         for raw in rawPairs {
             #expect(!index.contains(raw))
@@ -131,15 +135,16 @@ import Testing
         // Titles, descriptions and names reach the page shells through `{{…}}`, whose escaping
         // (PageEscaping) replaces control characters and noncharacters with U+FFFD.
         let forbidden = "\u{1}" + String(Character(Unicode.Scalar(0xFFFE)!))
-        var layout = hostileLayout()
-        layout.conversation.title = "Title" + forbidden
-        layout.conversation.description = "About" + forbidden
-        layout.conversation.participants[0].name = "Name" + forbidden
-        layout.summary.title = "Title" + forbidden
-        layout.summary.description = "About" + forbidden
-        let (pages, _) = Inspect.render(layout)
+        var conversation = hostileLayout().conversation
+        conversation.title = "Title" + forbidden
+        conversation.description = "About" + forbidden
+        conversation.participants[0].name = "Name" + forbidden
+        var summary = hostileSummary()
+        summary.title = "Title" + forbidden
+        summary.description = "About" + forbidden
+        let (pages, _) = Inspect.render(ConversationLayouter(options: LayoutOptions(), pageSize: 0).plan(conversation))
         let page = try #require(pages["evil/index.html"])
-        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([summary]))
         for html in [page, index] {
             #expect(!html.unicodeScalars.contains { $0.value == 1 || $0.value == 0xFFFE })
             #expect(html.contains("Title\u{FFFD}\u{FFFD}"))
@@ -147,46 +152,11 @@ import Testing
         #expect(page.contains("Name\u{FFFD}\u{FFFD}"))
     }
 
-    @Test func hostileTextIsEscapedThroughTheTemplatesToo() throws {
-        // Same input through swift-mustache (a site override of every row template disables the compiled copies).
-        let shipped = TemplateLibrary.defaultTemplatesDirectory
-        var overrides: [String: String] = [:]
-        for name in Set(RowTemplates.probes.map(\.templateName)) {
-            let text = try String(contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
-            overrides[name + ".mustache"] = text + " "
-        }
-        let library = TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides))
-        #expect(RowTemplates(library: library).compiled.isEmpty)
-        let (pages, _) = Inspect.render(hostileLayout(), templates: library)
+    @Test func hostileTextIsEscapedThroughSwiftMustacheToo() throws {
+        // Same input through swift-mustache's own renderer (what a template the compiler leaves
+        // to it gets).
+        let (pages, _) = Inspect.render(hostileLayout(), templates: TemplateCompilerTests.mustacheOnly)
         expectInert(try #require(pages["evil/index.html"]))
-    }
-
-    @Test func compiledAndTemplatedRowsPrintTheSameBytes() throws {
-        // Trailing-space overrides change nothing visible; strip that space to compare bytes.
-        let shipped = TemplateLibrary.defaultTemplatesDirectory
-        var overrides: [String: String] = [:]
-        for name in Set(RowTemplates.probes.map(\.templateName)) {
-            overrides[name + ".mustache"] = try String(
-                contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
-        }
-        let library = TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides))
-        let templated = RowTemplates(library: library, allowCompiled: false)
-        #expect(templated.compiled.isEmpty)
-        for layout in [Fixture.showcase(), hostileLayout(), syntheticLayout(count: 300)] {
-            var compiledRows = MessageRenderer(
-                layout: layout, rows: RowTemplates(library: .shipped), customRenderers: [:], remoteMedia: true)
-            var templatedRows = MessageRenderer(
-                layout: layout, rows: templated, customRenderers: [:], remoteMedia: true)
-            for page in layout.pages {
-                for item in page.items {
-                    var a = ""
-                    var b = ""
-                    compiledRows.render(item, pageIndex: page.index, into: &a)
-                    templatedRows.render(item, pageIndex: page.index, into: &b)
-                    #expect(a == b)
-                }
-            }
-        }
     }
 
     @Test func remoteMediaOffShowsPlaceholdersWithLinks() throws {

@@ -4,68 +4,90 @@ import ScrollbackModel
 
 @testable import ScrollbackRendering
 
-/// Hand-built layouts (the layout pass is written in parallel, so tests do not depend on it).
+/// A row of a hand-written conversation: a day (which dates the messages after it) or a message.
+enum LayoutItem {
+    case daySeparator(DaySeparator)
+    case message(FixtureRow)
+}
+
+/// A message of a hand-written conversation.
+struct FixtureRow {
+    var message: Message
+}
+
+/// Hand-written conversations, laid out by the layout pass (`ConversationLayouter.plan`), so a test
+/// renders what a build renders.
 enum Fixture {
     static let alice = Participant(id: "alice", name: "Alice Nguyen")
     static let bob = Participant(id: "bob", name: "Bob Stone", color: "#2e7d32")
     static let carol = Participant(id: "carol", name: "Carol Díaz")
     static let location = SourceLocation(file: "chat.json", line: 1, column: 1)
+    /// 2024-05-03T09:41:00Z: when fixture messages are sent (on the day of the `day` row before them).
+    static let sendTime: TimeInterval = 1_714_729_260
 
-    /// A message layout with sensible defaults for everything a test does not care about.
+    /// A message. The layout arguments (`position`, `avatar`, `header`, `footer`, `timestamp`,
+    /// `align`, `time`, `iso`) only say what the test expects; the layout pass decides.
     static func row(
         _ id: String, _ kind: MessageKind, sender: Participant? = bob, align: MessageAlignment? = nil,
         position: GroupPosition = .single, avatar: Bool = true, header: Bool = true, footer: Bool = true,
         timestamp: TimestampPlacement = .bottom, time: String = "9:41 AM", iso: String = "2024-05-03T09:41:00Z",
         edited: FormattedDate? = nil, status: DeliveryStatus? = nil, reply: ReplyPreview? = nil,
         reactions: [ReactionSummary] = [], line: Int = 1
-    ) -> MessageLayout {
+    ) -> FixtureRow {
         let isSystem = kind.name == .system
+        let people = [alice, bob, carol]
         let message = Message(
-            id: id, sender: isSystem ? nil : sender?.id, date: Date(timeIntervalSince1970: 1_714_729_260), kind: kind,
-            replyTo: reply?.messageID, edited: edited == nil ? nil : Date(timeIntervalSince1970: 1_714_729_300),
-            status: status, location: SourceLocation(file: "chat.json", line: line, column: 5))
-        return MessageLayout(
-            message: message, sender: isSystem ? nil : sender,
-            alignment: align ?? (isSystem ? .center : (sender?.id == "alice" ? .right : .left)),
-            groupPosition: position, showsAvatar: avatar, showsHeader: header, showsFooter: footer,
-            timestamp: timestamp, time: FormattedDate(text: time, iso: iso), edited: edited, reply: reply,
-            reactions: reactions)
+            id: id, sender: isSystem ? nil : sender?.id, date: Date(timeIntervalSince1970: sendTime), kind: kind,
+            replyTo: reply?.messageID,
+            reactions: reactions.map { reaction in
+                Reaction(
+                    emoji: reaction.emoji,
+                    senders: reaction.senderNames.map { name in people.first { $0.name == name }?.id ?? name })
+            },
+            edited: edited == nil ? nil : Date(timeIntervalSince1970: sendTime + 40), status: status,
+            location: SourceLocation(file: "chat.json", line: line, column: 5))
+        return FixtureRow(message: message)
     }
 
     static func day(_ text: String, _ iso: String) -> LayoutItem {
         .daySeparator(DaySeparator(day: FormattedDate(text: text, iso: iso)))
     }
 
-    /// A conversation layout of `pages` (rows per page), with `pageOfMessage` filled in.
+    /// The plan of a conversation of `pages` (rows per page): messages dated on the day of the
+    /// `day` row before them, pages of as many messages as the first one has.
     static func layout(
         id: String = "trip", title: String? = "Weekend trip", participants: [Participant] = [alice, bob, carol],
         pages: [[LayoutItem]], options: LayoutOptions = LayoutOptions(), description: String? = nil
-    ) -> ConversationLayout {
-        var pageOfMessage: [String: Int] = [:]
+    ) -> ConversationPlan {
         var messages: [Message] = []
-        for (index, items) in pages.enumerated() {
-            for case .message(let row) in items {
-                pageOfMessage[row.message.id] = index
-                messages.append(row.message)
+        var dayOffset: TimeInterval = 0
+        for items in pages {
+            for item in items {
+                switch item {
+                case .daySeparator(let separator):
+                    let parser = ISO8601DateFormatter()
+                    parser.formatOptions = [.withFullDate]
+                    if let day = parser.date(from: separator.day.iso) {
+                        dayOffset = day.timeIntervalSince1970 + 9 * 3600 + 41 * 60 - sendTime
+                    }
+                case .message(let row):
+                    var message = row.message
+                    message.date = message.date.addingTimeInterval(dayOffset)
+                    if let edited = message.edited { message.edited = edited.addingTimeInterval(dayOffset) }
+                    messages.append(message)
+                }
             }
         }
         let conversation = Conversation(
             id: id, title: title, description: description, me: "alice", participants: participants,
             messages: messages, source: location)
-        let summary = ConversationSummary(
-            id: id, title: conversation.displayTitle, description: description,
-            participantNames: participants.map(\.name), messageCount: messages.count,
-            firstDate: FormattedDate(text: "May 3, 2024", iso: "2024-05-03T09:41:00Z"),
-            lastDate: FormattedDate(text: "May 4, 2024", iso: "2024-05-04T08:00:00Z"),
-            lastMessagePreview: "Bob Stone: See you!")
-        return ConversationLayout(
-            conversation: conversation, options: options,
-            pages: pages.enumerated().map { PageLayout(index: $0.offset, items: $0.element) },
-            pageOfMessage: pageOfMessage, summary: summary)
+        let firstPageSize = pages.first.map { $0.filter { if case .message = $0 { true } else { false } }.count } ?? 0
+        return ConversationLayouter(options: options, pageSize: pages.count > 1 ? max(firstPageSize, 1) : 0)
+            .plan(conversation)
     }
 
     /// One message of every kind, with replies, reactions, edits and statuses: what the preview shows.
-    static func showcase(mediaRoot: Bool = true) -> ConversationLayout {
+    static func showcase(mediaRoot: Bool = true) -> ConversationPlan {
         let photo = MediaItem(
             source: .local(LocalAsset(sourcePath: "/tmp/x.svg", sitePath: "media/photo.svg")),
             size: PixelSize(width: 800, height: 600), alt: "A lake at dusk", caption: "Sunset at the lake 🌅")

@@ -44,11 +44,11 @@ enum Inspect {
 
     /// Renders `layout` with a fresh renderer and returns pages by path.
     static func render(
-        _ layout: ConversationLayout, config: SiteConfig = SiteConfig(), templates: TemplateLibrary = .shipped,
+        _ layout: ConversationPlan, config: SiteConfig = SiteConfig(), templates: TemplateLibrary = .shipped,
         customRenderers: [any CustomMessageRenderer] = []
     ) -> (pages: [String: String], diagnostics: [Diagnostic]) {
         let renderer = SiteRenderer(config: config, templates: templates, customRenderers: customRenderers)
-        let (files, diagnostics) = renderer.renderConversation(layout)
+        let (files, diagnostics) = renderer.renderFiles(layout)
         var pages: [String: String] = [:]
         for file in files { pages[file.path] = text(file) }
         return (pages, diagnostics)
@@ -65,5 +65,16 @@ enum Inspect {
             try Data(contents.utf8).write(to: url)
         }
         return directory.path
+    }
+}
+
+extension SiteRenderer {
+    /// Every file of `plan`'s conversation, copied out of `renderConversation`, and its warnings.
+    func renderFiles(_ plan: ConversationPlan) -> (files: [RenderedFile], diagnostics: [Diagnostic]) {
+        var files: [RenderedFile] = []
+        let diagnostics = renderConversation(plan) { path, bytes in
+            files.append(RenderedFile(path: path, contents: Array(bytes)))
+        }
+        return (files, diagnostics)
     }
 }

@@ -12,15 +12,16 @@ import Testing
             .message(Fixture.row("a", .text("first"), position: .first, header: true, timestamp: .hidden)),
             .message(Fixture.row("b", .text("middle"), position: .middle, header: false, timestamp: .hidden)),
             .message(Fixture.row("c", .text("last"), position: .last, header: false, timestamp: .bottom)),
+            .message(Fixture.row("s", .system("Bob left"))),
             .message(Fixture.row("d", .text("shown"), position: .single, header: true, timestamp: .bottom)),
         ]
         let (pages, _) = Inspect.render(Fixture.layout(pages: [rows]))
         let html = try #require(pages["trip/index.html"])
         #expect(html.contains("data-message-id=\"a\""))
-        #expect(html.contains("data-part=\"header\">Bob Stone</div><span class=\"vh\">9:41 AM:</span>"))
+        #expect(html.contains("data-part=\"header\">Bob Stone</div><span class=\"vh\">9:41:00\u{202F}AM:</span>"))
         #expect(
             html.contains(
-                "<span class=\"vh\">Bob Stone, 9:41 AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"
+                "<span class=\"vh\">Bob Stone, 9:41:00\u{202F}AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"
             ))
         #expect(
             html.contains("<span class=\"vh\">Bob Stone:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">last")

@@ -11,7 +11,7 @@ func writesPreviewSite() throws {
     let directory = ProcessInfo.processInfo.environment["SCROLLBACK_PREVIEW_DIR"]!
     let renderer = SiteRenderer(config: SiteConfig())
     let layout = Fixture.showcase()
-    let (pages, _) = renderer.renderConversation(layout)
+    let (pages, _) = renderer.renderFiles(layout)
     let files = pages + [renderer.renderIndex([layout.summary])] + renderer.assetFiles()
     for file in files {
         let url = URL(fileURLWithPath: directory).appendingPathComponent(file.path)

@@ -56,7 +56,7 @@ import Testing
 
 @Suite struct PaginationAndReplyTests {
     /// Three pages of two messages; the last message replies to the first.
-    func threePages() -> ConversationLayout {
+    func threePages() -> ConversationPlan {
         let pages: [[LayoutItem]] = [
             [.message(Fixture.row("a1", .text("one"))), .message(Fixture.row("a2", .text("two")))],
             [
@@ -103,15 +103,15 @@ import Testing
         // The quote is a link, not a second message element.
         #expect(!last.contains("data-message-id=\"a1\""))
         let middle = try #require(pages["trip/page-2.html"])
-        #expect(middle.contains("<a class=\"rq\" href=\"#m-b1\"><span dir=\"auto\">three</span></a>"))
+        #expect(middle.contains("<a class=\"rq\" href=\"#m-b1\"><b>Bob Stone</b><span dir=\"auto\">three</span></a>"))
     }
 
     @Test func paginationWindowElidesFarPages() throws {
-        let renderer = SiteRenderer(config: SiteConfig())
-        let context = renderer.pagination(current: 10, count: 30)
-        let pages = try #require(context["pages"] as? [[String: Any]])
-        let numbers = pages.map { ($0["number"] as? Int).map(String.init) ?? "…" }
-        #expect(pages.filter { $0["current"] as? Bool == true }.map { $0["number"] as? Int } == [11])
+        let pages = SiteRenderer.paginationEntries(current: 10, count: 30)
+        let numbers = pages.map { entry in
+            if case .page(let index, _) = entry { String(index + 1) } else { "…" }
+        }
+        #expect(pages.filter { if case .page(_, true) = $0 { true } else { false } } == [.page(index: 10, current: true)])
         #expect(numbers == ["1", "…", "8", "9", "10", "11", "12", "13", "14", "…", "30"])
     }
 
@@ -195,7 +195,7 @@ import Testing
             ]
         ])
         let renderer = SiteRenderer(config: SiteConfig())
-        let (files, _) = renderer.renderConversation(layout)
+        let (files, _) = renderer.renderFiles(layout)
         let html = Inspect.text(files.first { $0.path == "trip/index.html" }!)
         #expect(html.contains("<a href=\"tel:+15550109999\">+1 (555) 010-9999</a>"))
         #expect(html.contains("<a href=\"mailto:ann@example.com\">ann@example.com</a>"))

@@ -125,7 +125,7 @@ struct AppendTests {
         #expect(first.contains(#"content="A conversation between Alice and Bob""#))
     }
 
-    @Test("a message that needs a new page: earlier pages get the new pagination spliced in; fast path")
+    @Test("a message that needs a new page changes every page's pagination: the full path renders them all")
     func appendOntoFullPage() throws {
         var lines = Self.lines(9)
         let project = try Project(Self.log(lines))
@@ -133,11 +133,12 @@ struct AppendTests {
         try build(project.input, project.output)
         lines.append(Line(id: "m9", sender: "bob", minute: 95))
         let report = try project.rebuildMatchesClean(Self.log(lines))
-        #expect(report.appendedConversations == 1)
+        #expect(report.appendedConversations == 0)
+        #expect(report.rebuiltConversations == 1)
         let first = try String(contentsOf: project.output.appendingPathComponent("chat/index.html"), encoding: .utf8)
         #expect(first.contains(#"<a href="page-4.html">4</a>"#))
-        // Two more pages at once.
-        lines += (10..<16).map { Line(id: "m\($0)", sender: $0 % 2 == 0 ? "alice" : "bob", minute: $0 * 10) }
+        // The next message fits on that page: fast path again.
+        lines.append(Line(id: "m10", sender: "alice", minute: 96))
         #expect(try project.rebuildMatchesClean(Self.log(lines)).appendedConversations == 1)
     }
 
@@ -154,19 +155,6 @@ struct AppendTests {
         let report = try project.rebuildMatchesClean(Self.log(lines))
         #expect(report.appendedConversations == 0)
         #expect(report.rebuiltConversations == 1)
-    }
-
-    @Test("pagination splicing replaces the first top and the last bottom span, or refuses")
-    func paginationSplice() {
-        let page = Array("<h1>T</h1><nav>top 1/2</nav><p>rows</p><nav>bottom 1/2</nav></html>".utf8)
-        let old = (top: Array("<nav>top 1/2</nav>".utf8), bottom: Array("<nav>bottom 1/2</nav>".utf8))
-        let new = (top: Array("<nav>top 1/3</nav>".utf8), bottom: Array("<nav>bottom 1/3</nav>".utf8))
-        let spliced = ConversationWorker.replacingPagination(in: page, old: old, new: new)
-        #expect(
-            spliced.map { String(decoding: $0, as: UTF8.self) }
-                == "<h1>T</h1><nav>top 1/3</nav><p>rows</p><nav>bottom 1/3</nav></html>")
-        #expect(ConversationWorker.replacingPagination(in: page, old: new, new: old) == nil)
-        #expect(ConversationWorker.replacingPagination(in: page, old: (old.bottom, old.top), new: new) == nil)
     }
 
     @Test("a reply to a message on the first page re-reads that message; fast path")

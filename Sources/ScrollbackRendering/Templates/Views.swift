@@ -1,0 +1,436 @@
+import ScrollbackLayout
+import ScrollbackModel
+
+// The view models of the templates in `Templates/`: one class per context a template sees, with
+// the names it offers (`Templates/README.md` lists them for template authors). The hot ones
+// (a message row, its timestamps, its bubble) are made once per conversation and refilled for
+// every row; rendering reads them through the compiled accessors, so a row allocates nothing for
+// its parts.
+
+/// Shorthand for a class's schema builder.
+private func schema<Object: TemplateObject>(_ type: Object.Type) -> TemplateSchemaBuilder<Object> {
+    TemplateSchemaBuilder<Object>()
+}
+
+// MARK: - Pages
+
+/// `base`: the page shell.
+final class ShellView: TemplateObject {
+    var lang = "en", title = "", description = "", root = ""
+    var body: TemplateValue = .absent
+    static let templateSchema = schema(ShellView.self)
+        .text("lang") { $0.lang }.text("title") { $0.title }.text("description") { $0.description }
+        .text("root") { $0.root }.value("body") { $0.body }.schema
+}
+
+/// A date for people and for `<time datetime>`.
+final class DateView: TemplateObject {
+    let text: String, iso: String
+    init(_ date: FormattedDate) {
+        text = date.text
+        iso = date.iso
+    }
+    static let templateSchema = schema(DateView.self).text("text") { $0.text }.text("iso") { $0.iso }.schema
+}
+
+/// `range`: the first date, and the last when its text differs.
+final class DateRangeView: TemplateObject {
+    let first: DateView, last: DateView?
+    init(first: FormattedDate, last: FormattedDate?) {
+        self.first = DateView(first)
+        self.last = last.flatMap { $0.text == first.text ? nil : DateView($0) }
+    }
+    static let templateSchema = schema(DateRangeView.self)
+        .object("first", { DateView.templateSchema }) { $0.first }
+        .object("last", { DateView.templateSchema }) { $0.last }.schema
+}
+
+/// `conversation`: a conversation page's body.
+final class ConversationPageView: TemplateObject {
+    var title = "", description: String?, listStyle = "", back = "../index.html", noAvatars = false
+    var participants: [ParticipantView] = []
+    var count = "", range: DateRangeView?
+    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent, paginationBottom: TemplateValue = .absent
+    static let templateSchema = schema(ConversationPageView.self)
+        .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
+        .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
+        .list("participants", { ParticipantView.templateSchema }) { $0.participants }
+        .text("count") { $0.count }.object("range", { DateRangeView.templateSchema }) { $0.range }
+        .value("messages") { $0.messages }.value("pagination") { $0.pagination }
+        .value("paginationBottom") { $0.paginationBottom }.schema
+}
+
+/// One participant in a conversation page's header.
+final class ParticipantView: TemplateObject {
+    let name: String, anchor: String, avatar: AvatarView?
+    /// The avatar partial marks `data-part=avatar` only inside message elements (spec §5).
+    let inHeader = true
+    init(name: String, anchor: String, avatar: AvatarView?) {
+        self.name = name
+        self.anchor = anchor
+        self.avatar = avatar
+    }
+    static let templateSchema = schema(ParticipantView.self)
+        .text("name") { $0.name }.text("anchor") { $0.anchor }.flag("inHeader") { $0.inHeader }
+        .object("avatar", { AvatarView.templateSchema }) { $0.avatar }.schema
+}
+
+/// `index`: the conversation list.
+final class IndexView: TemplateObject {
+    let title: String, description: String?, conversations: [IndexEntryView]
+    init(title: String, description: String?, conversations: [IndexEntryView]) {
+        self.title = title
+        self.description = description
+        self.conversations = conversations
+    }
+    static let templateSchema = schema(IndexView.self)
+        .text("title") { $0.title }.text("description") { $0.description }
+        .list("conversations", { IndexEntryView.templateSchema }) { $0.conversations }
+        .number("count") { $0.conversations.count }.schema
+}
+
+/// One conversation in the index.
+final class IndexEntryView: TemplateObject {
+    var href = "", title = "", participants = "", count = "", description: String?, preview: String?
+    var range: DateRangeView?
+    static let templateSchema = schema(IndexEntryView.self)
+        .text("href") { $0.href }.text("title") { $0.title }.text("participants") { $0.participants }
+        .text("count") { $0.count }.text("description") { $0.description }.text("preview") { $0.preview }
+        .object("range", { DateRangeView.templateSchema }) { $0.range }.schema
+}
+
+/// `pagination`: previous/next links and a window of page numbers.
+final class PaginationView: TemplateObject {
+    let place: String, prev: String?, next: String?, pages: [PageLinkView], pageNumber: Int, pageCount: Int
+    init(place: String, current: Int, count: Int) {
+        self.place = place
+        prev = current > 0 ? SiteRenderer.pageFileName(current - 1) : nil
+        next = current < count - 1 ? SiteRenderer.pageFileName(current + 1) : nil
+        pages = SiteRenderer.paginationEntries(current: current, count: count).map(PageLinkView.init)
+        pageNumber = current + 1
+        pageCount = count
+    }
+    static let templateSchema = schema(PaginationView.self)
+        .text("where") { $0.place }.text("prev") { $0.prev }.text("next") { $0.next }
+        .list("pages", { PageLinkView.templateSchema }) { $0.pages }
+        .number("pageNumber") { $0.pageNumber }.number("pageCount") { $0.pageCount }.schema
+}
+
+/// One entry of the pagination: a page link or a gap.
+final class PageLinkView: TemplateObject {
+    let entry: SiteRenderer.PaginationEntry
+    init(_ entry: SiteRenderer.PaginationEntry) { self.entry = entry }
+    static let templateSchema = schema(PageLinkView.self)
+        .flag("gap") { if case .gap = $0.entry { true } else { false } }
+        .flag("current") { if case .page(_, let current) = $0.entry { current } else { false } }
+        .number("number") { if case .page(let index, _) = $0.entry { index + 1 } else { nil } }
+        .text("href") { if case .page(let index, _) = $0.entry { SiteRenderer.pageFileName(index) } else { nil } }
+        .schema
+}
+
+// MARK: - Rows
+
+/// `day-separator`.
+final class DayView: TemplateObject {
+    var text = "", iso = "", repeats = false
+    static let templateSchema = schema(DayView.self)
+        .text("text") { $0.text }.text("iso") { $0.iso }.flag("repeats") { $0.repeats }.schema
+}
+
+/// `avatar`: an image, or initials on a colour. Made once per participant.
+final class AvatarView: TemplateObject {
+    let name: String, initials: String, colorClass: String, colorStyle: String?, src: String?
+    init(name: String, initials: String, colorClass: String, colorStyle: String?, src: String?) {
+        self.name = name
+        self.initials = initials
+        self.colorClass = colorClass
+        self.colorStyle = colorStyle
+        self.src = src
+    }
+    static let templateSchema = schema(AvatarView.self)
+        .text("name") { $0.name }.text("initials") { $0.initials }.text("colorClass") { $0.colorClass }
+        .text("colorStyle") { $0.colorStyle }.text("src") { $0.src }.schema
+}
+
+/// `header`: the sender's name. Made once per participant.
+final class HeaderView: TemplateObject {
+    let name: String, anchor: String, colorClass: String, colorStyle: String?
+    init(name: String, anchor: String, colorClass: String, colorStyle: String?) {
+        self.name = name
+        self.anchor = anchor
+        self.colorClass = colorClass
+        self.colorStyle = colorStyle
+    }
+    static let templateSchema = schema(HeaderView.self)
+        .text("name") { $0.name }.text("anchor") { $0.anchor }.text("colorClass") { $0.colorClass }
+        .text("colorStyle") { $0.colorStyle }.schema
+}
+
+/// `timestamp`.
+final class TimeView: TemplateObject {
+    var anchor = "", text = "", iso = InlineISOTime(text: "")
+    /// `tt` above the bubble, `tb` below.
+    let place: String
+    init(place: String) { self.place = place }
+    static let templateSchema = schema(TimeView.self)
+        .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0.iso) }
+        .text("text") { $0.text }.schema
+}
+
+/// `reply`: the quote of the message this one answers.
+final class ReplyView: TemplateObject {
+    let href: String, author: String?, excerpt: String
+    init(href: String, author: String?, excerpt: String) {
+        self.href = href
+        self.author = author
+        self.excerpt = excerpt
+    }
+    static let templateSchema = schema(ReplyView.self)
+        .text("href") { $0.href }.text("author") { $0.author }.text("excerpt") { $0.excerpt }.schema
+}
+
+/// One reaction: emoji, count, and who.
+final class ReactionView: TemplateObject {
+    let emoji: String, count: Int, names: String
+    init(_ reaction: ReactionSummary) {
+        emoji = reaction.emoji
+        count = reaction.count
+        names = reaction.senderNames.joined(separator: ", ")
+    }
+    static let templateSchema = schema(ReactionView.self)
+        .text("emoji") { $0.emoji }.number("count") { $0.count }.text("names") { $0.names }.schema
+}
+
+/// `footer`: edited mark and delivery status.
+final class FooterView: TemplateObject {
+    let edited: DateView?, status: StatusView?
+    init(edited: DateView?, status: StatusView?) {
+        self.edited = edited
+        self.status = status
+    }
+    static let templateSchema = schema(FooterView.self)
+        .object("edited", { DateView.templateSchema }) { $0.edited }
+        .object("status", { StatusView.templateSchema }) { $0.status }.schema
+}
+
+/// A delivery status: mark, label and class.
+final class StatusView: TemplateObject, @unchecked Sendable {
+    let mark: String, label: String, cls: String
+    init(mark: String, label: String, cls: String) {
+        self.mark = mark
+        self.label = label
+        self.cls = cls
+    }
+    static let sent = StatusView(mark: "✓", label: "Sent", cls: "sent")
+    static let delivered = StatusView(mark: "✓✓", label: "Delivered", cls: "dlv")
+    static let read = StatusView(mark: "✓✓", label: "Read", cls: "read")
+    static let templateSchema = schema(StatusView.self)
+        .text("mark") { $0.mark }.text("label") { $0.label }.text("cls") { $0.cls }.schema
+}
+
+/// `message`: one message element with its parts. One per conversation, refilled for every row.
+final class MessageRowView: TemplateObject {
+    var anchor = "", id = "", kind = "", sender: String?, align = "", position = ""
+    var avatar: AvatarView?, header: HeaderView?
+    var timestampTop: TimeView?, timestampBottom: TimeView?
+    var reply: ReplyView?
+    /// The bubble, rendered by its kind's template.
+    var body = HTMLBuffer(capacity: 1024)
+    var reactions: [ReactionView] = []
+    var footer: FooterView?
+    /// Visually hidden text for screen readers when the header or the timestamp is not drawn
+    /// (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:".
+    var spoken: String?
+    /// The sender's name over the first message of a page that continues a group from the page
+    /// before: not the group's header, a reminder of who is speaking.
+    var continuedName: String?
+    static let templateSchema = schema(MessageRowView.self)
+        .text("anchor") { $0.anchor }.text("id") { $0.id }.text("kind") { $0.kind }.text("sender") { $0.sender }
+        .text("align") { $0.align }.text("position") { $0.position }
+        .object("avatar", { AvatarView.templateSchema }) { $0.avatar }
+        .object("header", { HeaderView.templateSchema }) { $0.header }
+        .object("timestampTop", { TimeView.templateSchema }) { $0.timestampTop }
+        .object("timestampBottom", { TimeView.templateSchema }) { $0.timestampBottom }
+        .object("reply", { ReplyView.templateSchema }) { $0.reply }
+        .value("body") { .bytes($0.body) }
+        .flag("hasReactions") { !$0.reactions.isEmpty }
+        .list("reactions", { ReactionView.templateSchema }) { $0.reactions }
+        .object("footer", { FooterView.templateSchema }) { $0.footer }
+        .text("spoken") { $0.spoken }.text("continuedName") { $0.continuedName }.schema
+}
+
+// MARK: - Bubbles (`kinds/…`)
+
+/// `kinds/text` and `kinds/attributedText`: markup made in Swift (linkified text, sanitized rich text).
+final class HTMLBodyView: TemplateObject {
+    var html: TemplateValue = .absent
+    static let templateSchema = schema(HTMLBodyView.self).value("html") { $0.html }.schema
+}
+
+/// `kinds/emoji` and `kinds/system`: text.
+final class TextBodyView: TemplateObject {
+    var text = ""
+    static let templateSchema = schema(TextBodyView.self).text("text") { $0.text }.schema
+}
+
+/// `image-placeholder`: media that cannot be shown, with its original reference as text.
+final class PlaceholderView: TemplateObject {
+    let original: String, link: String?, label: String
+    init(original: String, link: String?, label: String) {
+        self.original = original
+        self.link = link
+        self.label = label
+    }
+    static let templateSchema = schema(PlaceholderView.self)
+        .text("original") { $0.original }.text("link") { $0.link }.text("label") { $0.label }.schema
+}
+
+/// A pixel size.
+final class SizeView: TemplateObject {
+    let w: Int, h: Int
+    init?(_ size: PixelSize?) {
+        guard let size, size.width > 0, size.height > 0 else { return nil }
+        w = size.width
+        h = size.height
+    }
+    static let templateSchema = schema(SizeView.self).number("w") { $0.w }.number("h") { $0.h }.schema
+}
+
+/// The image of `kinds/photo`.
+final class ImageView: TemplateObject {
+    let src: String, alt: String, size: SizeView?
+    init(src: String, alt: String, size: SizeView?) {
+        self.src = src
+        self.alt = alt
+        self.size = size
+    }
+    static let templateSchema = schema(ImageView.self)
+        .text("src") { $0.src }.text("alt") { $0.alt }.object("size", { SizeView.templateSchema }) { $0.size }.schema
+}
+
+/// `kinds/photo`.
+final class PhotoView: TemplateObject {
+    var image: ImageView?, placeholder: String?, caption: String?
+    static let templateSchema = schema(PhotoView.self)
+        .object("image", { ImageView.templateSchema }) { $0.image }.text("placeholder") { $0.placeholder }
+        .text("caption") { $0.caption }.schema
+}
+
+/// The video of `kinds/video`.
+final class VideoSourceView: TemplateObject {
+    var src = "", poster: String?, size: SizeView?, title: String?
+    static let templateSchema = schema(VideoSourceView.self)
+        .text("src") { $0.src }.text("poster") { $0.poster }.object("size", { SizeView.templateSchema }) { $0.size }
+        .text("title") { $0.title }.schema
+}
+
+/// `kinds/video`.
+final class VideoView: TemplateObject {
+    var video: VideoSourceView?, placeholder: String?, caption: String?, duration: String?
+    static let templateSchema = schema(VideoView.self)
+        .object("video", { VideoSourceView.templateSchema }) { $0.video }.text("placeholder") { $0.placeholder }
+        .text("caption") { $0.caption }.text("duration") { $0.duration }.schema
+}
+
+/// `kinds/audio`.
+final class AudioView: TemplateObject {
+    var title: String?, src: String?, placeholder: String?, duration: String?
+    static let templateSchema = schema(AudioView.self)
+        .text("title") { $0.title }.text("src") { $0.src }.text("placeholder") { $0.placeholder }
+        .text("duration") { $0.duration }.schema
+}
+
+/// `kinds/location`: a card linking to OpenStreetMap.
+final class LocationView: TemplateObject {
+    var name: String?, address: String?, coords: String?, href: String?
+    static let templateSchema = schema(LocationView.self)
+        .text("name") { $0.name }.text("address") { $0.address }.text("coords") { $0.coords }
+        .text("href") { $0.href }.schema
+}
+
+/// A phone number or e-mail address of a contact card, with its link when it has a safe one.
+final class ContactLinkView: TemplateObject {
+    let text: String, href: String?
+    init(text: String, href: String?) {
+        self.text = text
+        self.href = href
+    }
+    static let templateSchema = schema(ContactLinkView.self).text("text") { $0.text }.text("href") { $0.href }.schema
+}
+
+/// `kinds/contact`: a card with `tel:`/`mailto:` links and the `.vcf` download.
+final class ContactView: TemplateObject {
+    var name = "", initials = "", phones: [ContactLinkView] = [], emails: [ContactLinkView] = []
+    var vcf = "", vcfName = ""
+    static let templateSchema = schema(ContactView.self)
+        .text("name") { $0.name }.text("initials") { $0.initials }
+        .list("phones", { ContactLinkView.templateSchema }) { $0.phones }
+        .list("emails", { ContactLinkView.templateSchema }) { $0.emails }
+        .text("vcf") { $0.vcf }.text("vcfName") { $0.vcfName }.schema
+}
+
+/// The card of `kinds/linkPreview`.
+final class LinkCardView: TemplateObject {
+    var href: String?, title: String?, teaser: String?, site: String?, domain: String?, thumb: String?
+    static let templateSchema = schema(LinkCardView.self)
+        .text("href") { $0.href }.text("title") { $0.title }.text("teaser") { $0.teaser }.text("site") { $0.site }
+        .text("domain") { $0.domain }.text("thumb") { $0.thumb }.schema
+}
+
+/// `kinds/linkPreview`: the text, then the preview card.
+final class LinkPreviewView: TemplateObject {
+    var html: String?, card = LinkCardView()
+    static let templateSchema = schema(LinkPreviewView.self)
+        .text("html") { $0.html }.object("card", { LinkCardView.templateSchema }) { $0.card }.schema
+}
+
+/// `kinds/custom`: the bubble around what a custom renderer or `custom/<id>` template drew.
+final class CustomBodyView: TemplateObject {
+    let id: String, html: String
+    init(id: String, html: String) {
+        self.id = id
+        self.html = html
+    }
+    static let templateSchema = schema(CustomBodyView.self).text("id") { $0.id }.text("html") { $0.html }.schema
+}
+
+/// `kinds/custom-fallback`: a visible card for a custom id nobody renders.
+final class CustomFallbackView: TemplateObject {
+    let id: String, json: String
+    init(id: String, json: String) {
+        self.id = id
+        self.json = json
+    }
+    static let templateSchema = schema(CustomFallbackView.self).text("id") { $0.id }.text("json") { $0.json }.schema
+}
+
+/// `custom/<id>`: a custom message's data and where it sits.
+final class CustomTemplateView: TemplateObject {
+    let id: String, message: CustomMessageView, bubbleMaxWidth: String, cornerRadius: String, data: JSONValue
+    init(id: String, message: CustomMessageView, bubbleMaxWidth: String, cornerRadius: String, data: JSONValue) {
+        self.id = id
+        self.message = message
+        self.bubbleMaxWidth = bubbleMaxWidth
+        self.cornerRadius = cornerRadius
+        self.data = data
+    }
+    static let templateSchema = schema(CustomTemplateView.self)
+        .text("id") { $0.id }.object("message", { CustomMessageView.templateSchema }) { $0.message }
+        .text("bubbleMaxWidth") { $0.bubbleMaxWidth }.text("cornerRadius") { $0.cornerRadius }
+        .json("data") { $0.data }.schema
+}
+
+/// The message of a `custom/<id>` template.
+final class CustomMessageView: TemplateObject {
+    let id: String, date: String, iso: String, sender: String?, senderName: String?
+    init(id: String, date: String, iso: String, sender: String?, senderName: String?) {
+        self.id = id
+        self.date = date
+        self.iso = iso
+        self.sender = sender
+        self.senderName = senderName
+    }
+    static let templateSchema = schema(CustomMessageView.self)
+        .text("id") { $0.id }.text("date") { $0.date }.text("iso") { $0.iso }.text("sender") { $0.sender }
+        .text("senderName") { $0.senderName }.schema
+}
