@@ -155,8 +155,8 @@ def main(argv=None):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     runs = {}
-    for name in ("scrollback-clean", "rebuild-unchanged", "rebuild-append-smallest", "rebuild-append-largest",
-                 "hugo", "cmark-gfm"):
+    for name in ("scrollback-clean", "scrollback-overridden", "scrollback-baseline", "rebuild-unchanged",
+                 "rebuild-append-smallest", "rebuild-append-largest", "hugo", "cmark-gfm"):
         report = repeated_run(r, name)
         if report is not None:
             runs[name] = report
@@ -181,7 +181,13 @@ def main(argv=None):
     hugo = runs.get("hugo") or {}
     cmark = runs.get("cmark-gfm") or {}
     sb_wall = sb.get("wall_s") if sb_ok else None
+    overridden = runs.get("scrollback-overridden") or {}
+    baseline = runs.get("scrollback-baseline") or {}
     results["derived"] = {
+        "overridden_over_shipped": ratio(overridden.get("wall_s") if sb_ok else None, sb_wall),
+        "overridden_over_shipped_cpu": ratio(overridden.get("cpu_s") if sb_ok else None, sb.get("cpu_s")),
+        "scrollback_over_baseline": ratio(sb_wall, baseline.get("wall_s")),
+        "scrollback_over_baseline_cpu": ratio(sb.get("cpu_s") if sb_ok else None, baseline.get("cpu_s")),
         "scrollback_messages_per_s": round(args.messages / sb_wall) if sb_wall else None,
         "scrollback_over_hugo": ratio(sb_wall, hugo.get("wall_s")),
         "scrollback_over_cmark_gfm": ratio(sb_wall, cmark.get("wall_s")),
@@ -229,6 +235,16 @@ def main(argv=None):
          check_at_least(results["derived"]["scrollback_messages_per_s"], 200_000)),
         ("Scrollback peak RSS", megabytes(sb.get("peak_rss_bytes") if sb_ok else None), "≤ 500 MB",
          check(sb.get("peak_rss_bytes") if sb_ok else None, 500 * MB)),
+        ("Site templates/ overriding row + page templates, wall", seconds(overridden.get("wall_s")),
+         "≤ 1.5× shipped", check(results["derived"]["overridden_over_shipped"], 1.5)),
+        ("  (overridden / shipped: wall, CPU)", "%s, %s" % (times(results["derived"]["overridden_over_shipped"]),
+                                                           times(results["derived"]["overridden_over_shipped_cpu"])),
+         "", ""),
+        ("Baseline binary clean build: wall / CPU", "—" if not baseline else "%s / %s" % (
+            seconds(baseline.get("wall_s")), seconds(baseline.get("cpu_s"))), "(--baseline-binary)", ""),
+        ("  (this / baseline: wall, CPU)", "%s, %s" % (times(results["derived"]["scrollback_over_baseline"]),
+                                                      times(results["derived"]["scrollback_over_baseline_cpu"])),
+         "≤ 1× (no slower)", check(results["derived"]["scrollback_over_baseline_cpu"], 1.0)),
         ("Hugo wall (hugo --quiet)", seconds(hugo.get("wall_s")), "", ""),
         ("Hugo CPU user+sys", seconds(hugo.get("cpu_s")), "", ""),
         ("Hugo peak RSS", megabytes(hugo.get("peak_rss_bytes")), "", ""),

