@@ -45,9 +45,10 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site from a folder of logs.",
         discussion: """
-            Diagnostics go to standard error as file:line:column: error: message. A log with errors \
-            is left out and the exit status is 1; the other conversations are still built. The output \
-            folder is replaced in one step, never left half-written.
+            Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
+            and column. A log with errors keeps the pages of the last build that read it without errors \
+            (or is left out when there is none) and the exit status is 1; the other conversations are \
+            still built. The output folder is replaced in one step, never left half-written.
             """)
 
     @Argument(help: "The folder of logs (*.json, *.md).", completion: .directory)

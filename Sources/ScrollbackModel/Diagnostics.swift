@@ -73,6 +73,9 @@ public enum Problem: Hashable, Sendable {
     case templateError(String)
     /// Two conversations claim the same URL slug.
     case duplicateConversationID(String, firstIn: String)
+    /// A log with errors whose conversation keeps the pages of the last build that read it
+    /// without errors (the index keeps its entry too); the build still fails.
+    case keptPreviousPages(conversationID: String)
     /// Reading or writing a file failed.
     case fileSystem(String)
     /// Anything an importer or extension reports that has no case of its own.
@@ -115,6 +118,9 @@ public enum Problem: Hashable, Sendable {
         case .templateError(let detail): return "template error: \(detail)"
         case .duplicateConversationID(let id, let first):
             return "duplicate conversation id '\(id)', also used by \(first); expected unique ids"
+        case .keptPreviousPages(let id):
+            return
+                "kept the previous pages of '\(id)' from the last good build; expected this log without errors to update them"
         case .fileSystem(let detail): return detail
         case .other(let detail): return detail
         }
