@@ -47,6 +47,14 @@ struct ConversationWorker: Sendable {
     /// pages of the last build that read it without errors, when there is one.
     func build(_ input: InputDiscovery.Input, number: Int, displayPath: String) -> ConversationOutcome {
         var outcome = buildAnew(input, number: number, displayPath: displayPath)
+        // A Markdown log that lost its front matter (a deleted `---`) is a mistake, not a README:
+        // it was published last time.
+        if outcome.entry == nil, lastGoodEntries[input.relativePath] != nil {
+            outcome.diagnostics = outcome.diagnostics.map { diagnostic in
+                guard diagnostic.severity == .note, case .notALog = diagnostic.problem else { return diagnostic }
+                return Diagnostic(.error, diagnostic.problem, at: diagnostic.location)
+            }
+        }
         guard outcome.entry == nil, outcome.diagnostics.contains(where: { $0.severity == .error }),
             let lastGood = lastGoodEntries[input.relativePath],
             let kept = keepLastGood(lastGood, input: input, into: outcome.partsFolder)

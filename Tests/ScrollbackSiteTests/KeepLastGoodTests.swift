@@ -126,6 +126,26 @@ struct KeepLastGoodTests {
         #expect(try project.site() == snapshot(other))
     }
 
+    @Test("a Markdown log that lost its front matter is an error that keeps its pages, not a skipped README")
+    func markdownLogWithoutFrontMatter() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let log = "---\nparticipants:\n  alice: Alice\n---\n\n# 2024-05-03\n\n**alice** 09:41\nHello\n"
+        try project.folder.write(log, to: "logs/notes.md")
+        try build(project.input, project.output)
+        let before = try project.site()["notes/index.html"]
+        #expect(before != nil)
+        try project.folder.write(log.replacingOccurrences(of: "---\n", with: ""), to: "logs/notes.md")
+        let report = try build(project.input, project.output)
+        #expect(report.hasErrors)
+        #expect(report.keptConversations == 1)
+        #expect(try project.site()["notes/index.html"] == before)
+        #expect(
+            report.diagnostics.map(\.description).contains(
+                "logs/notes.md:1:1: error: not a conversation log, skipped: it has no front matter; a Markdown log opens with front matter holding 'participants'"
+            ))
+    }
+
     @Test("a kept conversation's messages are all still on its pages")
     func keptPagesHoldEveryMessage() throws {
         let project = try Project()
