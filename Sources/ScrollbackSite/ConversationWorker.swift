@@ -231,6 +231,7 @@ struct ConversationWorker: Sendable {
         }
 
         // Read the synthetic document; a reply to an old message left out is added, once.
+        let previousWarnings = Set(previous.warnings.map(\.message))
         var attempt = 0
         while true {
             attempt += 1
@@ -249,10 +250,17 @@ struct ConversationWorker: Sendable {
             let shift = checkpoint.prefixLength - synthetic.count  // synthetic offset + shift = file offset
             synthetic += bytes[checkpoint.prefixLength...]
             let read = reader.read(contents: synthetic, of: input.url, tracingMessages: true)
-            if attempt == 1, !read.diagnostics.isEmpty {
+            // An unknown field is reported once per file, at its first use: when the previous
+            // build reported it, that first use is in the unchanged head, and a full read reports
+            // it there again (the previous warnings are kept as they are).
+            let diagnostics = read.diagnostics.filter { diagnostic in
+                guard diagnostic.severity == .warning, case .unknownField = diagnostic.problem else { return true }
+                return !previousWarnings.contains(diagnostic.problem.message)
+            }
+            if attempt == 1, !diagnostics.isEmpty {
                 // Only warnings about reply targets that are old messages left out: add them.
                 var added = false
-                for diagnostic in read.diagnostics {
+                for diagnostic in diagnostics {
                     guard diagnostic.severity == .warning, case .unknownReplyTarget(let id) = diagnostic.problem,
                         let fileIndex = records.indices.first(where: {
                             records[$0].idHash == AppendCheckpoint.idHash(id)
@@ -264,7 +272,7 @@ struct ConversationWorker: Sendable {
                 }
                 if added { continue }
             }
-            guard read.diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
+            guard diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
             else { return nil }
             return appendedEntry(
                 input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint, chosen: chosen,

@@ -111,6 +111,23 @@ struct AppendTests {
         #expect(try project.rebuildMatchesClean(Self.log(lines)).appendedConversations == 1)
     }
 
+    @Test("a log with an unknown field already reported keeps the fast path; a new unknown field takes the full path")
+    func appendWithUnknownFields() throws {
+        var lines = Self.lines(7)
+        lines[1].extra = #", "mood": "happy""#
+        let project = try Project(Self.log(lines))
+        defer { project.folder.remove() }
+        try build(project.input, project.output)
+        lines.append(Line(id: "m7", sender: "alice", minute: 80, extra: #", "mood": "sunny""#))
+        let report = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(report.appendedConversations == 1)
+        #expect(report.diagnostics.filter { $0.description.contains("unknown field 'mood'") }.count == 1)
+        lines.append(Line(id: "m8", sender: "bob", minute: 90, extra: #", "weather": "rain""#))
+        let second = try project.rebuildMatchesClean(Self.log(lines))
+        #expect(second.appendedConversations == 0)
+        #expect(second.diagnostics.contains { $0.description.contains("unknown field 'weather'") })
+    }
+
     @Test("several messages at once; page headers show each page's own count and dates")
     func appendSeveral() throws {
         var lines = Self.lines(7)

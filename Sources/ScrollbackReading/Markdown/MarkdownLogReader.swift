@@ -8,7 +8,9 @@ import ScrollbackModel
 ///   decoded with Yams (see `MarkdownFrontMatter`): `title`, `description`, `me`, `timezone`,
 ///   `version`, `id`, `participants` (id → name, or id → `{ name, avatar, color }`), `links`
 ///   (URL → `{ title, teaser, thumbnail, siteName }`) and `layout` (the spec §3 options, parsed
-///   by `LayoutOptionParsing` like the JSON reader and the config do). `participants` is required.
+///   by `LayoutOptionParsing` like the JSON reader and the config do). A file without front
+///   matter holding `participants` is not a log (a README): the result is a `.note`
+///   (`Problem.notALog`), which `build --verbose` prints; no error.
 /// - Only top-level blocks are looked at: a heading (any level) whose whole text is
 ///   `YYYY-MM-DD` sets the day; a paragraph whose first inline is **strong** (a participant id
 ///   or exact display name) followed on its first line by a time starts a message; a paragraph
@@ -29,6 +31,11 @@ import ScrollbackModel
 ///   Markdown syntax.
 /// - Headings before the first message (a title) are ignored; other text outside any message is
 ///   ignored with one warning.
+/// - Near misses (spec §2: never merged silently): a paragraph whose first line is a participant
+///   and a time without the bold, with words between the bold sender and the time, or with the
+///   time inside the bold, and a heading that is a date in another form (`May 4, 2024`), are
+///   warnings at their start; their text stays in the message before them (before any message,
+///   a paragraph is an error, since there is nothing to keep it in).
 /// - Images in rich text that are local files are written as `@root/media/<hash>.<ext>`; the
 ///   renderer replaces `@root/` with the relative path to the site root.
 ///
@@ -172,7 +179,7 @@ struct MarkdownLogSession {
             notALog("its front matter has no 'participants'")
             return nil
         }
-        let yaml = placement ?? FrontMatterPlacement(yaml: "", lines: [])
+        let yaml = placement
         let header = conversationFields(frontMatter, yaml: yaml)
 
         let zoneName = header.timeZone ?? header.layout.timeZone ?? context.config.layout.timeZone
