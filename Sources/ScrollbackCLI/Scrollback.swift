@@ -22,10 +22,18 @@ struct Scrollback: ParsableCommand {
 final class DiagnosticPrinter: @unchecked Sendable {
     private let lock = NSLock()
 
-    /// Prints `diagnostics`, one `file:line:column: error: …` line each.
+    /// Whether notes (files skipped as not logs) are printed too (`--verbose`).
+    let verbose: Bool
+
+    init(verbose: Bool = false) {
+        self.verbose = verbose
+    }
+
+    /// Prints `diagnostics`, one `file:line:column: error: …` line each; notes only when verbose.
     func print(_ diagnostics: [Diagnostic]) {
-        guard !diagnostics.isEmpty else { return }
-        let text = diagnostics.map { $0.description + "\n" }.joined()
+        let shown = verbose ? diagnostics : diagnostics.filter { $0.severity != .note }
+        guard !shown.isEmpty else { return }
+        let text = shown.map { $0.description + "\n" }.joined()
         lock.lock()
         FileHandle.standardError.write(Data(text.utf8))
         lock.unlock()
@@ -45,9 +53,10 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site from a folder of logs.",
         discussion: """
-            Diagnostics go to standard error as file:line:column: error: message. A log with errors \
-            is left out and the exit status is 1; the other conversations are still built. The output \
-            folder is replaced in one step, never left half-written.
+            Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
+            and column. A log with errors keeps the pages of the last build that read it without errors \
+            (or is left out when there is none) and the exit status is 1; the other conversations are \
+            still built. The output folder is replaced in one step, never left half-written.
             """)
 
     @Argument(help: "The folder of logs (*.json, *.md).", completion: .directory)
@@ -65,8 +74,11 @@ struct Build: ParsableCommand {
     @Flag(help: "Also print how long each step of the pipeline took (to standard error).")
     var timings = false
 
+    @Flag(name: .shortAndLong, help: "Also report files that are skipped because they are not logs (a README.md).")
+    var verbose = false
+
     func run() throws {
-        let printer = DiagnosticPrinter()
+        let printer = DiagnosticPrinter(verbose: verbose)
         var options = SiteBuilder.Options(
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
         options.onDiagnostics = { printer.print($0) }
