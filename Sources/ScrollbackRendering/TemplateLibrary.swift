@@ -1,9 +1,11 @@
 import Foundation
 import Mustache
 import ScrollbackModel
+import ScrollbackTemplates
 
-/// The templates a site renders with: the shipped defaults from the repository's `Templates/`
-/// folder, overridden file by file (same relative name) by the site's `templates/` folder.
+/// The templates a site renders with: the shipped defaults (`ShippedTemplates`, embedded from the
+/// repository's `Templates/` folder), overridden file by file (same relative name) by the site's
+/// `templates/` folder.
 ///
 /// Templates are parsed once, here; rendering only walks the parsed tokens. Static files
 /// (`assets/…`) follow the same override rule.
@@ -18,70 +20,53 @@ public struct TemplateLibrary: Sendable {
     let overridden: Set<String>
     /// Asset files (`assets/…`) by site path, already read.
     let assets: [String: [UInt8]]
-    /// Problems found while loading (template parse errors: the default is used instead).
+    /// Problems found while loading: unreadable shipped templates, parse errors, partials that
+    /// name no template. Any of them stops a build before it publishes.
     public let diagnostics: [Diagnostic]
-
-    /// The folder of shipped templates: `$SCROLLBACK_TEMPLATES`, else `Templates/` at the repository root.
-    public static var defaultTemplatesDirectory: String {
-        if let override = ProcessInfo.processInfo.environment["SCROLLBACK_TEMPLATES"], !override.isEmpty {
-            return override
-        }
-        // This file is Sources/ScrollbackRendering/TemplateLibrary.swift: three levels below the root.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent("Templates").path
-    }
 
     /// The shipped templates alone, loaded once per process.
     public static let shipped = TemplateLibrary(siteTemplatesDirectory: nil)
 
-    /// Loads the shipped templates, then the site's overrides from `siteTemplatesDirectory` (if it exists).
+    /// Loads the shipped templates (`ShippedTemplates`: embedded in the binary, or the
+    /// `SCROLLBACK_TEMPLATES` folder), then the site's overrides from `siteTemplatesDirectory`
+    /// (if it exists). Every problem is an error diagnostic: a build with one publishes nothing.
     ///
-    /// - Parameters:
-    ///   - siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
-    ///   - defaultsDirectory: the shipped templates (default: `defaultTemplatesDirectory`).
-    public init(siteTemplatesDirectory: String?, defaultsDirectory: String = TemplateLibrary.defaultTemplatesDirectory)
-    {
+    /// - Parameter siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
+    public init(siteTemplatesDirectory: String?) {
         var templates: [String: MustacheTemplate] = [:]
+        var sources: [String: (label: String, text: String)] = [:]
         var empty: Set<String> = []
         var assets: [String: [UInt8]] = [:]
         var diagnostics: [Diagnostic] = []
         var overridden: Set<String> = []
-        for (directory, isSite) in [(defaultsDirectory, false), (siteTemplatesDirectory, true)] {
-            guard let directory else { continue }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                if !isSite {
-                    diagnostics.append(
-                        .error(
-                            .templateError("shipped templates not found at \(directory); set SCROLLBACK_TEMPLATES"),
-                            at: nil))
-                }
-                continue
-            }
-            let files = (FileManager.default.subpaths(atPath: directory) ?? []).sorted()
-            for relative in files {
-                let path = (directory as NSString).appendingPathComponent(relative)
-                let label = isSite ? "templates/\(relative)" : "Templates/\(relative)"
+        var shipped: [ShippedTemplates.File] = []
+        do {
+            shipped = try ShippedTemplates.files()
+        } catch {
+            diagnostics.append(.error(.templateError(error.description), at: nil))
+        }
+        var site: [ShippedTemplates.File] = []
+        if let siteTemplatesDirectory {
+            // No folder (the usual case) means no overrides.
+            site = (try? ShippedTemplates.files(inFolder: siteTemplatesDirectory)) ?? []
+        }
+        let shippedLabel = ShippedTemplates.overrideDirectory == nil ? "Templates" : ShippedTemplates.overrideVariable
+        for (files, isSite) in [(shipped, false), (site, true)] {
+            for file in files {
+                let relative = file.path
+                let label = isSite ? "templates/\(relative)" : "\(shippedLabel)/\(relative)"
                 if relative.hasPrefix("assets/") {
-                    if let data = FileManager.default.contents(atPath: path) { assets[relative] = Array(data) }
+                    assets[relative] = file.contents
                     continue
                 }
                 guard relative.hasSuffix(".mustache") else { continue }
                 let name = String(relative.dropLast(".mustache".count))
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    diagnostics.append(
-                        .error(
-                            .templateError("cannot read \(label)"), at: SourceLocation(file: label, line: 1, column: 1))
-                    )
-                    continue
-                }
-                var text = String(decoding: data, as: UTF8.self)
+                var text = String(decoding: file.contents, as: UTF8.self)
                 // A file's final newline is the editor's, not the page's.
                 if text.hasSuffix("\n") { text.removeLast() }
                 do {
                     templates[name] = try MustacheTemplate(string: PageEscaping.pragma + text)
+                    sources[name] = (label, text)
                     if isSite { overridden.insert(name) }
                     if text.allSatisfy(\.isWhitespace) { empty.insert(name) } else { empty.remove(name) }
                 } catch let error as MustacheTemplate.ParserError {
@@ -98,6 +83,8 @@ public struct TemplateLibrary: Sendable {
                 }
             }
         }
+        diagnostics += TemplateReferences.missingShippedTemplates(in: shipped, label: shippedLabel)
+        diagnostics += TemplateReferences.missingPartials(in: sources, known: Set(templates.keys))
         self.mustache = MustacheLibrary(templates: templates)
         self.emptyTemplates = empty
         self.names = Set(templates.keys)
