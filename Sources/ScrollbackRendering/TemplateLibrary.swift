@@ -40,8 +40,10 @@ public struct TemplateLibrary: Sendable {
         var diagnostics: [Diagnostic] = []
         var overridden: Set<String> = []
         var shipped: [ShippedTemplates.File] = []
+        let shippedLabel = ShippedTemplates.overrideDirectory == nil ? "Templates" : ShippedTemplates.overrideVariable
         do {
             shipped = try ShippedTemplates.files()
+            diagnostics += TemplateReferences.missingShippedTemplates(in: shipped, label: shippedLabel)
         } catch {
             diagnostics.append(.error(.templateError(error.description), at: nil))
         }
@@ -50,7 +52,6 @@ public struct TemplateLibrary: Sendable {
             // No folder (the usual case) means no overrides.
             site = (try? ShippedTemplates.files(inFolder: siteTemplatesDirectory)) ?? []
         }
-        let shippedLabel = ShippedTemplates.overrideDirectory == nil ? "Templates" : ShippedTemplates.overrideVariable
         for (files, isSite) in [(shipped, false), (site, true)] {
             for file in files {
                 let relative = file.path
@@ -83,7 +84,6 @@ public struct TemplateLibrary: Sendable {
                 }
             }
         }
-        diagnostics += TemplateReferences.missingShippedTemplates(in: shipped, label: shippedLabel)
         diagnostics += TemplateReferences.missingPartials(in: sources, known: Set(templates.keys))
         self.mustache = MustacheLibrary(templates: templates)
         self.emptyTemplates = empty
