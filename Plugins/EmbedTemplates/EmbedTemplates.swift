@@ -12,26 +12,27 @@ struct EmbedTemplates: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedTemplates.swift")
         return [
             .buildCommand(
-                displayName: "Embedding Templates/ into \(target.name)",
+                displayName: "Embedding the shipped templates into \(target.name)",
                 executable: try context.tool(named: "EmbedTemplatesTool").url,
                 arguments: [templates.path(percentEncoded: false), output.path(percentEncoded: false)],
-                // Every file (and the folder itself, so an added or removed file reruns the tool).
-                inputFiles: [templates] + Self.files(under: templates),
+                // Every folder (a file added or removed changes its listing, which reruns the
+                // tool; the tool lists the folder itself) and every file (an edit reruns it).
+                // SwiftPM asks this plugin for its inputs again only when it re-plans the package,
+                // so after adding, deleting or renaming a file `touch Package.swift`; until then a
+                // deleted file stops the build as a missing input and a new file's edits are not
+                // seen (ShippedTemplatesTests compares the embedded files with the folder).
+                inputFiles: Self.entries(under: templates),
                 outputFiles: [output])
         ]
     }
 
-    /// The regular files under `folder`, hidden ones left out, sorted by path.
-    static func files(under folder: URL) -> [URL] {
+    /// `folder` and the folders and regular files under it, hidden ones left out, sorted by path.
+    static func entries(under folder: URL) -> [URL] {
         let paths = FileManager.default.subpaths(atPath: folder.path(percentEncoded: false)) ?? []
-        return paths.sorted().compactMap { relative in
-            guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return nil }
-            let url = folder.appending(path: relative)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            else { return nil }
-            return url
-        }
+        return [folder]
+            + paths.sorted().compactMap { relative in
+                guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return nil }
+                return folder.appending(path: relative)
+            }
     }
 }
