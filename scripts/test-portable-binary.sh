@@ -46,15 +46,13 @@ else
     away="$repo.hidden-by-test-portable-binary.$$"
     echo "test-portable-binary: no mount namespace; renaming $repo to $away for the run"
     mv "$repo" "$away"
-    restore() { mv "$away" "$repo"; rm -rf "$work"; }
-    trap restore EXIT
+    trap 'mv "$away" "$repo"; rm -rf "$work"' EXIT
     [[ ! -e $repo/Templates ]]
     status=0
     "${run_portable[@]}" || status=$?
-    restore
-    trap - EXIT
-    [[ $status -eq 0 ]] || exit "$status"
+    mv "$away" "$repo"
     trap 'rm -rf "$work"' EXIT
+    [[ $status -eq 0 ]] || exit "$status"
 fi
 
 # The manifest records where the binary and the input were; everything else must be identical.
