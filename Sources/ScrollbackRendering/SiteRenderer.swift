@@ -250,7 +250,7 @@ public struct SiteRenderer: Sendable {
             let frame = skeleton?.frame(
                 shell: shell(
                     title: fullTitle, description: description, root: "../", body: PageSkeleton.bodyMarker,
-                    locale: layout.options.locale))
+                    locale: layout.options.locale, path: conversation.id + "/" + Self.pageFileName(index)))
             if let frame {
                 // The rows go straight into the page, between the skeleton's opening and closing.
                 frame.writeOpening(
@@ -269,7 +269,8 @@ public struct SiteRenderer: Sendable {
                 if let paginationBottom { pageContext["paginationBottom"] = paginationBottom }
                 let body = templates.render("conversation", pageContext)
                 let html = shell(
-                    title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale)
+                    title: fullTitle, description: description, root: "../", body: body, locale: layout.options.locale,
+                    path: conversation.id + "/" + Self.pageFileName(index))
                 raw(html, &contents)
             }
             try contents.withBytes { try write(conversation.id + "/" + Self.pageFileName(index), $0) }
@@ -298,22 +299,54 @@ public struct SiteRenderer: Sendable {
         let body = templates.render("index", context)
         let description = config.description ?? "\(Self.countText(summaries.count, noun: "conversation"))"
         let html = shell(
-            title: config.title, description: description, root: "", body: body, locale: config.layout.locale)
+            title: config.title, description: description, root: "", body: body, locale: config.layout.locale,
+            path: "index.html")
         return RenderedFile(path: "index.html", contents: Array(html.utf8))
     }
 
     // MARK: - Helpers
 
     /// The page shell (`base`) around `body`.
-    func shell(title: String, description: String, root: String, body: String, locale: String) -> String {
-        templates.render(
-            "base",
-            [
-                // `{{title}}` and `{{description}}` are escaped by `PageEscaping`, which also
-                // replaces the code points HTML forbids.
-                "lang": Self.languageTag(locale), "title": title, "description": description, "root": root,
-                "body": body,
-            ] as [String: Any])
+    func shell(
+        title: String, description: String, root: String, body: String, locale: String, path: String? = nil
+    ) -> String {
+        // `{{title}}` and `{{description}}` are escaped by `PageEscaping`, which also
+        // replaces the code points HTML forbids.
+        var context: [String: Any] = [
+            "lang": Self.languageTag(locale), "title": title, "description": description, "root": root,
+            "body": body,
+        ]
+        // With a base URL (publishing): the page's absolute address, for the canonical link and
+        // the Open Graph and Twitter card tags (`head-publishing.mustache`).
+        if let baseURL = config.baseURL, let path {
+            context["publishing"] = [
+                "url": Self.absoluteURL(baseURL: baseURL, sitePath: path), "siteName": config.title,
+            ]
+        }
+        return templates.render("base", context)
+    }
+
+    /// The address of the site file at `sitePath` under `baseURL`: `a/index.html` is `a/`.
+    public static func absoluteURL(baseURL: String, sitePath: String) -> String {
+        var path = sitePath
+        if path == "index.html" {
+            path = ""
+        } else if path.hasSuffix("/index.html") {
+            path.removeLast("index.html".count)
+        }
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return baseURL + encoded
+    }
+
+    /// `404.html`: the page a static host shows for a missing address (links are root-relative
+    /// there, since it is served at any depth; without a base URL, `/`).
+    public func renderNotFound() -> RenderedFile {
+        let root = config.baseURL ?? "/"
+        let body = templates.render("not-found", ["home": root + "index.html"] as [String: Any])
+        let html = shell(
+            title: "Not found · \(config.title)", description: "This page does not exist.", root: root, body: body,
+            locale: config.layout.locale)
+        return RenderedFile(path: "404.html", contents: Array(html.utf8))
     }
 
     /// `en_US` → `en-US`; anything that is not letters, digits and separators → `en`.

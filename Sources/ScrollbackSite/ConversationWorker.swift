@@ -134,7 +134,8 @@ struct ConversationWorker: Sendable {
         _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
         into parts: String
     ) -> BuildManifest.Entry? {
-        guard Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
+        // A published site's feed lists the latest messages: that takes the full path.
+        guard config.baseURL == nil, Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
             let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
             let checkpoint = AppendCheckpoint(decoding: stored), checkpoint.idsAreOwnAnchors,
             !checkpoint.records.isEmpty
@@ -418,6 +419,12 @@ struct ConversationWorker: Sendable {
         }
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        if let baseURL = config.baseURL {
+            let feed = SitePublishing.conversationFeed(conversation, config: config, baseURL: baseURL)
+            let path = conversation.id + "/" + SitePublishing.feedFileName
+            try folder.write(Array(feed.utf8), at: path)
+            files.append(path)
+        }
         var media: [BuildManifest.Media] = []
         for asset in conversation.localAssets {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
