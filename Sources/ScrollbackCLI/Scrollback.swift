@@ -25,15 +25,21 @@ final class DiagnosticPrinter: @unchecked Sendable {
     private let lock = NSLock()
     private let presenter: DiagnosticPresenter
 
+    /// Whether notes (files skipped as not logs) are printed too (`--verbose`).
+    let verbose: Bool
+
     /// A printer for diagnostics of a build of `inputRoot`.
-    init(inputRoot: URL) {
+    init(inputRoot: URL, verbose: Bool = false) {
         presenter = DiagnosticPresenter(inputRoot: inputRoot)
+        self.verbose = verbose
     }
 
-    /// Prints `diagnostics`: `file:line:column: error: …`, the source line and a caret.
+    /// Prints `diagnostics`: `file:line:column: error: …`, the source line and a caret; notes
+    /// only when verbose.
     func print(_ diagnostics: [Diagnostic]) {
-        guard !diagnostics.isEmpty else { return }
-        let text = diagnostics.map { presenter.present($0).terminalText + "\n" }.joined()
+        let shown = verbose ? diagnostics : diagnostics.filter { $0.severity != .note }
+        guard !shown.isEmpty else { return }
+        let text = shown.map { presenter.present($0).terminalText + "\n" }.joined()
         lock.lock()
         FileHandle.standardError.write(Data(text.utf8))
         lock.unlock()
@@ -52,9 +58,10 @@ struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site from a folder of logs.",
         discussion: """
-            Diagnostics go to standard error as file:line:column: error: message. A log with errors \
-            is left out and the exit status is 1; the other conversations are still built. The output \
-            folder is replaced in one step, never left half-written.
+            Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
+            and column. A log with errors keeps the pages of the last build that read it without errors \
+            (or is left out when there is none) and the exit status is 1; the other conversations are \
+            still built. The output folder is replaced in one step, never left half-written.
             """)
 
     @Argument(help: "The folder of logs (*.json, *.md).", completion: .directory)
@@ -79,8 +86,11 @@ struct Build: ParsableCommand {
     @Flag(help: "Also print how long each step of the pipeline took (to standard error).")
     var timings = false
 
+    @Flag(name: .shortAndLong, help: "Also report files that are skipped because they are not logs (a README.md).")
+    var verbose = false
+
     func run() throws {
-        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input))
+        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         var options = SiteBuilder.Options(
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
         options.baseURL = baseURL
@@ -136,7 +146,7 @@ struct Serve: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input))
+        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         let temporaryFolder: URL? =
             output == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent(

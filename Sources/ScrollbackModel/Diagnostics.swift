@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where something was written in an input file: the anchor of every error and warning.
 ///
 /// Lines and columns count from 1; columns count UTF-8 bytes from the start of the line,
@@ -73,6 +75,14 @@ public enum Problem: Hashable, Sendable {
     case templateError(String)
     /// Two conversations claim the same URL slug.
     case duplicateConversationID(String, firstIn: String)
+    /// A log with errors whose conversation keeps the pages of the last build that read it
+    /// without errors (the index keeps its entry too); the build still fails.
+    case keptPreviousPages(conversationID: String)
+    /// A `.md` file that is not a conversation log (no front matter holding `participants`).
+    case notALog(reason: String)
+    /// A member a log, its front matter or the config does not know; `suggestion` is the known
+    /// name it most likely meant (`NearestName`), `known` the names that object may hold.
+    case unknownField(String, in: String, suggestion: String?, known: [String])
     /// Reading or writing a file failed.
     case fileSystem(String)
     /// Anything an importer or extension reports that has no case of its own.
@@ -99,7 +109,9 @@ public enum Problem: Hashable, Sendable {
             return "unknown sender '\(sender)'; expected a participant id or display name"
         case .invalidDate(let text, let expected): return "invalid date '\(text)'; expected \(expected)"
         case .unknownTimeZone(let zone):
-            return "unknown time zone '\(zone)'; expected an IANA name such as Europe/Berlin"
+            let nearest = NearestName.suggestion(for: zone, in: TimeZone.knownTimeZoneIdentifiers.sorted())
+            return "unknown time zone '\(zone)'; expected an IANA name such as Europe/Berlin, America/New_York or UTC"
+                + (nearest.map { " (did you mean '\($0)'?)" } ?? "")
         case .timeBeforeAnyDate(let time):
             return "time '\(time)' comes before any date; expected a '# YYYY-MM-DD' heading or a full date first"
         case .invalidYAML(let detail): return "invalid YAML: \(detail)"
@@ -115,6 +127,17 @@ public enum Problem: Hashable, Sendable {
         case .templateError(let detail): return "template error: \(detail)"
         case .duplicateConversationID(let id, let first):
             return "duplicate conversation id '\(id)', also used by \(first); expected unique ids"
+        case .keptPreviousPages(let id):
+            return
+                "kept the previous pages of '\(id)' from the last good build; expected this log without errors to update them"
+        case .notALog(let reason):
+            return
+                "not a conversation log, skipped: \(reason); a Markdown log opens with front matter holding 'participants'"
+        case .unknownField(let name, let object, let suggestion, let known):
+            if let suggestion {
+                return "unknown field '\(name)' in \(object) is ignored; did you mean '\(suggestion)'?"
+            }
+            return "unknown field '\(name)' in \(object) is ignored; expected one of \(known.joined(separator: ", "))"
         case .fileSystem(let detail): return detail
         case .other(let detail): return detail
         }
@@ -132,6 +155,8 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible, Co
         case error
         /// Something was replaced by a placeholder or fallback; the build goes on.
         case warning
+        /// Information, not a mistake (a file that is not a log was skipped): printed with `--verbose`.
+        case note
     }
 
     /// Error or warning.

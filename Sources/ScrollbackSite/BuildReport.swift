@@ -39,6 +39,9 @@ public struct BuildReport: Sendable {
     /// Conversations rebuilt by the append fast path: messages were appended to the log, so only
     /// its last pages were read, laid out and rendered (also counted in `rebuiltConversations`).
     public var appendedConversations = 0
+    /// Conversations whose log has errors and which kept the pages of the last good build
+    /// (counted in `conversations`, not in `rebuiltConversations` or `reusedConversations`).
+    public var keptConversations = 0
     /// Media files published.
     public var mediaFiles = 0
     /// Every error and warning, sorted by file, line and column.
@@ -62,7 +65,10 @@ public struct BuildReport: Sendable {
     /// `built 3 conversations, 120 messages, 5 pages (2 reused); 1 warning, 0 errors in 0.21 s`.
     public var summaryLine: String {
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        let reuse = reusedConversations > 0 ? " (\(reusedConversations) reused)" : ""
+        var notes: [String] = []
+        if reusedConversations > 0 { notes.append("\(reusedConversations) reused") }
+        if keptConversations > 0 { notes.append("\(keptConversations) kept from the last good build") }
+        let reuse = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
         return "built \(plural(conversations, "conversation")), \(plural(messages, "message")), "
             + "\(plural(pages, "page"))\(reuse); \(plural(warningCount, "warning")), "
             + "\(plural(errorCount, "error")) in \(String(format: "%.2f", elapsedSeconds)) s"

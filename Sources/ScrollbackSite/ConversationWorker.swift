@@ -17,6 +17,9 @@ struct ConversationWorker: Sendable {
     let previousOutput: String
     /// The previous build's entries by input path; empty for a clean build.
     let previousEntries: [String: BuildManifest.Entry]
+    /// The previous build's entries by input path even when the settings changed since (empty
+    /// for `--clean`): a log that now has errors keeps these pages (`keepLastGood`).
+    let lastGoodEntries: [String: BuildManifest.Entry]
     /// Top-level names the site keeps for itself.
     let reservedTopLevelNames: Set<String>
     let reader: LogReader
@@ -25,21 +28,69 @@ struct ConversationWorker: Sendable {
 
     init(
         inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, partsRoot: String, previousOutput: String,
-        previousEntries: [String: BuildManifest.Entry], reservedTopLevelNames: Set<String>
+        previousEntries: [String: BuildManifest.Entry], lastGoodEntries: [String: BuildManifest.Entry] = [:],
+        reservedTopLevelNames: Set<String>
     ) {
         self.inputRoot = inputRoot
         self.config = config
         self.partsRoot = partsRoot
         self.previousOutput = previousOutput
         self.previousEntries = previousEntries
+        self.lastGoodEntries = lastGoodEntries
         self.reservedTopLevelNames = reservedTopLevelNames
         self.reader = LogReader(inputRoot: inputRoot, config: config)
         self.layouter = ConversationLayouter(options: config.layout, pageSize: config.pageSize)
         self.renderer = renderer
     }
 
-    /// Builds `input` (the `number`-th log) and says what happened.
+    /// Builds `input` (the `number`-th log) and says what happened. A log with errors keeps the
+    /// pages of the last build that read it without errors, when there is one.
     func build(_ input: InputDiscovery.Input, number: Int, displayPath: String) -> ConversationOutcome {
+        var outcome = buildAnew(input, number: number, displayPath: displayPath)
+        guard outcome.entry == nil, outcome.diagnostics.contains(where: { $0.severity == .error }),
+            let lastGood = lastGoodEntries[input.relativePath],
+            let kept = keepLastGood(lastGood, input: input, into: outcome.partsFolder)
+        else { return outcome }
+        outcome.entry = kept
+        outcome.kept = true
+        outcome.diagnostics.append(
+            .warning(
+                .keptPreviousPages(conversationID: kept.conversationID),
+                at: SourceLocation(file: displayPath, line: 1, column: 1)))
+        return outcome
+    }
+
+    /// Links the last good build's files of a log that now has errors into `parts`, so the
+    /// conversation stays in the site and the index (one typo never unpublishes an archive);
+    /// `nil` when those files are gone. Unlike `reuse`, changed media do not matter: the site's
+    /// media paths are content hashes, and `copyMedia` links them from the previous output.
+    ///
+    /// The entry keeps the old log's size and fingerprint, so the next build reads the log again
+    /// (and fails again, or builds it once fixed) and the same bytes restored are reused. Pages
+    /// made with other settings must never be reused as current ones: their entry gets a size
+    /// and fingerprint no file has, and no append checkpoint.
+    private func keepLastGood(
+        _ lastGood: BuildManifest.Entry, input: InputDiscovery.Input, into parts: String
+    ) -> BuildManifest.Entry? {
+        FileSystem.removeTree(parts)
+        var entry = lastGood
+        let settingsUnchanged = previousEntries[input.relativePath] == lastGood
+        if !settingsUnchanged {
+            entry.size = -1
+            entry.contentHash = ""
+            entry.checkpoint = nil
+        }
+        var folder = StagedFolder(root: parts)
+        let files = entry.files + (entry.checkpoint.map { [$0] } ?? [])
+        guard (try? folder.link(files, from: previousOutput)) == true else {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+        return entry
+    }
+
+    /// Builds `input` from its bytes, or reuses its previous files when nothing changed.
+    private func buildAnew(_ input: InputDiscovery.Input, number: Int, displayPath: String) -> ConversationOutcome {
         let parts = partsRoot + "/\(number)"
         var outcome = ConversationOutcome(input: input, entry: nil, diagnostics: [], reused: false, partsFolder: parts)
         let location = SourceLocation(file: displayPath, line: 1, column: 1)

@@ -26,7 +26,8 @@ import ScrollbackRendering
 /// 9. `publish` — swap the staging folder in for the output in one rename.
 ///
 /// Any thrown error deletes the staging folder and leaves the previous output as it was.
-/// A log with errors is left out of the site; the others are published, and the report's
+/// A log with errors keeps the pages (and index entry) of the last build that read it without
+/// errors, or is left out when there was none; the others are published, and the report's
 /// `hasErrors` makes the CLI exit non-zero.
 public struct SiteBuilder: Sendable {
     /// The generator's version; part of the settings fingerprint.
@@ -42,7 +43,8 @@ public struct SiteBuilder: Sendable {
         public var ignoresCache = false
         /// The published address (`--base-url`); overrides the config's `baseURL`.
         public var baseURL: String?
-        /// Called with each conversation's diagnostics as soon as they are known (from any thread).
+        /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
+        /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
         /// Test seam: runs just before the staged site is published; throwing aborts the build.
         var beforePublish: (@Sendable (_ stagingPath: String) throws -> Void)?
@@ -77,6 +79,9 @@ public struct SiteBuilder: Sendable {
         let start = DispatchTime.now()
         var run = BuildRun(options: options)
         defer { run.output.map { $0.discardStaging() } }
+        // Every diagnostic at once, sorted by file, line and column: the same input prints the
+        // same lines in the same order, whichever worker finished first (also when a step throws).
+        defer { if !run.report.diagnostics.isEmpty { options.onDiagnostics?(run.report.diagnostics.sorted()) } }
         try run.step("checkFolders") { try $0.checkFolders() }
         try run.step("discoverInputs") { $0.discoverInputs() }
         try run.step("readConfig") { try $0.readConfig() }
@@ -103,6 +108,9 @@ struct BuildRun {
     var renderer = SiteRenderer(config: SiteConfig())
     var settingsFingerprint = ""
     var previousManifest: BuildManifest?
+    /// The previous build's manifest even when its settings differ (`nil` for `--clean`): the
+    /// pages a log with errors keeps.
+    var lastGoodManifest: BuildManifest?
     var outcomes: [ConversationOutcome] = []
     /// Site paths of the renderer's own files; no conversation may claim their top folder.
     var assetFiles: [RenderedFile] = []
@@ -127,10 +135,8 @@ struct BuildRun {
     /// The path of the staging folder.
     var staging: String { output!.stagingPath }
 
-    /// Reports diagnostics as they are found and keeps them for the report.
+    /// Keeps diagnostics for the report (printed, sorted, when the build ends).
     mutating func record(_ diagnostics: [Diagnostic]) {
-        guard !diagnostics.isEmpty else { return }
-        options.onDiagnostics?(diagnostics.sorted())
         report.diagnostics += diagnostics
     }
 
@@ -149,6 +155,7 @@ struct BuildRun {
         }
         let folder = try OutputFolder(output: options.output, input: inputRoot)
         if !options.ignoresCache { previousManifest = BuildManifest.load(outputPath: folder.path) }
+        lastGoodManifest = previousManifest
         try folder.createStaging()
         output = folder
     }
@@ -192,14 +199,13 @@ struct BuildRun {
         let worker = ConversationWorker(
             inputRoot: inputRoot, config: config, renderer: renderer, partsRoot: partsRoot,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
+            lastGoodEntries: Self.entriesByPath(lastGoodManifest),
             reservedTopLevelNames: reservedTopLevelNames())
         let slots = OutcomeSlots(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
-        let onDiagnostics = options.onDiagnostics
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let outcome = worker.build(inputs[index], number: index, displayPath: displayPaths[index])
-            if !outcome.diagnostics.isEmpty { onDiagnostics?(outcome.diagnostics.sorted()) }
             slots.store(outcome, at: index)
         }
         outcomes = slots.values()
@@ -249,7 +255,13 @@ struct BuildRun {
             report.conversations += 1
             report.messages += entry.summary.messageCount
             report.pages += entry.pageCount
-            if outcome.reused { report.reusedConversations += 1 } else { report.rebuiltConversations += 1 }
+            if outcome.kept {
+                report.keptConversations += 1
+            } else if outcome.reused {
+                report.reusedConversations += 1
+            } else {
+                report.rebuiltConversations += 1
+            }
             if outcome.appended { report.appendedConversations += 1 }
         }
     }
@@ -330,8 +342,13 @@ struct BuildRun {
 
     /// The previous build's entries by input path (empty after `--clean` or a settings change).
     func previousEntriesByPath() -> [String: BuildManifest.Entry] {
+        Self.entriesByPath(previousManifest)
+    }
+
+    /// A manifest's entries by input path.
+    static func entriesByPath(_ manifest: BuildManifest?) -> [String: BuildManifest.Entry] {
         var entries: [String: BuildManifest.Entry] = [:]
-        for entry in previousManifest?.entries ?? [] { entries[entry.path] = entry }
+        for entry in manifest?.entries ?? [] { entries[entry.path] = entry }
         return entries
     }
 
@@ -362,6 +379,8 @@ struct ConversationOutcome: Sendable {
     var reused: Bool
     /// Whether the append fast path rebuilt only the last pages.
     var appended = false
+    /// Whether the log has errors and its last good pages were kept.
+    var kept = false
     /// Where its files were staged before placement.
     var partsFolder: String
 }

@@ -306,10 +306,11 @@ private typealias Support = MarkdownTestSupport
         #expect(result.markdownErrors.map { $0.location?.line ?? 0 } == [2, 3, 8, 4])
     }
 
-    @Test func missingParticipantsIsAnError() throws {
+    @Test func withoutFrontMatterItIsNotALog() throws {
         let result = try Support.read("# 2024-05-03\n\n_09:00_ nobody here\n")
         #expect(result.conversation == nil)
-        #expect(result.markdownErrors.map(\.problem) == [.missingField("participants")])
+        #expect(result.markdownErrors.isEmpty)
+        #expect(result.diagnostics.map(\.problem) == [.notALog(reason: "it has no front matter")])
     }
 
     // MARK: errors in the body

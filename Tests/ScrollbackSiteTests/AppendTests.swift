@@ -197,19 +197,29 @@ struct AppendTests {
         #expect(report.rebuiltConversations == 1)
     }
 
-    @Test("an appended duplicate id is the full read's error; the conversation is left out")
+    @Test("an appended duplicate id is the full read's error; the conversation keeps its last good pages")
     func appendDuplicateID() throws {
         var lines = Self.lines(7)
         let project = try Project(Self.log(lines))
         defer { project.folder.remove() }
         try build(project.input, project.output)
+        let before = try snapshot(project.output)
         lines.append(Line(id: "m2", sender: "bob", minute: 80))
-        let report = try project.rebuildMatchesClean(Self.log(lines))
+        try project.write(Self.log(lines))
+        let report = try build(project.input, project.output)
         #expect(report.hasErrors)
         #expect(report.appendedConversations == 0)
+        #expect(report.keptConversations == 1)
         #expect(
             report.diagnostics.contains { $0.description.contains("chat.json:12:") && $0.description.contains("m2") })
-        #expect(!FileManager.default.fileExists(atPath: project.output.path + "/chat/index.html"))
+        let after = try snapshot(project.output)
+        for path in before.keys where path.hasPrefix("chat/") { #expect(after[path] == before[path]) }
+        // A clean build has no last good pages: the conversation is left out, with the same error.
+        let cleanReport = try build(project.input, project.clean, clean: true)
+        #expect(
+            cleanReport.diagnostics.filter { $0.severity == .error }
+                == report.diagnostics.filter { $0.severity == .error })
+        #expect(!FileManager.default.fileExists(atPath: project.clean.path + "/chat/index.html"))
     }
 
     @Test("an edited old message takes the full path")

@@ -100,11 +100,12 @@ public enum ConfigReader {
         var diagnostics: [Diagnostic] = []
         for (key, _) in mapping {
             guard let name = key.string, topLevelKeys.contains(name) else {
+                let name = key.string ?? "?"
                 diagnostics.append(
                     .warning(
-                        .invalidOption(
-                            name: key.string ?? "?", value: key.string ?? "?",
-                            expected: "a setting: \(topLevelKeys.joined(separator: ", ")); it is ignored"),
+                        .unknownField(
+                            name, in: "the config", suggestion: NearestName.suggestion(for: name, in: topLevelKeys),
+                            known: topLevelKeys),
                         at: location(key)))
                 continue
             }

@@ -57,7 +57,8 @@ public enum LayoutOptionParsing {
 
     /// The problem to report for an option name that is not a layout option (a warning: it is ignored).
     public static func unknownOption(_ name: String) -> Problem {
-        .invalidOption(name: name, value: name, expected: "a layout option: \(optionNames.joined(separator: ", "))")
+        .unknownField(
+            name, in: "layout", suggestion: NearestName.suggestion(for: name, in: optionNames), known: optionNames)
     }
 
     /// Sets option `name` to `value` in `overrides`. Returns the problem (an error) when the value
@@ -102,12 +103,20 @@ public enum LayoutOptionParsing {
             overrides.messageCornerRadius = length
         case "timestampFormat":
             guard let format = parseTimestampFormat(value) else {
-                return invalid("short, medium, long, full or a Unicode date pattern such as HH:mm")
+                var expected = timestampFormatForms
+                if case .string(let text) = value,
+                    let style = NearestName.suggestion(for: text, in: ["short", "medium", "long", "full"])
+                {
+                    expected += " (did you mean '\(style)'?)"
+                }
+                return invalid(expected)
             }
             overrides.timestampFormat = format
         case "locale":
             guard case .string(let text) = value, isLocaleIdentifier(text) else {
-                return invalid("a locale identifier such as en_US or de-DE")
+                return invalid(
+                    "a locale identifier: an ISO 639 language code, optionally with an ISO 3166 region, such as en, en_US, de-DE or pt_BR"
+                )
             }
             overrides.locale = text
         case "timezone", "timeZone":
@@ -198,8 +207,16 @@ public enum LayoutOptionParsing {
         }
     }
 
-    /// A date style name or a Unicode date pattern (letters, digits, spaces and punctuation;
-    /// at most 64 characters, with at least one pattern letter).
+    /// The forms `timestampFormat` takes, for its error.
+    static let timestampFormatForms =
+        "short, medium, long or full (the locale's time styles), or a Unicode date pattern such as HH:mm, h:mm a or d MMM HH:mm (pattern letters G y Y u U r Q q M L w W d D F g E e c a b B h H K k j J C m s S A z Z O v V X x; other letters in single quotes, as in HH'h'mm)"
+
+    /// The letters of Unicode date patterns (UTS #35 date field symbols).
+    private static let patternLetters = Set("GyYuUrQqMLlwWdDFgEecabBhHKkjJCmsSAzZOvVXx")
+
+    /// A date style name or a Unicode date pattern: at most 64 characters, at least one pattern
+    /// field, and every letter outside single quotes a UTS #35 field symbol. A word close to a
+    /// style name (`medum`) is a typo, not a pattern.
     public static func parseTimestampFormat(_ value: LayoutOptionValue) -> TimestampFormat? {
         guard case .string(let text) = value else { return nil }
         switch text.lowercased() {
@@ -210,23 +227,50 @@ public enum LayoutOptionParsing {
         default: break
         }
         guard !text.isEmpty, text.utf8.count <= 64,
-            text.unicodeScalars.contains(where: { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }),
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+            NearestName.suggestion(for: text, in: ["short", "medium", "long", "full"]) == nil
         else { return nil }
+        var quoted = false
+        var fields = 0
+        for character in text {
+            if character == "'" {
+                quoted.toggle()
+            } else if !quoted, character.isASCII, character.isLetter {
+                guard patternLetters.contains(character) else { return nil }
+                fields += 1
+            }
+        }
+        guard fields > 0, !quoted else { return nil }
         return .pattern(text)
     }
 
-    /// A BCP 47 / ICU-style identifier: a 2–3 letter language, then `_` or `-` separated parts.
+    /// A BCP 47 / ICU-style identifier: a 2–3 letter ISO 639 language code that exists, then
+    /// `_` or `-` separated parts (script, an ISO 3166 region that exists, variants).
     public static func isLocaleIdentifier(_ text: String) -> Bool {
         let parts = text.split(separator: "_", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
         guard let language = parts.first, (2...3).contains(language.count),
-            language.allSatisfy({ $0.isASCII && $0.isLetter })
+            language.allSatisfy({ $0.isASCII && $0.isLetter }),
+            knownLanguages.contains(language.lowercased())
         else { return false }
-        return parts.dropFirst().allSatisfy { part in
-            (1...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        for (index, part) in parts.enumerated().dropFirst() {
+            guard (1...8).contains(part.count), part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+            else { return false }
+            // A two-letter or three-digit part right after the language (or its script) is a region.
+            let isRegion =
+                (part.count == 2 && part.allSatisfy(\.isLetter))
+                || (part.count == 3 && part.allSatisfy(\.isNumber))
+            if isRegion, index <= 2, !part.allSatisfy(\.isNumber), !knownRegions.contains(part.uppercased()) {
+                return false
+            }
         }
+        return true
     }
+
+    /// ISO 639 language codes Foundation knows.
+    private static let knownLanguages = Set(Locale.LanguageCode.isoLanguageCodes.map { $0.identifier.lowercased() })
+    /// ISO 3166 region codes Foundation knows.
+    private static let knownRegions = Set(Locale.Region.isoRegions.map { $0.identifier.uppercased() })
 
     /// Whether `identifier` names a zone Foundation knows (the IANA database).
     public static func isTimeZone(_ identifier: String) -> Bool {

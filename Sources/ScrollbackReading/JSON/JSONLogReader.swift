@@ -5,7 +5,9 @@ import ScrollbackModel
 /// names its line and column.
 ///
 /// Every error in the file is collected (each with its location); any error makes the
-/// conversation `nil`, warnings do not. Unknown fields are ignored, for forward compatibility.
+/// conversation `nil`, warnings do not. An unknown field is ignored with a warning at its key that
+/// names the known field it most likely meant (`replyto` → `replyTo`), once per object type and
+/// name in a file; a misspelled `kind` is an error at that key.
 struct JSONLogReader {
     let context: ReadingContext
 
@@ -125,6 +127,29 @@ enum MessageField: Int, CaseIterable {
     }
 }
 
+/// The member names each object of a JSON log may hold (spec §1 and §1.1), for unknown-field
+/// warnings. Fields the reader does not use yet (the v1.1 thread, broadcast, forwarded, deleted,
+/// pinned and source fields) are known all the same: a log using them is not mistaken.
+enum KnownJSONFields {
+    static let root = ["version", "id", "title", "description", "me", "timezone", "participants", "messages", "layout"]
+    static let participant = ["id", "name", "avatar", "color"]
+    static let message = unique(
+        MessageField.names + ["thread", "broadcast", "forwardedFrom", "deleted", "pinned", "source"])
+    static let reaction = ["emoji", "senders"]
+    static let media = [
+        "url", "width", "height", "alt", "caption", "poster", "duration", "title", "name", "size", "mimeType",
+    ]
+    static let location = ["latitude", "longitude", "name", "address"]
+    static let contact = ["name", "phones", "emails"]
+    static let link = ["url", "title", "teaser", "thumbnail", "siteName"]
+    static let custom = ["id", "data"]
+
+    private static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+}
+
 /// A message object's known members, by slot.
 struct MessageFields: JSONObjectFields {
     var object: JSONStreamedObject
@@ -135,8 +160,10 @@ struct MessageFields: JSONObjectFields {
         object.line = node.line
         object.column = node.column
         for member in node.members ?? [] {
-            if let field = MessageField.names.firstIndex(of: member.key), object.values[field] == nil {
-                object.values[field] = member.value
+            if let field = MessageField.names.firstIndex(of: member.key) {
+                if object.values[field] == nil { object.values[field] = member.value }
+            } else {
+                object.otherKeys.append(member)
             }
         }
     }
@@ -171,6 +198,8 @@ private struct JSONLogSession {
     var firstIDPositions: [String: UInt64] = [:]
     /// Messages with a `replyTo`, and where it was written.
     var replies: [(index: Int, position: UInt64)] = []
+    /// Unknown fields reported so far, as `object.name`: each is reported once per file.
+    var reportedUnknownFields: Set<String> = []
 
     init(context: ReadingContext, file: URL, path: String) {
         self.context = context
@@ -191,6 +220,24 @@ private struct JSONLogSession {
 
     func location(_ position: UInt64) -> SourceLocation {
         SourceLocation(file: path, line: Int(position >> 32), column: Int(position & 0xFFFF_FFFF))
+    }
+
+    /// Warns about each member of `node` that is not in `known`, at its key.
+    mutating func checkFields(_ node: JSONNode, known: [String], in object: String) {
+        for member in node.members ?? [] where !known.contains(member.key) {
+            unknownField(member, known: known, in: object)
+        }
+    }
+
+    /// Reports an unknown field at its key, once per object type and name, suggesting the
+    /// nearest known name.
+    mutating func unknownField(_ member: JSONMember, known: [String], in object: String) {
+        guard reportedUnknownFields.insert(object + "." + member.key).inserted else { return }
+        let suggestion = NearestName.suggestion(for: member.key, in: known)
+        diagnostics.append(
+            .warning(
+                .unknownField(member.key, in: object, suggestion: suggestion, known: known),
+                at: member.keyLocation(in: path)))
     }
 
     mutating func error(_ problem: Problem, _ node: JSONNode) {
@@ -342,6 +389,7 @@ private struct JSONLogSession {
                 ), root)
             return nil
         }
+        checkFields(root, known: KnownJSONFields.root, in: "the log")
         if let versionNode = member(root, "version", required: false) {
             switch versionNode.value {
             case .number(let text) where Double(text) == 1: break
@@ -446,6 +494,7 @@ private struct JSONLogSession {
                     element)
                 continue
             }
+            checkFields(element, known: KnownJSONFields.participant, in: "a participant")
             let idNode = element["id"]
             guard let id = string(element, "id", required: true) else { continue }
             let name = string(element, "name", required: true) ?? id
@@ -497,7 +546,21 @@ private struct JSONLogSession {
                 error(.duplicateMessageID(id, firstAt: location(first)), idNode)
             }
         }
-        guard let message = message(element, id: id ?? "") else { return }
+        // An unknown field is a warning, except one that stands for a missing `kind`: the
+        // message's kind is then unknown, and its payload cannot be checked.
+        var kindIsMisspelled = false
+        for member in element.object.otherKeys where !KnownJSONFields.message.contains(member.key) {
+            if element.value(.kind) == nil, NearestName.suggestion(for: member.key, in: ["kind"]) != nil {
+                kindIsMisspelled = true
+                diagnostics.append(
+                    .error(
+                        .unknownField(member.key, in: "a message", suggestion: "kind", known: KnownJSONFields.message),
+                        at: member.keyLocation(in: path)))
+            } else {
+                unknownField(member, known: KnownJSONFields.message, in: "a message")
+            }
+        }
+        guard !kindIsMisspelled, let message = message(element, id: id ?? "") else { return }
         if message.replyTo != nil, let node = element.value(.replyTo) { replies.append((messages.count, packed(node))) }
         if let sender = message.sender, let node = element.value(.sender) { senders.append((sender, packed(node))) }
         dates.append(message.date)
@@ -648,6 +711,7 @@ private struct JSONLogSession {
                     element)
                 continue
             }
+            checkFields(element, known: KnownJSONFields.reaction, in: "a reaction")
             guard let emoji = string(element, "emoji", required: true) else { continue }
             var senders: [String] = []
             if let senderNodes = array(element, "senders", required: true) {
@@ -706,6 +770,7 @@ private struct JSONLogSession {
 
     mutating func mediaItem(_ object: MessageFields, kind: MessageKind.Name) -> MediaItem? {
         guard let media = self.object(object, .media, required: true) else { return nil }
+        checkFields(media, known: KnownJSONFields.media, in: "media")
         guard let source = self.media(media, "url", required: true) else { return nil }
         let width = positiveInteger(media, "width")
         let height = positiveInteger(media, "height")
@@ -724,6 +789,7 @@ private struct JSONLogSession {
 
     mutating func location(_ object: MessageFields) -> MessageKind? {
         guard let location = self.object(object, .location, required: true) else { return nil }
+        checkFields(location, known: KnownJSONFields.location, in: "location")
         let latitude = number(location, "latitude", required: true, in: -90...90)
         let longitude = number(location, "longitude", required: true, in: -180...180)
         let name = string(location, "name")
@@ -734,6 +800,7 @@ private struct JSONLogSession {
 
     mutating func contact(_ object: MessageFields) -> MessageKind? {
         guard let contact = self.object(object, .contact, required: true) else { return nil }
+        checkFields(contact, known: KnownJSONFields.contact, in: "contact")
         let name = string(contact, "name", required: true)
         let phones = stringArray(contact, "phones")
         let emails = stringArray(contact, "emails")
@@ -744,6 +811,7 @@ private struct JSONLogSession {
     mutating func linkPreview(_ object: MessageFields) -> MessageKind? {
         let text = string(object, .text) ?? ""
         guard let link = self.object(object, .link, required: true) else { return nil }
+        checkFields(link, known: KnownJSONFields.link, in: "link")
         guard let urlNode = member(link, "url", required: true) else { return nil }
         guard let url = urlNode.string else {
             error(.wrongType(field: "url", expected: "an http(s) URL string, not \(urlNode.typeName)"), urlNode)
@@ -778,6 +846,7 @@ private struct JSONLogSession {
 
     mutating func custom(_ object: MessageFields) -> MessageKind? {
         guard let custom = self.object(object, .custom, required: true) else { return nil }
+        checkFields(custom, known: KnownJSONFields.custom, in: "custom")
         guard let id = string(custom, "id", required: true) else { return nil }
         let data = custom["data"]?.jsonValue ?? .null
         return .custom(CustomItem(id: id, data: data))

@@ -262,6 +262,9 @@ struct JSONStreamedObject {
     var line = 0
     /// 1-based column (in UTF-8 bytes) of the object's `{`.
     var column = 0
+    /// Members whose names are not among the slots, with where their keys start: reported as
+    /// unknown fields (rare, so a `String` each costs nothing in the common case).
+    var otherKeys: [JSONMember] = []
 
     init(slotCount: Int) {
         values = Array(repeating: nil, count: slotCount)
@@ -272,6 +275,7 @@ struct JSONStreamedObject {
     mutating func reset(line: Int, column: Int) {
         self.line = line
         self.column = column
+        if !otherKeys.isEmpty { otherKeys.removeAll(keepingCapacity: true) }
         values.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices where slots[index] != nil { slots[index] = nil }
         }
@@ -633,7 +637,19 @@ private struct JSONScanner {
                 throw unexpected(
                     isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
             }
+            let keyStart = position
+            let keyLine = line
             let slot = try parseFieldName()
+            if slot == nil {
+                // The name again, for the diagnostic (escapes, if any, as written).
+                let name = String(
+                    decoding: UnsafeBufferPointer(start: base + keyStart + 1, count: position - keyStart - 2),
+                    as: UTF8.self)
+                streamedObject.otherKeys.append(
+                    JSONMember(
+                        key: name, value: JSONNode(.null, line: keyLine, column: keyStart - lineStart + 1),
+                        keyLine: keyLine, keyColumn: keyStart - lineStart + 1))
+            }
             skipWhitespace()
             guard position < end, base[position] == Byte.colon else {
                 throw unexpected("':' after member name", at: position)

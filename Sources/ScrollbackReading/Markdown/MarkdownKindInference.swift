@@ -7,7 +7,8 @@ import ScrollbackModel
 /// 1. the body is one fenced block `custom ID` holding JSON → `custom`;
 ///    one fenced block `vcard` → `contact` (FN, TEL and EMAIL lines);
 /// 2. the body is a single image → `photo`, or `video` / `audio` by the file extension;
-/// 3. the body is one paragraph holding a `geo:` URI (RFC 5870, as text or as a link) → `location`;
+/// 3. the body is one paragraph holding a `geo:` URI (RFC 5870, with its parameters) or a map
+///    app's link to a point (`MapLink`), as text or as a link → `location`;
 /// 4. the body is emoji only → `emoji`;
 /// 5. the body ends in a bare URL whose preview is known (front matter `links:` or a saved page
 ///    in `previews/`) → `linkPreview`;
@@ -223,12 +224,21 @@ struct MarkdownKindInference {
         return pieces.count > 1 ? pieces.last!.lowercased() : ""
     }
 
-    /// A `geo:` URI, as a link (`[Name](geo:48.1,11.5)`, `<geo:48.1,11.5>`) or as text.
+    /// A `geo:` URI or a map app's link (`MapLink`), as a link (`[Name](geo:48.1,11.5)`,
+    /// `<geo:48.1,11.5>`, an autolinked `https://maps.apple.com/?ll=…`) or as text.
     private mutating func locationKind(_ inlines: [MarkdownInline], at start: MarkdownPosition) -> MessageKind? {
         var uri: String
         var name: String?
         var remainder: String
-        if let linkIndex = inlines.firstIndex(where: {
+        if let linkIndex = inlines.firstIndex(where: { $0.kind == .link && MapLink.point(in: $0.url ?? "") != nil }) {
+            let link = inlines[linkIndex]
+            uri = link.url ?? ""
+            let text = link.children.plainText.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty, text != uri { name = text }
+            var others = inlines
+            others.remove(at: linkIndex)
+            remainder = others.plainText
+        } else if let linkIndex = inlines.firstIndex(where: {
             $0.kind == .link && ($0.url ?? "").lowercased().hasPrefix("geo:")
         }) {
             let link = inlines[linkIndex]
@@ -240,6 +250,16 @@ struct MarkdownKindInference {
             remainder = others.plainText
         } else {
             let text = inlines.plainText
+            if let word = text.split(whereSeparator: \.isWhitespace).first(where: {
+                MapLink.point(in: String($0)) != nil
+            }),
+                let range = text.range(of: word)
+            {
+                // A map app's link written as text (not autolinked).
+                uri = String(word)
+                remainder = String(text[..<range.lowerBound]) + "\n" + String(text[range.upperBound...])
+                return locationItem(uri: uri, name: nil, remainder: remainder, at: start)
+            }
             guard let range = text.range(of: "geo:", options: .caseInsensitive) else { return nil }
             // The URI is the `geo:` word: from its start up to the next whitespace.
             if range.lowerBound != text.startIndex, !text[text.index(before: range.lowerBound)].isWhitespace {
@@ -249,16 +269,26 @@ struct MarkdownKindInference {
             uri = String(text[range.lowerBound..<end])
             remainder = String(text[..<range.lowerBound]) + "\n" + String(text[end...])
         }
-        guard let (latitude, longitude) = Self.parseGeoURI(uri) else {
+        return locationItem(uri: uri, name: name, remainder: remainder, at: start)
+    }
+
+    /// The location a `geo:` URI or map link names, with a name and address from the text around it.
+    private mutating func locationItem(
+        uri: String, name: String?, remainder: String, at start: MarkdownPosition
+    ) -> MessageKind? {
+        var name = name
+        guard let point = MapLink.point(in: uri) else {
             warning(
                 .invalidOption(
                     name: "geo", value: uri,
                     expected:
-                        "a geo: URI with latitude -90…90 and longitude -180…180 such as geo:48.137,11.575; shown as text"
+                        "a geo: URI with latitude -90…90 and longitude -180…180 such as geo:48.137,11.575 or geo:48.2,16.3;u=35;crs=wgs84; shown as text"
                 ),
                 at: start)
             return nil
         }
+        let (latitude, longitude) = (point.latitude, point.longitude)
+        if name == nil, let label = point.label { name = label }
         let lines = remainder.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -270,25 +300,6 @@ struct MarkdownKindInference {
             address = lines.joined(separator: ", ")
         }
         return .location(LocationItem(latitude: latitude, longitude: longitude, name: name, address: address))
-    }
-
-    /// Latitude and longitude of `geo:LAT,LON[,ALT][;params]` (RFC 5870); `nil` when out of range or malformed.
-    static func parseGeoURI(_ uri: String) -> (Double, Double)? {
-        guard uri.lowercased().hasPrefix("geo:") else { return nil }
-        let body = uri.dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)[0]
-        let numbers = body.split(separator: ",", omittingEmptySubsequences: false)
-        guard numbers.count == 2 || numbers.count == 3 else { return nil }
-        func coordinate(_ text: Substring) -> Double? {
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
-                let value = Double(text), value.isFinite
-            else { return nil }
-            return value
-        }
-        guard let latitude = coordinate(numbers[0]), let longitude = coordinate(numbers[1]),
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { return nil }
-        if numbers.count == 3, coordinate(numbers[2]) == nil { return nil }
-        return (latitude, longitude)
     }
 
     /// Emoji only (whitespace between them is allowed).

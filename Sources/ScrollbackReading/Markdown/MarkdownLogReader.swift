@@ -89,6 +89,10 @@ private enum BlockRole {
     case brokenStart
     /// Anything else: content of the message it follows.
     case content
+    /// A paragraph or heading that looks like a message start or date heading but is not one
+    /// (`hint` says why): content of the message it follows, reported so it is never merged
+    /// silently (spec §2).
+    case nearMiss(hint: String)
 }
 
 private struct MessageHeader {
@@ -128,6 +132,12 @@ struct MarkdownLogSession {
         SourceLocation(file: path, line: max(position.line, 1), column: max(position.column, 1))
     }
 
+    /// Records that the file is not a log and why.
+    mutating func notALog(_ reason: String) {
+        diagnostics.append(
+            Diagnostic(.note, .notALog(reason: reason), at: SourceLocation(file: path, line: 1, column: 1)))
+    }
+
     mutating func error(_ problem: Problem, at location: SourceLocation) {
         diagnostics.append(.error(problem, at: location))
     }
@@ -141,13 +151,26 @@ struct MarkdownLogSession {
     mutating func conversation(from text: String) -> Conversation? {
         let (placement, body) = splitFrontMatter(text)
         var frontMatter = MarkdownFrontMatter()
-        if let placement {
-            switch placement.decode(file: path) {
-            case .success(let decoded): frontMatter = decoded
-            case .failure(let diagnostic):
-                diagnostics.append(diagnostic)
+        // Spec §2: a `.md` file is a log only when it opens with front matter holding
+        // `participants`; a README or notes beside the logs are skipped (a note for `--verbose`).
+        guard let placement, diagnostics.isEmpty else {
+            if diagnostics.isEmpty { notALog("it has no front matter") }
+            return nil
+        }
+        let namesParticipants = placement.lines.contains { $0.hasPrefix("participants:") }
+        switch placement.decode(file: path) {
+        case .success(let decoded): frontMatter = decoded
+        case .failure(let diagnostic):
+            if !namesParticipants {
+                notALog("its front matter has no 'participants'")
                 return nil
             }
+            diagnostics.append(diagnostic)
+            return nil
+        }
+        if frontMatter.participants == nil, !namesParticipants {
+            notALog("its front matter has no 'participants'")
+            return nil
         }
         let yaml = placement ?? FrontMatterPlacement(yaml: "", lines: [])
         let header = conversationFields(frontMatter, yaml: yaml)
@@ -202,9 +225,10 @@ struct MarkdownLogSession {
     {
         for key in frontMatter.unknownKeys {
             warning(
-                .other(
-                    "unknown front matter field '\(key.value)' is ignored; expected one of \(MarkdownFrontMatter.knownKeys.sorted().joined(separator: ", "))"
-                ), at: yaml.location(key.mark, file: path))
+                .unknownField(
+                    key.value, in: "the front matter",
+                    suggestion: NearestName.suggestion(for: key.value, in: MarkdownFrontMatter.knownKeys),
+                    known: MarkdownFrontMatter.knownKeys), at: yaml.location(key.mark, file: path))
         }
         if let version = frontMatter.version, version.value != .number("1") {
             error(.unsupportedVersion(version.value.description), at: yaml.location(version.mark, file: path))
@@ -313,6 +337,15 @@ struct MarkdownLogSession {
         return idsByName[text]
     }
 
+    /// Whether `text` names a participant by id or display name, ignoring case: a near miss
+    /// (`Alice 09:41`) need not spell the sender exactly to be reported.
+    private func looselyNamesParticipant(_ text: String) -> Bool {
+        if participantID(named: text) != nil { return true }
+        let lowered = text.lowercased()
+        return participantIDs.contains { $0.lowercased() == lowered }
+            || idsByName.keys.contains { $0.lowercased() == lowered }
+    }
+
     private mutating func messages(in document: MarkdownDocument, clock: MarkdownClock) -> [Message] {
         let blocks = document.blocks
         let roles = blocks.map { role(of: $0) }
@@ -339,6 +372,17 @@ struct MarkdownLogSession {
                     continue
                 }
                 number += 1
+            case .nearMiss(let hint):
+                // Before the first message there is nothing to keep a paragraph in: reporting it
+                // only as a warning would lose what it says. A heading there is a title.
+                if blocks[start].kind == .heading {
+                    warning(.other("\(hint); it is ignored"), at: location(blocks[start].start))
+                } else {
+                    error(
+                        .other("\(hint); it comes before any message, so it cannot be kept"),
+                        at: location(blocks[start].start))
+                }
+                continue
             case .content:
                 if blocks[start].kind != .heading, !warnedAboutStrayContent {
                     warnedAboutStrayContent = true
@@ -352,7 +396,17 @@ struct MarkdownLogSession {
                 number += 1
             }
             // The body: every following block up to the next start or date heading.
-            while index < blocks.count, case .content = roles[index] { index += 1 }
+            while index < blocks.count {
+                if case .nearMiss(let hint) = roles[index] {
+                    warning(
+                        .other("\(hint); it is kept as part of the message before it"),
+                        at: location(blocks[index].start))
+                } else if case .content = roles[index] {
+                } else {
+                    break
+                }
+                index += 1
+            }
             switch roles[start] {
             case .message(let header):
                 guard
@@ -424,6 +478,12 @@ struct MarkdownLogSession {
                 error(.invalidDate(String(text), expected: MarkdownClock.expectedDay), at: location(block.start))
                 return .brokenStart
             }
+            if MarkdownClock.looksLikeOtherDateFormat(text) {
+                return .nearMiss(
+                    hint:
+                        "heading '\(text)' looks like a date but does not set the day; expected a date heading '# YYYY-MM-DD' such as '# 2024-05-03'"
+                )
+            }
             return .content
         case .paragraph:
             return headerRole(of: block)
@@ -443,7 +503,7 @@ struct MarkdownLogSession {
             let tailText = tail.map(\.plainText).joined()
             let (skipped, timeText) = Self.strippingSeparators(tailText)
             guard let firstCharacter = timeText.first, firstCharacter.isASCII, firstCharacter.isNumber else {
-                return .content
+                return nearMissHeader(strongText: senderText, after: timeText)
             }
             let sender = participantID(named: senderText)
             guard sender != nil || MarkdownClock.looksLikeTime(timeText) else { return .content }
@@ -460,14 +520,69 @@ struct MarkdownLogSession {
                 MessageHeader(sender: sender, time: time, timeText: String(timeText), timeLocation: timeLocation))
         case .emphasis:
             let timeText = first.plainText.trimmingCharacters(in: .whitespaces)[...]
-            guard let time = MarkdownClock.parseTime(timeText) else { return .content }
+            guard let time = MarkdownClock.parseTime(timeText) else {
+                return nearMissPlainHeader(inlines[..<lineEnd].map(\.plainText).joined())
+            }
             return .system(
                 SystemHeader(
                     time: time, timeText: String(timeText),
                     timeLocation: location(first.start.line > 0 ? first.start : block.start)))
         default:
+            return nearMissPlainHeader(inlines[..<lineEnd].map(\.plainText).joined())
+        }
+    }
+
+    // MARK: - Near misses (spec §2: never merged silently)
+
+    /// A paragraph opening with **strong** text that is not followed by a time: a near miss
+    /// when the strong text is a participant and the first line ends in a time after a few
+    /// words (`**alice** said at 09:41`, `**alice** (phone) 09:41`), or when the time sits
+    /// inside the bold (`**alice 09:41**`).
+    private func nearMissHeader(strongText: String, after rest: Substring) -> BlockRole {
+        if let (name, time) = Self.splitTrailingTime(strongText), looselyNamesParticipant(name) {
+            return .nearMiss(
+                hint:
+                    "'**\(strongText)**' looks like a message header with the time inside the bold; expected '**\(name)** \(time)'"
+            )
+        }
+        guard looselyNamesParticipant(strongText), let (words, time) = Self.splitTrailingTime(String(rest)),
+            words.split(whereSeparator: \.isWhitespace).count <= 3
+        else { return .content }
+        return .nearMiss(
+            hint:
+                "'**\(strongText)** \(rest)' looks like a message header with words between the sender and the time; expected '**\(strongText)** \(time)' (only ·, -, —, ',', | or : between them)"
+        )
+    }
+
+    /// A paragraph whose first line is a participant and a time without the bold
+    /// (`alice 09:41`, `*alice* 09:41`): a near miss.
+    private func nearMissPlainHeader(_ firstLine: String) -> BlockRole {
+        let line = firstLine.trimmingCharacters(in: .whitespaces)
+        guard let (name, time) = Self.splitTrailingTime(line), looselyNamesParticipant(name) else {
             return .content
         }
+        return .nearMiss(
+            hint:
+                "'\(line)' looks like a message header but the sender is not in bold; expected '**\(name)** \(time)'"
+        )
+    }
+
+    /// `text` split into what comes before a header time at its end (separators trimmed) and
+    /// that time (`HH:MM[:SS]`, `YYYY-MM-DD HH:MM[:SS]` or ISO 8601); `nil` without one.
+    static func splitTrailingTime(_ text: String) -> (before: String, time: String)? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let words = trimmed.split(whereSeparator: \.isWhitespace)
+        guard words.count >= 2 else { return nil }
+        for count in [2, 1] where words.count > count {
+            let time = words.suffix(count).joined(separator: " ")
+            guard MarkdownClock.parseTime(time[...]) != nil else { continue }
+            let before = words.dropLast(count).joined(separator: " ")
+            var rest = before[...]
+            while let last = rest.last, last.isWhitespace || separators.contains(last) { rest = rest.dropLast() }
+            guard !rest.isEmpty else { return nil }
+            return (String(rest), time)
+        }
+        return nil
     }
 
     /// The location `utf8Offset` bytes into `inline` (whose text starts the header's time part).

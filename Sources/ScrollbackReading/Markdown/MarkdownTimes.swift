@@ -81,6 +81,43 @@ struct MarkdownClock {
         }
     }
 
+    /// Whether a heading is a date written in another form than `YYYY-MM-DD` (`03/05/2024`,
+    /// `3.5.2024`, `May 3, 2024`, `Friday, 3 May 2024`, `2024/05/03`): words that are all numbers
+    /// or English month and weekday names, with a four-digit year and a day or month number.
+    static func looksLikeOtherDateFormat(_ text: Substring) -> Bool {
+        let words = text.lowercased().split { $0.isWhitespace || $0 == "," || $0 == "/" || $0 == "." || $0 == "-" }
+        guard words.count >= 2, words.count <= 5 else { return false }
+        var numbers = 0
+        var hasYear = false
+        var hasMonthName = false
+        for word in words {
+            if word.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                guard word.count <= 4 else { return false }
+                numbers += 1
+                if word.count == 4 { hasYear = true }
+            } else {
+                let name = word.hasSuffix("th") || word.hasSuffix("st") || word.hasSuffix("nd") || word.hasSuffix("rd")
+                if name, word.dropLast(2).allSatisfy({ $0.isASCII && $0.isNumber }), !word.dropLast(2).isEmpty {
+                    numbers += 1
+                    continue
+                }
+                let isName = { (names: [String]) in word.count >= 3 && names.contains { $0.hasPrefix(word) } }
+                if isName(monthNames) {
+                    hasMonthName = true
+                } else if !isName(weekdayNames) {
+                    return false
+                }
+            }
+        }
+        return hasYear && (numbers >= 3 || (hasMonthName && numbers >= 2))
+    }
+
+    private static let monthNames = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december",
+    ]
+    private static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
     /// Whether `text` starts like a time or date (`9:`, `09:`, `2024-`): a header whose sender
     /// is unknown is only reported as an error when its time looks like one.
     static func looksLikeTime(_ text: Substring) -> Bool {
