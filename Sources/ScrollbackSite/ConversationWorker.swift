@@ -150,7 +150,7 @@ struct ConversationWorker: Sendable {
     ) -> BuildManifest.Entry? {
         for media in previous.media {
             guard
-                FileSystem.stamp(media.sourcePath)
+                FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
@@ -193,7 +193,7 @@ struct ConversationWorker: Sendable {
         else { return nil }
         for media in previous.media {
             guard
-                FileSystem.stamp(media.sourcePath)
+                FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
@@ -356,7 +356,8 @@ struct ConversationWorker: Sendable {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
             media.append(
                 BuildManifest.Media(
-                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
+                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
+                    sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
 
@@ -481,7 +482,8 @@ struct ConversationWorker: Sendable {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
             media.append(
                 BuildManifest.Media(
-                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
+                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
+                    sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
         var entry = BuildManifest.Entry(

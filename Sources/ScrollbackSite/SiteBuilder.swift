@@ -271,7 +271,7 @@ struct BuildRun {
         var sources: [String: String] = [:]
         for outcome in outcomes {
             for media in outcome.entry?.media ?? [] where sources[media.sitePath] == nil {
-                sources[media.sitePath] = media.sourcePath
+                sources[media.sitePath] = BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot)
             }
         }
         var folder = StagedFolder(root: staging)

