@@ -57,6 +57,7 @@ def test_page_reloads_and_shows_the_overlay(served, browser):
         assert "trip.json:3:" in text and "<img src=x onerror=alert(1)>" in text  # shown as text
         assert page.locator("scrollback-error-overlay img").count() == 0
         assert page.locator("[data-message-id]").count() == 3  # the last good page underneath
+        (REPO / "artifacts").mkdir(exist_ok=True)
         page.screenshot(path=str(REPO / "artifacts" / "serve-overlay.png"))
 
         (logs / "trip.json").write_text(log(4))
