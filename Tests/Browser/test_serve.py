@@ -51,7 +51,7 @@ def test_page_reloads_and_shows_the_overlay(served, browser):
         page.wait_for_function("() => document.querySelectorAll('[data-message-id]').length === 3", timeout=15000)
 
         (logs / "trip.json").write_text('{\n "version": 1,\n "id": "trip" "oops": <img src=x onerror=alert(1)>\n}\n')
-        overlay = page.locator("scrollback-error-overlay")
+        overlay = page.locator("scrollback-error-overlay .panel")
         overlay.wait_for(timeout=15000)
         text = page.locator("scrollback-error-overlay .panel").inner_text()
         assert "trip.json:3:" in text and "<img src=x onerror=alert(1)>" in text  # shown as text
