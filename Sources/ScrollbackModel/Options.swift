@@ -148,7 +148,24 @@ public struct SiteConfig: Hashable, Sendable {
     public var pageSize = 1000
     /// Whether media a log names by `http(s)` URL is loaded; off shows a placeholder with the link.
     public var remoteMedia = true
+    /// The address the site is published at, ending in `/` (`--base-url` or `baseURL`); `nil`
+    /// (the default) keeps every link relative and emits no canonical links, sitemap or feeds.
+    public var baseURL: String?
 
     /// The defaults.
     public init() {}
+}
+
+extension SiteConfig {
+    /// `text` as a base URL: absolute http(s) with a host, no query or fragment, ending in `/`;
+    /// `nil` when it is not one.
+    public static func normalizedBaseURL(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+            components.user == nil, components.password == nil
+        else { return nil }
+        return trimmed.hasSuffix("/") ? trimmed : trimmed + "/"
+    }
 }

@@ -114,13 +114,15 @@ public struct SiteRenderer: Sendable {
             if pageCount > 1 {
                 // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
                 body.pagination = .writer(
-                    TemplateInvocation(paginationTemplate, PaginationView(place: "top", current: index, count: pageCount)))
+                    TemplateInvocation(
+                        paginationTemplate, PaginationView(place: "top", current: index, count: pageCount)))
                 body.paginationBottom = .writer(
                     TemplateInvocation(
                         paginationTemplate, PaginationView(place: "bottom", current: index, count: pageCount)))
             }
             let title = index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(index + 1))"
             shell.title = "\(title) · \(config.title)"
+            shell.publishing = publishingView(path: conversation.id + "/" + Self.pageFileName(index))
             contents.removeAll()
             templates.compiledTemplate("base").render(shell, into: contents)
             try contents.withBytes { try write(conversation.id + "/" + Self.pageFileName(index), $0) }
@@ -150,6 +152,7 @@ public struct SiteRenderer: Sendable {
         shell.title = config.title
         shell.description = config.description ?? Self.countText(summaries.count, noun: "conversation")
         shell.root = ""
+        shell.publishing = publishingView(path: "index.html")
         shell.body = .writer(TemplateInvocation(templates.compiledTemplate("index"), index))
         let contents = HTMLBuffer(capacity: 1 << 14)
         templates.compiledTemplate("base").render(shell, into: contents)
@@ -157,6 +160,41 @@ public struct SiteRenderer: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// With a base URL (publishing): the page's absolute address, for the canonical link and the
+    /// Open Graph and Twitter card tags (`head-publishing.mustache`); `nil` without one.
+    func publishingView(path: String) -> PublishingView? {
+        guard let baseURL = config.baseURL else { return nil }
+        return PublishingView(url: Self.absoluteURL(baseURL: baseURL, sitePath: path), siteName: config.title)
+    }
+
+    /// The address of the site file at `sitePath` under `baseURL`: `a/index.html` is `a/`.
+    public static func absoluteURL(baseURL: String, sitePath: String) -> String {
+        var path = sitePath
+        if path == "index.html" {
+            path = ""
+        } else if path.hasSuffix("/index.html") {
+            path.removeLast("index.html".count)
+        }
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return baseURL + encoded
+    }
+
+    /// `404.html`: the page a static host shows for a missing address (links are root-relative
+    /// there, since it is served at any depth; without a base URL, `/`).
+    public func renderNotFound() -> RenderedFile {
+        let root = config.baseURL ?? "/"
+        let shell = ShellView()
+        shell.lang = Self.languageTag(config.layout.locale)
+        shell.title = "Not found · \(config.title)"
+        shell.description = "This page does not exist."
+        shell.root = root
+        shell.body = .writer(
+            TemplateInvocation(templates.compiledTemplate("not-found"), NotFoundView(home: root + "index.html")))
+        let contents = HTMLBuffer(capacity: 4096)
+        templates.compiledTemplate("base").render(shell, into: contents)
+        return RenderedFile(path: "404.html", contents: contents.withBytes { Array($0) })
+    }
 
     /// `en_US` → `en-US`; anything that is not letters, digits and separators → `en`.
     static func languageTag(_ locale: String) -> String {

@@ -124,6 +124,7 @@ public struct TemplateLibrary: Sendable {
         case "base": return ShellView.templateSchema
         case "conversation": return ConversationPageView.templateSchema
         case "index": return IndexView.templateSchema
+        case "not-found": return NotFoundView.templateSchema
         case "pagination": return PaginationView.templateSchema
         case "message": return MessageRowView.templateSchema
         case "day-separator": return DayView.templateSchema

@@ -46,8 +46,21 @@ struct BuildManifest: Codable, Equatable {
         var checkpoint: String?
     }
 
+    /// `path` relative to `inputRoot` (media are always inside it; anything else is kept as it is).
+    static func relativeSource(_ path: String, inputRoot: URL) -> String {
+        let prefix = inputRoot.path + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// The absolute path of a media file the manifest names relative to `inputRoot`.
+    static func absoluteSource(_ path: String, inputRoot: URL) -> String {
+        path.hasPrefix("/") ? path : inputRoot.path + "/" + path
+    }
+
     /// A media file of the input and where the site keeps it.
     struct Media: Codable, Equatable {
+        /// The file's path relative to the input folder: the manifest is published with the site,
+        /// so it names no path of the build machine.
         var sourcePath: String
         var sitePath: String
         var size: Int64

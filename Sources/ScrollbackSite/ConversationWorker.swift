@@ -158,7 +158,7 @@ struct ConversationWorker: Sendable {
     ) -> BuildManifest.Entry? {
         for media in previous.media {
             guard
-                FileSystem.stamp(media.sourcePath)
+                FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
@@ -193,14 +193,15 @@ struct ConversationWorker: Sendable {
         _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
         into parts: String
     ) -> BuildManifest.Entry? {
-        guard Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
+        // A published site's feed lists the latest messages: that takes the full path.
+        guard config.baseURL == nil, Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
             let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
             let checkpoint = AppendCheckpoint(decoding: stored), checkpoint.idsAreOwnAnchors,
             !checkpoint.records.isEmpty
         else { return nil }
         for media in previous.media {
             guard
-                FileSystem.stamp(media.sourcePath)
+                FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
@@ -356,7 +357,8 @@ struct ConversationWorker: Sendable {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
             media.append(
                 BuildManifest.Media(
-                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
+                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
+                    sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
 
@@ -436,12 +438,19 @@ struct ConversationWorker: Sendable {
         }
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        if let baseURL = config.baseURL {
+            let feed = SitePublishing.conversationFeed(conversation, config: config, baseURL: baseURL)
+            let path = conversation.id + "/" + SitePublishing.feedFileName
+            try folder.write(Array(feed.utf8), at: path)
+            files.append(path)
+        }
         var media: [BuildManifest.Media] = []
         for asset in conversation.localAssets {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
             media.append(
                 BuildManifest.Media(
-                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
+                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
+                    sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
         var entry = BuildManifest.Entry(

@@ -42,6 +42,8 @@ public struct SiteBuilder: Sendable {
         public var output: URL
         /// Ignore the previous build's cache and rebuild every conversation (`--clean`).
         public var ignoresCache = false
+        /// The published address (`--base-url`); overrides the config's `baseURL`.
+        public var baseURL: String?
         /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
         /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
@@ -167,9 +169,17 @@ struct BuildRun {
 
     /// Step 3: the site config, and the fingerprint of everything that affects every page.
     mutating func readConfig() throws {
-        let (config, diagnostics) = ConfigReader.read(inputRoot: inputRoot)
+        var (config, diagnostics) = ConfigReader.read(inputRoot: inputRoot)
         record(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidConfig }
+        if let baseURL = options.baseURL {
+            guard let normalized = SiteConfig.normalizedBaseURL(baseURL) else {
+                throw SiteBuildError.fileSystem(
+                    "invalid base URL '\(baseURL)'; expected an absolute http or https URL such as https://example.com/chats/"
+                )
+            }
+            config.baseURL = normalized
+        }
         self.config = config
         let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
         record(templates.diagnostics)
@@ -179,6 +189,8 @@ struct BuildRun {
         settingsFingerprint = SettingsFingerprint.compute(
             inputRoot: inputRoot, generator: SiteBuilder.version,
             shippedTemplates: (try? ShippedTemplates.files()) ?? [])
+        // The base URL may come from the command line: pages built for another one are not reused.
+        settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
         assetFiles = renderer.assetFiles().sorted { $0.path < $1.path }
     }
@@ -262,7 +274,7 @@ struct BuildRun {
         var sources: [String: String] = [:]
         for outcome in outcomes {
             for media in outcome.entry?.media ?? [] where sources[media.sitePath] == nil {
-                sources[media.sitePath] = media.sourcePath
+                sources[media.sitePath] = BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot)
             }
         }
         var folder = StagedFolder(root: staging)
@@ -298,8 +310,20 @@ struct BuildRun {
         }
         let index = renderer.renderIndex(published.map(\.summary.conversationSummary))
         var folder = StagedFolder(root: staging)
-        for file in [index] + assetFiles {
+        for file in [index, renderer.renderNotFound()] + assetFiles {
             try folder.write(file.contents, at: file.path)
+        }
+        if let baseURL = config.baseURL {
+            let pages = ["index.html"] + published.flatMap { $0.files.filter { $0.hasSuffix(".html") } }
+            let extra: [(String, String)] = [
+                ("sitemap.xml", SitePublishing.sitemap(baseURL: baseURL, pagePaths: pages)),
+                ("robots.txt", SitePublishing.robots(baseURL: baseURL)),
+                (
+                    SitePublishing.feedFileName,
+                    SitePublishing.siteFeed(config: config, baseURL: baseURL, entries: published)
+                ),
+            ]
+            for (path, text) in extra { try folder.write(Array(text.utf8), at: path) }
         }
         report.pages += 1
     }
@@ -333,7 +357,12 @@ struct BuildRun {
 
     /// Top-level names of the site that belong to the site, not to a conversation.
     func reservedTopLevelNames() -> Set<String> {
-        Set(["index.html", "media", BuildManifest.folderName] + assetFiles.map { Self.topLevelName($0.path) })
+        Set(
+            [
+                "index.html", "404.html", "sitemap.xml", "robots.txt", SitePublishing.feedFileName, "media",
+                BuildManifest.folderName,
+            ]
+                + assetFiles.map { Self.topLevelName($0.path) })
     }
 
     /// `a` for `a/b/c.html`.

@@ -18,9 +18,29 @@ private func schema<Object: TemplateObject>(_ type: Object.Type) -> TemplateSche
 final class ShellView: TemplateObject {
     var lang = "en", title = "", description = "", root = ""
     var body: TemplateValue = .absent
+    var publishing: PublishingView?
     static let templateSchema = schema(ShellView.self)
         .text("lang") { $0.lang }.text("title") { $0.title }.text("description") { $0.description }
-        .text("root") { $0.root }.value("body") { $0.body }.schema
+        .text("root") { $0.root }.value("body") { $0.body }
+        .object("publishing", { PublishingView.templateSchema }) { $0.publishing }.schema
+}
+
+/// `publishing` (with a base URL): the page's absolute address and the site's name.
+final class PublishingView: TemplateObject {
+    let url: String, siteName: String
+    init(url: String, siteName: String) {
+        self.url = url
+        self.siteName = siteName
+    }
+    static let templateSchema = schema(PublishingView.self)
+        .text("url") { $0.url }.text("siteName") { $0.siteName }.schema
+}
+
+/// `not-found`: the body of `404.html`.
+final class NotFoundView: TemplateObject {
+    let home: String
+    init(home: String) { self.home = home }
+    static let templateSchema = schema(NotFoundView.self).text("home") { $0.home }.schema
 }
 
 /// A date for people and for `<time datetime>`.
@@ -50,7 +70,8 @@ final class ConversationPageView: TemplateObject {
     var title = "", description: String?, listStyle = "", back = "../index.html", noAvatars = false
     var participants: [ParticipantView] = []
     var count = "", range: DateRangeView?
-    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent, paginationBottom: TemplateValue = .absent
+    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
+        paginationBottom: TemplateValue = .absent
     static let templateSchema = schema(ConversationPageView.self)
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
