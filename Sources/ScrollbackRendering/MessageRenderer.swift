@@ -652,4 +652,3 @@ final class MessageRenderer {
         return card
     }
 }
-

@@ -114,7 +114,8 @@ public struct SiteRenderer: Sendable {
             if pageCount > 1 {
                 // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
                 body.pagination = .writer(
-                    TemplateInvocation(paginationTemplate, PaginationView(place: "top", current: index, count: pageCount)))
+                    TemplateInvocation(
+                        paginationTemplate, PaginationView(place: "top", current: index, count: pageCount)))
                 body.paginationBottom = .writer(
                     TemplateInvocation(
                         paginationTemplate, PaginationView(place: "bottom", current: index, count: pageCount)))

@@ -172,7 +172,8 @@ indirect enum TemplateStep {
                 switch resolve(lookup, stack) {
                 case .absent, .flag(false): shows = true
                 case .objects(let objects): shows = objects.isEmpty
-                case .json(.array(let elements)): shows = !elements.contains { if case .null = $0 { false } else { true } }
+                case .json(.array(let elements)):
+                    shows = !elements.contains { if case .null = $0 { false } else { true } }
                 default: shows = false
                 }
                 if shows {
@@ -238,7 +239,9 @@ indirect enum TemplateStep {
         case .number(let number):
             appendDecimal(number, &sink)
         case .bytes(let bytes):
-            bytes.withBytes { if escaped { HTMLText.appendEscaped($0, to: &sink) } else { sink.append(contentsOf: $0) } }
+            bytes.withBytes {
+                if escaped { HTMLText.appendEscaped($0, to: &sink) } else { sink.append(contentsOf: $0) }
+            }
         case .isoTime(let time):
             if time.isPlainASCII || !escaped {
                 time.withUTF8 { sink.append(contentsOf: $0) }  // digits and `-:T+Z`: nothing to escape
@@ -300,8 +303,7 @@ struct TemplateCompiler {
     }
 
     /// The steps of `template` (named `name`) with contexts of `stack` (outermost first).
-    mutating func compile(_ template: MustacheTemplate, name: String, stack: [TemplateShape]) throws -> [TemplateStep]
-    {
+    mutating func compile(_ template: MustacheTemplate, name: String, stack: [TemplateShape]) throws -> [TemplateStep] {
         guard let tokens = MustacheToken.tokens(of: template) else {
             throw Failure.unsupported("\(name): swift-mustache's parsed form is not the one this build reads")
         }

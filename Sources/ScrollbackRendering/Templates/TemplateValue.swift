@@ -90,8 +90,9 @@ final class AnyTemplateSchema: @unchecked Sendable {
         return (field.shape(), field.read)
     }
 
-    fileprivate func add(_ name: String, shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue)
-    {
+    fileprivate func add(
+        _ name: String, shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue
+    ) {
         precondition(fields[name] == nil, "\(typeName) declares \(name) twice")
         names.append(name)
         fields[name] = (shape, read)

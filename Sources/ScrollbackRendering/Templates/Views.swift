@@ -50,7 +50,8 @@ final class ConversationPageView: TemplateObject {
     var title = "", description: String?, listStyle = "", back = "../index.html", noAvatars = false
     var participants: [ParticipantView] = []
     var count = "", range: DateRangeView?
-    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent, paginationBottom: TemplateValue = .absent
+    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
+        paginationBottom: TemplateValue = .absent
     static let templateSchema = schema(ConversationPageView.self)
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
