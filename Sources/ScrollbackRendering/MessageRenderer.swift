@@ -79,6 +79,10 @@ final class MessageRenderer {
     private let dayTemplate: CompiledTemplate
     private let textTemplate: CompiledTemplate
     private let attributedTextTemplate: CompiledTemplate
+    private let emojiTemplate: CompiledTemplate
+    private let systemTemplate: CompiledTemplate
+    /// The context stack's storage, reused from row to row.
+    private var stack: [TemplateValue] = []
     private let message = MessageRowView()
     private let day = DayView()
     private let timeTop = TimeView(place: "tt")
@@ -108,6 +112,9 @@ final class MessageRenderer {
         self.dayTemplate = templates.compiledTemplate("day-separator")
         self.textTemplate = templates.compiledTemplate("kinds/text")
         self.attributedTextTemplate = templates.compiledTemplate("kinds/attributedText")
+        self.emojiTemplate = templates.compiledTemplate("kinds/emoji")
+        self.systemTemplate = templates.compiledTemplate("kinds/system")
+        stack.reserveCapacity(8)
         var avatars: [String: AvatarView] = [:]
         var headers: [String: HeaderView] = [:]
         var names: [String: String] = [:]
@@ -203,7 +210,7 @@ final class MessageRenderer {
             day.text = separator.day.text
             day.iso = separator.day.iso
             day.repeats = separator.repeatsPreviousPage
-            dayTemplate.render(day, into: output)
+            dayTemplate.render(day, into: output, stack: &stack)
         case .message(let index, let decisions):
             renderMessage(index, decisions: decisions, pageIndex: pageIndex, into: output)
         }
@@ -264,7 +271,8 @@ final class MessageRenderer {
         message.reactions =
             messages[index].reactions.isEmpty ? [] : plan.reactionSummaries(ofMessage: index).map(ReactionView.init)
         let spokenSender = isSystem || message.header != nil ? nil : senderName ?? senderID
-        message.spoken = Self.spokenLabel(sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil)
+        message.spoken = Self.writeSpokenLabel(
+            sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil, into: message.spokenText)
         message.continuedName = nil
         if !pageHasMessage {
             pageHasMessage = true
@@ -275,7 +283,7 @@ final class MessageRenderer {
         }
         message.body.removeAll()
         renderBody(messages[index].kind, messageIndex: index, anchor: anchor, into: message.body)
-        messageTemplate.render(message, into: output)
+        messageTemplate.render(message, into: output, stack: &stack)
     }
 
     private func fill(_ view: TimeView, anchor: String, text: String, index: Int) -> TimeView {
@@ -292,15 +300,20 @@ final class MessageRenderer {
         return SiteRenderer.pageFileName(targetPage) + "#" + anchor
     }
 
-    /// What a screen reader must hear before the message's text when the page does not draw it:
-    /// "Mia Hoffmann, 9:02 AM:", "Mia Hoffmann:" or "9:02 AM:"; `nil` when both are drawn.
-    static func spokenLabel(sender: String?, time: String?) -> String? {
-        switch (sender, time) {
-        case (nil, nil): return nil
-        case (let sender?, nil): return sender + ":"
-        case (nil, let time?): return time + ":"
-        case (let sender?, let time?): return sender + ", " + time + ":"
+    /// Writes what a screen reader must hear before the message's text when the page does not
+    /// draw it, "Mia Hoffmann, 9:02 AM:", "Mia Hoffmann:" or "9:02 AM:", into `output` (as text,
+    /// unescaped); `false` (and nothing written) when both are drawn.
+    static func writeSpokenLabel(sender: String?, time: String?, into output: HTMLBuffer) -> Bool {
+        output.removeAll()
+        guard sender != nil || time != nil else { return false }
+        var sink = output
+        if let sender {
+            raw(sender, &sink)
+            if time != nil { sink += ", " }
         }
+        if let time { raw(time, &sink) }
+        sink += ":"
+        return true
     }
 
     // MARK: - Bodies
@@ -315,7 +328,7 @@ final class MessageRenderer {
             var sink = linkified
             linkifier.append(text, to: &sink)
             htmlBody.html = .bytes(linkified)
-            textTemplate.render(htmlBody, into: output)
+            textTemplate.render(htmlBody, into: output, stack: &stack)
         case .attributedText(let rich):
             // Sanitized by the reader; most needs no rebasing, labelling or cleaning.
             htmlBody.html = .text(
@@ -323,13 +336,13 @@ final class MessageRenderer {
                     ? rich.html
                     : Self.labelTaskCheckboxes(
                         HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root))))
-            attributedTextTemplate.render(htmlBody, into: output)
+            attributedTextTemplate.render(htmlBody, into: output, stack: &stack)
         case .emoji(let text):
             textBody.text = text
-            templates.compiledTemplate("kinds/emoji").render(textBody, into: output)
+            emojiTemplate.render(textBody, into: output, stack: &stack)
         case .system(let text):
             textBody.text = text
-            templates.compiledTemplate("kinds/system").render(textBody, into: output)
+            systemTemplate.render(textBody, into: output, stack: &stack)
         case .photo(let media):
             let view = PhotoView()
             view.caption = nonEmpty(media.caption)
@@ -652,4 +665,3 @@ final class MessageRenderer {
         return card
     }
 }
-

@@ -194,7 +194,7 @@ final class TimeView: TemplateObject {
     let place: String
     init(place: String) { self.place = place }
     static let templateSchema = schema(TimeView.self)
-        .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0.iso) }
+        .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0) }
         .text("text") { $0.text }.schema
 }
 
@@ -260,8 +260,10 @@ final class MessageRowView: TemplateObject {
     var reactions: [ReactionView] = []
     var footer: FooterView?
     /// Visually hidden text for screen readers when the header or the timestamp is not drawn
-    /// (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:".
-    var spoken: String?
+    /// (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:": written into `spokenText` (as
+    /// text, escaped when printed), so a row makes no string for it.
+    var spoken = false
+    let spokenText = HTMLBuffer(capacity: 128)
     /// The sender's name over the first message of a page that continues a group from the page
     /// before: not the group's header, a reminder of who is speaking.
     var continuedName: String?
@@ -277,7 +279,8 @@ final class MessageRowView: TemplateObject {
         .flag("hasReactions") { !$0.reactions.isEmpty }
         .list("reactions", { ReactionView.templateSchema }) { $0.reactions }
         .object("footer", { FooterView.templateSchema }) { $0.footer }
-        .text("spoken") { $0.spoken }.text("continuedName") { $0.continuedName }.schema
+        .value("spoken") { $0.spoken ? .bytes($0.spokenText) : .absent }.text("continuedName") { $0.continuedName }
+        .schema
 }
 
 // MARK: - Bubbles (`kinds/…`)
