@@ -243,6 +243,21 @@ enum HTMLText {
         }
     }
 
+    /// `1.2 MB`-style size, decimal units as file managers show them.
+    static func humanSize(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["kB", "MB", "GB", "TB", "PB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return text + " " + units[unit]
+    }
+
     /// A URL slug: ASCII letters and digits lowercased, every other run of characters one `-`.
     static func slug(_ text: String) -> String {
         var output = [UInt8]()

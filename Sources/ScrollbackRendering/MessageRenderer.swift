@@ -416,7 +416,31 @@ final class MessageRenderer {
             templates.compiledTemplate("kinds/linkPreview").render(view, into: output)
         case .custom(let custom):
             renderCustom(custom, messageIndex: index, into: output)
+        case .file(let file):
+            let view = FileView()
+            view.name = file.displayName
+            view.icon = Self.fileIcon(mimeType: file.mimeType, name: view.name)
+            view.size = file.size.map(HTMLText.humanSize)
+            switch resolve(file.source) {
+            case .url(let url): view.href = url
+            case .placeholder(let original, let link):
+                view.placeholder = placeholder(original: original, link: link, label: "File")
+            }
+            templates.compiledTemplate("kinds/file").render(view, into: output)
         }
+    }
+
+    /// An emoji standing for a file's type, by MIME type or extension (the `file` card's icon).
+    static func fileIcon(mimeType: String?, name: String) -> String {
+        let type = (mimeType ?? "").lowercased()
+        let ext = (name as NSString).pathExtension.lowercased()
+        if type.hasPrefix("image/") || ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(ext) { return "🖼️" }
+        if type.hasPrefix("video/") || ["mp4", "mov", "webm", "mkv"].contains(ext) { return "🎞️" }
+        if type.hasPrefix("audio/") || ["mp3", "ogg", "opus", "wav", "m4a"].contains(ext) { return "🎵" }
+        if type == "application/pdf" || ext == "pdf" { return "📕" }
+        if type.contains("zip") || ["zip", "gz", "tar", "7z", "rar"].contains(ext) { return "🗜️" }
+        if type.hasPrefix("text/") || ["txt", "md", "csv", "json", "log"].contains(ext) { return "📝" }
+        return "📄"
     }
 
     /// The bubble of a `custom` message: a custom renderer's, the `custom/<id>` template's, or the
@@ -652,4 +676,3 @@ final class MessageRenderer {
         return card
     }
 }
-

@@ -151,6 +151,7 @@ public struct TemplateLibrary: Sendable {
         case "kinds/location": return LocationView.templateSchema
         case "kinds/contact": return ContactView.templateSchema
         case "kinds/linkPreview": return LinkPreviewView.templateSchema
+        case "kinds/file": return FileView.templateSchema
         case "kinds/custom": return CustomBodyView.templateSchema
         case "kinds/custom-fallback": return CustomFallbackView.templateSchema
         default: return name.hasPrefix("custom/") ? CustomTemplateView.templateSchema : nil

@@ -50,7 +50,8 @@ final class ConversationPageView: TemplateObject {
     var title = "", description: String?, listStyle = "", back = "../index.html", noAvatars = false
     var participants: [ParticipantView] = []
     var count = "", range: DateRangeView?
-    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent, paginationBottom: TemplateValue = .absent
+    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
+        paginationBottom: TemplateValue = .absent
     static let templateSchema = schema(ConversationPageView.self)
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
@@ -382,6 +383,14 @@ final class LinkPreviewView: TemplateObject {
     var html: String?, card = LinkCardView()
     static let templateSchema = schema(LinkPreviewView.self)
         .text("html") { $0.html }.object("card", { LinkCardView.templateSchema }) { $0.card }.schema
+}
+
+/// `kinds/file`: a file card (type icon, name, human size) that downloads the file.
+final class FileView: TemplateObject {
+    var name = "", icon = "", size: String?, href: String?, placeholder: String?
+    static let templateSchema = schema(FileView.self)
+        .text("name") { $0.name }.text("icon") { $0.icon }.text("size") { $0.size }.text("href") { $0.href }
+        .text("placeholder") { $0.placeholder }.schema
 }
 
 /// `kinds/custom`: the bubble around what a custom renderer or `custom/<id>` template drew.
