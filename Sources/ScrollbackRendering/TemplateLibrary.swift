@@ -144,7 +144,9 @@ public struct TemplateLibrary: Sendable {
         case "day-separator": return DayView.templateSchema
         case "image-placeholder": return PlaceholderView.templateSchema
         case "kinds/text", "kinds/attributedText": return HTMLBodyView.templateSchema
-        case "kinds/emoji", "kinds/system": return TextBodyView.templateSchema
+        case "kinds/emoji", "kinds/system", "kinds/deleted": return TextBodyView.templateSchema
+        case "thread": return ThreadView.templateSchema
+        case "thread-reference": return ThreadReferenceView.templateSchema
         case "kinds/photo": return PhotoView.templateSchema
         case "kinds/video": return VideoView.templateSchema
         case "kinds/audio": return AudioView.templateSchema

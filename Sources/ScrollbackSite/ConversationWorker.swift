@@ -243,6 +243,7 @@ struct ConversationWorker: Sendable {
             else { return nil }
         }
         for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
+        guard !Self.reachesBack(messages) else { return nil }
         // The rest of the file after the last message must be what followed the old last one.
         let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound + shift
         guard bytes.count - newPrefixLength == checkpoint.suffixLength,
@@ -446,6 +447,9 @@ struct ConversationWorker: Sendable {
     static func checkpoint(of bytes: [UInt8], trace: JSONMessageTrace, plan: ConversationPlan) -> AppendCheckpoint? {
         let messages = plan.conversation.messages
         let count = messages.count
+        // Threads and pins (spec §1.1) reach back: a new reply changes its root's page, a new pin
+        // every page's header. Such logs always take the full path (no checkpoint).
+        guard !Self.reachesBack(messages) else { return nil }
         guard count > 0, trace.elementRanges.count == count, count < Int(UInt32.max),
             trace.elementRanges.allSatisfy({ $0.count < Int(UInt32.max) })
         else { return nil }
@@ -476,6 +480,12 @@ struct ConversationWorker: Sendable {
             suffixFingerprint: ContentFingerprint.hex(of: bytes[prefixLength..<bytes.count]),
             arrayOpenOffset: trace.arrayOpenOffset, maxDate: messages[count - 1].date.timeIntervalSinceReferenceDate,
             idsAreOwnAnchors: idsAreOwnAnchors, records: records)
+    }
+
+    /// Whether a message of `messages` changes pages other than its own: a thread reply (its
+    /// root's summary), or a pin (every page's header).
+    static func reachesBack(_ messages: [Message]) -> Bool {
+        messages.contains { $0.thread != nil || $0.pinned }
     }
 
     /// A relative path with no empty, `.` or `..` component: it stays inside the site.
