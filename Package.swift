@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +53,7 @@ let package = Package(
             dependencies: [
                 "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .target(name: "ScrollbackLayout", dependencies: ["ScrollbackModel"]),
         // Templates/ embedded as generated code, so the binary needs no source tree beside it.
@@ -91,7 +93,8 @@ let package = Package(
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering", "ScrollbackTemplates"]),
         .testTarget(
-            name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates"]),
+            name: "ScrollbackSiteTests",
+            dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading"]),
         .testTarget(
             name: "ScrollbackServeTests", dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel"]),
     ]

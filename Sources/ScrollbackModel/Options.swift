@@ -90,6 +90,9 @@ public struct LayoutOptions: Hashable, Sendable {
     public var locale = "en_US"
     /// IANA time zone for display and day splits when the conversation names none.
     public var timeZone = "UTC"
+    /// A thread of at most this many replies opens in place under its root; a longer one gets
+    /// its own pages (spec §1.1 `threadInlineLimit`).
+    public var threadInlineLimit = 50
 
     /// The defaults of spec §3.
     public init() {}
@@ -113,6 +116,7 @@ public struct LayoutOptions: Hashable, Sendable {
         if let value = overrides.timestampFormat { result.timestampFormat = value }
         if let value = overrides.locale { result.locale = value }
         if let value = overrides.timeZone { result.timeZone = value }
+        if let value = overrides.threadInlineLimit { result.threadInlineLimit = value }
         return result
     }
 }
@@ -131,6 +135,7 @@ public struct LayoutOverrides: Hashable, Sendable {
     public var timestampFormat: TimestampFormat?
     public var locale: String?
     public var timeZone: String?
+    public var threadInlineLimit: Int?
 
     /// No overrides.
     public init() {}

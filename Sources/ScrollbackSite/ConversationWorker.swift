@@ -187,6 +187,27 @@ struct ConversationWorker: Sendable {
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
             return (nil, diagnostics)
         }
+        guard
+            let (rendered, plan) = try renderModel(
+                conversation, relativePath: input.relativePath, stamp: stamp, contentHash: contentHash, into: parts,
+                diagnostics: &diagnostics)
+        else { return (nil, diagnostics) }
+        var entry = rendered
+        var folder = StagedFolder(root: parts)
+        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
+            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
+            try folder.write(checkpoint.encoded(), at: path)
+            entry.checkpoint = path
+        }
+        return (entry, diagnostics)
+    }
+
+    /// Lays out and renders a conversation of the model into `parts`: the part of `render` that
+    /// native logs and imported exports share. `nil` when rendering reported an error.
+    func renderModel(
+        _ conversation: Conversation, relativePath: String, stamp: FileSystem.Stamp, contentHash: String,
+        into parts: String, diagnostics: inout [Diagnostic]
+    ) throws -> (BuildManifest.Entry, ConversationPlan)? {
         let plan = layouter.plan(conversation)
         var folder = StagedFolder(root: parts)
         var files: [String] = []
@@ -197,7 +218,7 @@ struct ConversationWorker: Sendable {
             files.append(path)
         }
         // Rendering reports warnings only, so nothing written above needs undoing here.
-        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        if diagnostics.contains(where: { $0.severity == .error }) { return nil }
         if let baseURL = config.baseURL {
             let feed = SitePublishing.conversationFeed(conversation, config: config, baseURL: baseURL)
             let path = conversation.id + "/" + SitePublishing.feedFileName
@@ -213,20 +234,42 @@ struct ConversationWorker: Sendable {
                     sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
-        var entry = BuildManifest.Entry(
-            path: input.relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
+        let entry = BuildManifest.Entry(
+            path: relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
             pageCount: files.filter { $0.hasSuffix(".html") }.count,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
             warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
-        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
-            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
-            try folder.write(checkpoint.encoded(), at: path)
-            entry.checkpoint = path
+        return (entry, plan)
+    }
+
+    /// Lays out and renders one conversation an importer read (`number`: its parts folder).
+    func build(imported: ImportedConversation, number: Int) -> ConversationOutcome {
+        let parts = partsRoot + "/\(number)"
+        let relativePath = "import:" + imported.key
+        let input = InputDiscovery.Input(
+            relativePath: relativePath, url: URL(fileURLWithPath: imported.sourceFiles.first ?? imported.key))
+        var outcome = ConversationOutcome(
+            input: input, entry: nil, diagnostics: imported.diagnostics, reused: false, partsFolder: parts)
+        outcome.importCount = imported.countLine
+        guard let conversation = imported.conversation else { return outcome }
+        do {
+            var diagnostics = imported.diagnostics
+            let entry = try renderModel(
+                conversation, relativePath: relativePath, stamp: FileSystem.Stamp(size: 0, modifiedNanoseconds: 0),
+                contentHash: "", into: parts, diagnostics: &diagnostics)
+            outcome.entry = entry?.0
+            outcome.diagnostics = diagnostics
+        } catch {
+            FileSystem.removeTree(parts)
+            outcome.diagnostics.append(
+                .error(
+                    .fileSystem("cannot write the pages: \(error)"),
+                    at: SourceLocation(file: imported.sourceFiles.first ?? imported.key, line: 1, column: 1)))
         }
-        return (entry, diagnostics)
+        return outcome
     }
 
     /// Whether the log is read as JSON (everything but Markdown, as `LogReader` decides).
@@ -239,6 +282,9 @@ struct ConversationWorker: Sendable {
     static func checkpoint(of bytes: [UInt8], trace: JSONMessageTrace, plan: ConversationPlan) -> AppendCheckpoint? {
         let messages = plan.conversation.messages
         let count = messages.count
+        // Threads and pins (spec §1.1) reach back: a new reply changes its root's page, a new pin
+        // every page's header. Such logs always take the full path (no checkpoint).
+        guard !Self.reachesBack(messages) else { return nil }
         guard count > 0, trace.elementRanges.count == count, count < Int(UInt32.max),
             trace.elementRanges.allSatisfy({ $0.count < Int(UInt32.max) })
         else { return nil }
@@ -269,6 +315,12 @@ struct ConversationWorker: Sendable {
             suffixFingerprint: ContentFingerprint.hex(of: bytes[prefixLength..<bytes.count]),
             arrayOpenOffset: trace.arrayOpenOffset, maxDate: messages[count - 1].date.timeIntervalSinceReferenceDate,
             idsAreOwnAnchors: idsAreOwnAnchors, records: records)
+    }
+
+    /// Whether a message of `messages` changes pages other than its own: a thread reply (its
+    /// root's summary), or a pin (every page's header).
+    static func reachesBack(_ messages: [Message]) -> Bool {
+        messages.contains { $0.thread != nil || $0.pinned }
     }
 
     /// A relative path with no empty, `.` or `..` component: it stays inside the site.

@@ -72,7 +72,13 @@ final class ConversationPageView: TemplateObject {
     var count = "", range: DateRangeView?
     var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
         paginationBottom: TemplateValue = .absent
+    /// "2 pinned messages" and the links to them (`href`, `author`, `excerpt`), on every page.
+    var pinnedCount: String?, pinned: [ReplyView] = []
+    /// On a thread's own pages: the link back to its root, with the root's quote.
+    var threadOf: ReplyView?
     static let templateSchema = schema(ConversationPageView.self)
+        .text("pinnedCount") { $0.pinnedCount }.list("pinned", { ReplyView.templateSchema }) { $0.pinned }
+        .object("threadOf", { ReplyView.templateSchema }) { $0.threadOf }
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
         .list("participants", { ParticipantView.templateSchema }) { $0.participants }
@@ -123,11 +129,11 @@ final class IndexEntryView: TemplateObject {
 /// `pagination`: previous/next links and a window of page numbers.
 final class PaginationView: TemplateObject {
     let place: String, prev: String?, next: String?, pages: [PageLinkView], pageNumber: Int, pageCount: Int
-    init(place: String, current: Int, count: Int) {
+    init(place: String, current: Int, count: Int, files: PageFiles = .conversation) {
         self.place = place
-        prev = current > 0 ? SiteRenderer.pageFileName(current - 1) : nil
-        next = current < count - 1 ? SiteRenderer.pageFileName(current + 1) : nil
-        pages = SiteRenderer.paginationEntries(current: current, count: count).map(PageLinkView.init)
+        prev = current > 0 ? files.name(ofPage: current - 1) : nil
+        next = current < count - 1 ? files.name(ofPage: current + 1) : nil
+        pages = SiteRenderer.paginationEntries(current: current, count: count).map { PageLinkView($0, files: files) }
         pageNumber = current + 1
         pageCount = count
     }
@@ -139,13 +145,16 @@ final class PaginationView: TemplateObject {
 
 /// One entry of the pagination: a page link or a gap.
 final class PageLinkView: TemplateObject {
-    let entry: SiteRenderer.PaginationEntry
-    init(_ entry: SiteRenderer.PaginationEntry) { self.entry = entry }
+    let entry: SiteRenderer.PaginationEntry, files: PageFiles
+    init(_ entry: SiteRenderer.PaginationEntry, files: PageFiles) {
+        self.entry = entry
+        self.files = files
+    }
     static let templateSchema = schema(PageLinkView.self)
         .flag("gap") { if case .gap = $0.entry { true } else { false } }
         .flag("current") { if case .page(_, let current) = $0.entry { current } else { false } }
         .number("number") { if case .page(let index, _) = $0.entry { index + 1 } else { nil } }
-        .text("href") { if case .page(let index, _) = $0.entry { SiteRenderer.pageFileName(index) } else { nil } }
+        .text("href") { if case .page(let index, _) = $0.entry { $0.files.name(ofPage: index) } else { nil } }
         .schema
 }
 
@@ -267,7 +276,13 @@ final class MessageRowView: TemplateObject {
     /// The sender's name over the first message of a page that continues a group from the page
     /// before: not the group's header, a reminder of who is speaking.
     var continuedName: String?
+    /// Spec §1.1: a pin mark, the original author of a forward, a thread reply whose root is not
+    /// in the log, and a root's thread (`ThreadBlock`).
+    var pinned = false, forwardedFrom: String?, orphan = false
+    var thread: TemplateValue = .absent
     static let templateSchema = schema(MessageRowView.self)
+        .flag("pinned") { $0.pinned }.text("forwardedFrom") { $0.forwardedFrom }.flag("orphan") { $0.orphan }
+        .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan }.value("thread") { $0.thread }
         .text("anchor") { $0.anchor }.text("id") { $0.id }.text("kind") { $0.kind }.text("sender") { $0.sender }
         .text("align") { $0.align }.text("position") { $0.position }
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }
@@ -281,6 +296,30 @@ final class MessageRowView: TemplateObject {
         .object("footer", { FooterView.templateSchema }) { $0.footer }
         .value("spoken") { $0.spoken ? .bytes($0.spokenText) : .absent }.text("continuedName") { $0.continuedName }
         .schema
+}
+
+/// `thread`: a root's thread summary, and its replies when they open in place.
+final class ThreadView: TemplateObject {
+    var count = "", names = "", last: DateView?, inline = false, href: String?
+    var replies: TemplateValue = .absent
+    static let templateSchema = schema(ThreadView.self)
+        .text("count") { $0.count }.text("names") { $0.names }.object("last", { DateView.templateSchema }) { $0.last }
+        .flag("inline") { $0.inline }.text("href") { $0.href }.value("replies") { $0.replies }.schema
+}
+
+/// `thread-reference`: a broadcast reply's place in the timeline, linking to its message element.
+final class ThreadReferenceView: TemplateObject {
+    let href: String, author: String?, excerpt: String, time: String, iso: String
+    init(href: String, author: String?, excerpt: String, time: String, iso: String) {
+        self.href = href
+        self.author = author
+        self.excerpt = excerpt
+        self.time = time
+        self.iso = iso
+    }
+    static let templateSchema = schema(ThreadReferenceView.self)
+        .text("href") { $0.href }.text("author") { $0.author }.text("excerpt") { $0.excerpt }.text("time") { $0.time }
+        .text("iso") { $0.iso }.schema
 }
 
 // MARK: - Bubbles (`kinds/…`)
@@ -406,6 +445,14 @@ final class LinkPreviewView: TemplateObject {
     var html: String?, card = LinkCardView()
     static let templateSchema = schema(LinkPreviewView.self)
         .text("html") { $0.html }.object("card", { LinkCardView.templateSchema }) { $0.card }.schema
+}
+
+/// `kinds/file`: a file card (type icon, name, human size) that downloads the file.
+final class FileView: TemplateObject {
+    var name = "", icon = "", size: String?, href: String?, placeholder: String?
+    static let templateSchema = schema(FileView.self)
+        .text("name") { $0.name }.text("icon") { $0.icon }.text("size") { $0.size }.text("href") { $0.href }
+        .text("placeholder") { $0.placeholder }.schema
 }
 
 /// `kinds/custom`: the bubble around what a custom renderer or `custom/<id>` template drew.

@@ -140,6 +140,7 @@ extension ConversationWorker {
             else { return nil }
         }
         for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
+        guard !Self.reachesBack(messages) else { return nil }
         // The rest of the file after the last message must be what followed the old last one.
         let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound
         guard bytes.count - newPrefixLength == checkpoint.suffixLength,
