@@ -1,0 +1,197 @@
+import Foundation
+import ScrollbackModel
+
+/// Reads one WhatsApp chat text into a conversation (spec §6): the split of
+/// `WhatsAppChatText`, the meaning of `WhatsAppBody`, participants, `me`, stable ids.
+struct WhatsAppChatReader {
+    /// Looks up an attached file by the name the chat gives it: the file next to the chat text
+    /// or in its zip, resolved into a media source (missing: `.unavailable` with a warning).
+    typealias MediaLookup = (_ name: String, _ location: SourceLocation, _ diagnostics: inout [Diagnostic]) -> MediaSource
+
+    /// The chat file as diagnostics name it.
+    let file: String
+    /// The conversation's URL slug.
+    let conversationID: String
+    /// Where timestamps are read: the site's time zone (WhatsApp writes local wall-clock time).
+    let timeZone: TimeZone
+    let media: MediaLookup
+
+    /// The conversation, or `nil` with an error when the text is no WhatsApp chat.
+    func read(_ text: String, title fileTitle: String?) -> (conversation: Conversation?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        guard let chat = WhatsAppChatText(text) else {
+            diagnostics.append(
+                .error(
+                    .other("no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"),
+                    at: start))
+            return (nil, diagnostics)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+
+        var knownSenders = Set<String>()
+        for entry in chat.entries {
+            if let sender = WhatsAppBody.plainSender(entry.text[...]) { knownSenders.insert(sender) }
+        }
+
+        var participants: [Participant] = []
+        var participantIDs: [String: String] = [:]
+        var usedParticipantIDs = Set<String>()
+        func participantID(_ name: String) -> String {
+            if let id = participantIDs[name] { return id }
+            let base = ConversationSlug.make(from: name) == "conversation" ? "participant" : ConversationSlug.make(from: name)
+            var id = base
+            var suffix = 2
+            while usedParticipantIDs.contains(id) {
+                id = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            usedParticipantIDs.insert(id)
+            participantIDs[name] = id
+            participants.append(Participant(id: id, name: name))
+            return id
+        }
+
+        var messages: [Message] = []
+        var ids = StableIDs()
+        var me: String?
+        var groupName: String?
+        var previousDate: Date?
+        if let preamble = chat.preamble {
+            let location = SourceLocation(file: file, line: preamble.line, column: 1)
+            diagnostics.append(
+                .warning(
+                    .other("text before the first message kept as a system line; expected a WhatsApp timestamp first"),
+                    at: location))
+            let firstDate =
+                WhatsAppChatText.date(of: chat.entries[0].header, order: chat.order, calendar: calendar) ?? Date(timeIntervalSince1970: 0)
+            messages.append(
+                Message(
+                    id: ids.make(base: "preamble"), sender: nil, date: firstDate,
+                    kind: .system(WhatsAppBody.clean(preamble.text)),
+                    source: ExportSource(format: "whatsapp", file: file, line: preamble.line), location: location))
+        }
+        for entry in chat.entries {
+            let location = SourceLocation(file: file, line: entry.line, column: entry.column)
+            guard let date = WhatsAppChatText.date(of: entry.header, order: chat.order, calendar: calendar) else {
+                diagnostics.append(
+                    .error(
+                        .invalidDate(
+                            entry.stamp,
+                            expected: "a date in the order \(chat.order.rawValue) (detected from the whole file) and a time"),
+                        at: location))
+                continue
+            }
+            previousDate = date
+            let id = ids.make(base: StableIDs.hash(entry.stamp + "\u{1F}" + entry.text))
+            let source = ExportSource(format: "whatsapp", file: file, line: entry.line)
+            guard let (senderName, rawBody) = WhatsAppBody.split(entry.text[...], knownSenders: knownSenders) else {
+                let text = WhatsAppBody.clean(entry.text)
+                if let name = WhatsAppChatReader.groupName(in: text) { groupName = name }
+                messages.append(
+                    Message(id: id, sender: nil, date: date, kind: .system(text), source: source, location: location))
+                continue
+            }
+            let sender = participantID(senderName)
+            if WhatsAppBody.exporterNames.contains(senderName) { me = sender }
+            var body = WhatsAppBody.clean(String(rawBody))
+            var edited: Date?
+            if let marker = WhatsAppBody.editedMarkers.first(where: { body.hasSuffix($0) }) {
+                body = String(body.dropLast(marker.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+                edited = date  // the export does not say when; the marker is what matters
+            }
+            var message = Message(
+                id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source, location: location)
+            let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let deletion = WhatsAppBody.deletedMarkers.first(where: {
+                trimmed == $0.text || trimmed == $0.text + "."
+            }) {
+                message.deleted = true
+                message.kind = .text("")
+                if deletion.byExporter { me = sender }
+            } else {
+                message.kind = kind(of: body, at: location, diagnostics: &diagnostics)
+            }
+            messages.append(message)
+        }
+        _ = previousDate
+        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        // Spec §1: ordered by date, ties keep file order (WhatsApp writes a few out of order).
+        let ordered = messages.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+        let conversation = Conversation(
+            id: conversationID, title: fileTitle ?? groupName, me: me, participants: participants, messages: ordered,
+            source: start)
+        return (conversation, diagnostics)
+    }
+
+    /// The kind of a message body: omitted or attached media, a location, emoji only, or text.
+    func kind(of body: String, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> MessageKind {
+        let firstLineEnd = body.firstIndex(of: "\n") ?? body.endIndex
+        let firstLine = String(body[..<firstLineEnd]).trimmingCharacters(in: .whitespaces)
+        let rest = body[firstLineEnd...].trimmingCharacters(in: .whitespacesAndNewlines)
+        let caption = rest.isEmpty ? nil : rest
+        if let omitted = WhatsAppBody.omittedMarkers[firstLine.lowercased()] {
+            let source = MediaSource.unavailable(original: firstLine)
+            diagnostics.append(.warning(.other("media not included in the export ('\(firstLine)'); a placeholder is shown"), at: location))
+            switch omitted {
+            case .image, .sticker: return .photo(MediaItem(source: source, caption: caption))
+            case .video, .gif: return .video(MediaItem(source: source, caption: caption))
+            case .audio: return .audio(MediaItem(source: source, caption: caption))
+            case .any, .document, .contact: return .file(FileItem(source: source, name: firstLine))
+            }
+        }
+        if let name = WhatsAppBody.attachedFileName(firstLine) {
+            let source = media(name, location, &diagnostics)
+            switch WhatsAppBody.mediaKind(fileName: name) {
+            case .photo: return .photo(MediaItem(source: source, alt: name, caption: caption))
+            case .video: return .video(MediaItem(source: source, caption: caption, title: name))
+            case .audio: return .audio(MediaItem(source: source, caption: caption, title: name))
+            default:
+                if let caption {
+                    diagnostics.append(
+                        .warning(.other("the caption of file '\(name)' is shown as the file's name"), at: location))
+                    return .file(FileItem(source: source, name: "\(name) — \(caption)"))
+                }
+                return .file(FileItem(source: source, name: name))
+            }
+        }
+        if let point = WhatsAppBody.location(firstLine) {
+            return .location(LocationItem(latitude: point.latitude, longitude: point.longitude, name: caption))
+        }
+        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) }) {
+            return .emoji(trimmed)
+        }
+        return .text(body)
+    }
+
+    /// The group's name from `created group "X"` or `changed the group name … to "X"` lines
+    /// (English and German), so a `_chat.txt` gets a title.
+    static func groupName(in line: String) -> String? {
+        let markers = ["created group \"", "changed the group name to \"", "\" to \"", "die Gruppe \"", " zu \""]
+        guard line.hasSuffix("\"") || line.hasSuffix("\" erstellt.") || line.hasSuffix("\" geändert.") else { return nil }
+        for marker in markers {
+            guard let range = line.range(of: marker, options: .backwards) else { continue }
+            let after = line[range.upperBound...]
+            guard let close = after.firstIndex(of: "\"") else { continue }
+            let name = String(after[..<close])
+            if !name.isEmpty { return name }
+        }
+        return nil
+    }
+
+    /// The chat's title from an export's file name: `WhatsApp Chat with Alice.txt`,
+    /// `WhatsApp-Chat mit Alice.txt`, `WhatsApp Chat - Alice.zip`; `nil` for `_chat.txt`.
+    static func title(fromFileName name: String) -> String? {
+        let base = (name as NSString).deletingPathExtension
+        for prefix in [
+            "WhatsApp Chat with ", "WhatsApp Chat mit ", "WhatsApp-Chat mit ", "WhatsApp Chat - ", "Chat de WhatsApp con ",
+            "Discussion WhatsApp avec ", "Conversa do WhatsApp com ", "Chat WhatsApp con ",
+        ] where base.hasPrefix(prefix) {
+            let title = String(base.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            return title.isEmpty ? nil : title
+        }
+        return nil
+    }
+}
