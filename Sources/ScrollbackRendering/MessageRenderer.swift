@@ -450,7 +450,57 @@ struct MessageRenderer {
             rows.render(view, into: &output)
         case .custom(let custom):
             rows.render(renderCustom(custom, item: item()), into: &output)
+        case .file(let file):
+            rows.render(HTMLBodyView(template: .attributedText, html: fileCard(file)), into: &output)
         }
+    }
+
+    /// The card of a `file` message (spec §1.1): type icon, name, human size and a download
+    /// link; the media placeholder when the file is missing or refused.
+    /// The smallest rendering that keeps the kind visible; the template rewrite re-homes it.
+    func fileCard(_ file: FileItem) -> String {
+        let name = file.displayName
+        var html = "<div class=\"file-card\" data-part=\"file\"><span class=\"file-icon\" aria-hidden=\"true\">"
+        html += Self.fileIcon(mimeType: file.mimeType, name: name)
+        html += "</span> "
+        switch resolve(file.source) {
+        case .url(let url):
+            html += "<a class=\"file-name\" href=\"" + HTMLText.escape(url) + "\" download=\""
+            html += HTMLText.escape(name) + "\">" + HTMLText.escape(name) + "</a>"
+        case .placeholder(let original, let link):
+            html += "<span class=\"file-name\">" + HTMLText.escape(name) + "</span> "
+            html += placeholder(original: original, link: link, label: "File")
+        }
+        if let size = file.size { html += " <span class=\"file-size\">" + Self.humanSize(size) + "</span>" }
+        return html + "</div>"
+    }
+
+    /// An emoji standing for the file's type, by MIME type or extension.
+    static func fileIcon(mimeType: String?, name: String) -> String {
+        let type = (mimeType ?? "").lowercased()
+        let ext = (name as NSString).pathExtension.lowercased()
+        if type.hasPrefix("image/") || ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(ext) { return "🖼️" }
+        if type.hasPrefix("video/") || ["mp4", "mov", "webm", "mkv"].contains(ext) { return "🎞️" }
+        if type.hasPrefix("audio/") || ["mp3", "ogg", "opus", "wav", "m4a"].contains(ext) { return "🎵" }
+        if type == "application/pdf" || ext == "pdf" { return "📕" }
+        if type.contains("zip") || ["zip", "gz", "tar", "7z", "rar"].contains(ext) { return "🗜️" }
+        if type.hasPrefix("text/") || ["txt", "md", "csv", "json", "log"].contains(ext) { return "📝" }
+        return "📄"
+    }
+
+    /// `1.2 MB`-style size, decimal units as file managers show them.
+    static func humanSize(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["kB", "MB", "GB", "TB", "PB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return text + " " + units[unit]
     }
 
     /// The bubble of a `custom` message: a custom renderer's, the template's, or the fallback card.
