@@ -8,24 +8,25 @@ struct WhatsAppChatReader {
     /// or in its zip, resolved into a media source (missing: `.unavailable` with a warning).
     typealias MediaLookup = (_ name: String, _ location: SourceLocation, _ diagnostics: inout [Diagnostic]) -> MediaSource
 
-    /// The chat file as diagnostics name it.
+    /// The chat file as diagnostics name it, and relative to the export's root (`source.file`).
     let file: String
+    let sourceFile: String
     /// The conversation's URL slug.
     let conversationID: String
     /// Where timestamps are read: the site's time zone (WhatsApp writes local wall-clock time).
     let timeZone: TimeZone
     let media: MediaLookup
 
-    /// The conversation, or `nil` with an error when the text is no WhatsApp chat.
-    func read(_ text: String, title fileTitle: String?) -> (conversation: Conversation?, diagnostics: [Diagnostic]) {
-        var diagnostics: [Diagnostic] = []
+    /// Reads `text` into `assembler`: participants, `me`, a title when the file name had none,
+    /// and every message (an error when the text is no WhatsApp chat).
+    func read(_ text: String, into assembler: inout ConversationAssembler) {
         let start = SourceLocation(file: file, line: 1, column: 1)
         guard let chat = WhatsAppChatText(text) else {
-            diagnostics.append(
+            assembler.report(
                 .error(
                     .other("no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"),
                     at: start))
-            return (nil, diagnostics)
+            return
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -34,13 +35,12 @@ struct WhatsAppChatReader {
         for entry in chat.entries {
             if let sender = WhatsAppBody.plainSender(entry.text[...]) { knownSenders.insert(sender) }
         }
-
-        var participants: [Participant] = []
         var participantIDs: [String: String] = [:]
         var usedParticipantIDs = Set<String>()
         func participantID(_ name: String) -> String {
             if let id = participantIDs[name] { return id }
-            let base = ConversationSlug.make(from: name) == "conversation" ? "participant" : ConversationSlug.make(from: name)
+            let slug = ConversationSlug.make(from: name)
+            let base = slug == "conversation" ? "participant" : slug
             var id = base
             var suffix = 2
             while usedParticipantIDs.contains(id) {
@@ -49,52 +49,49 @@ struct WhatsAppChatReader {
             }
             usedParticipantIDs.insert(id)
             participantIDs[name] = id
-            participants.append(Participant(id: id, name: name))
+            assembler.addParticipant(Participant(id: id, name: name))
             return id
         }
 
-        var messages: [Message] = []
-        var ids = StableIDs()
-        var me: String?
         var groupName: String?
-        var previousDate: Date?
         if let preamble = chat.preamble {
             let location = SourceLocation(file: file, line: preamble.line, column: 1)
-            diagnostics.append(
+            assembler.report(
                 .warning(
-                    .other("text before the first message kept as a system line; expected a WhatsApp timestamp first"),
+                    .other("text before the first message is kept as a system line; expected a WhatsApp timestamp first"),
                     at: location))
             let firstDate =
-                WhatsAppChatText.date(of: chat.entries[0].header, order: chat.order, calendar: calendar) ?? Date(timeIntervalSince1970: 0)
-            messages.append(
+                WhatsAppChatText.date(of: chat.entries[0].header, order: chat.order, calendar: calendar)
+                ?? Date(timeIntervalSince1970: 0)
+            assembler.append(
                 Message(
-                    id: ids.make(base: "preamble"), sender: nil, date: firstDate,
-                    kind: .system(WhatsAppBody.clean(preamble.text)),
-                    source: ExportSource(format: "whatsapp", file: file, line: preamble.line), location: location))
+                    id: "preamble", sender: nil, date: firstDate, kind: .system(WhatsAppBody.clean(preamble.text)),
+                    source: ExportSource(format: "whatsapp", file: sourceFile, line: preamble.line), location: location))
         }
         for entry in chat.entries {
             let location = SourceLocation(file: file, line: entry.line, column: entry.column)
             guard let date = WhatsAppChatText.date(of: entry.header, order: chat.order, calendar: calendar) else {
-                diagnostics.append(
+                assembler.report(
                     .error(
                         .invalidDate(
                             entry.stamp,
-                            expected: "a date in the order \(chat.order.rawValue) (detected from the whole file) and a time"),
+                            expected:
+                                "a date in the order \(chat.order.rawValue) (detected from the whole file) and a valid time"
+                        ),
                         at: location))
                 continue
             }
-            previousDate = date
-            let id = ids.make(base: StableIDs.hash(entry.stamp + "\u{1F}" + entry.text))
-            let source = ExportSource(format: "whatsapp", file: file, line: entry.line)
+            let id = WhatsAppChatReader.stableID(stamp: entry.stamp, text: entry.text)
+            let source = ExportSource(format: "whatsapp", file: sourceFile, line: entry.line)
             guard let (senderName, rawBody) = WhatsAppBody.split(entry.text[...], knownSenders: knownSenders) else {
                 let text = WhatsAppBody.clean(entry.text)
                 if let name = WhatsAppChatReader.groupName(in: text) { groupName = name }
-                messages.append(
+                assembler.append(
                     Message(id: id, sender: nil, date: date, kind: .system(text), source: source, location: location))
                 continue
             }
             let sender = participantID(senderName)
-            if WhatsAppBody.exporterNames.contains(senderName) { me = sender }
+            if WhatsAppBody.exporterNames.contains(senderName) { assembler.me = sender }
             var body = WhatsAppBody.clean(String(rawBody))
             var edited: Date?
             if let marker = WhatsAppBody.editedMarkers.first(where: { body.hasSuffix($0) }) {
@@ -102,27 +99,32 @@ struct WhatsAppChatReader {
                 edited = date  // the export does not say when; the marker is what matters
             }
             var message = Message(
-                id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source, location: location)
+                id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source,
+                location: location)
             let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let deletion = WhatsAppBody.deletedMarkers.first(where: {
-                trimmed == $0.text || trimmed == $0.text + "."
-            }) {
+            if let deletion = WhatsAppBody.deletedMarkers.first(where: { trimmed == $0.text || trimmed == $0.text + "." }) {
                 message.deleted = true
                 message.kind = .text("")
-                if deletion.byExporter { me = sender }
+                if deletion.byExporter { assembler.me = sender }
             } else {
+                var diagnostics: [Diagnostic] = []
                 message.kind = kind(of: body, at: location, diagnostics: &diagnostics)
+                diagnostics.forEach { assembler.report($0) }
             }
-            messages.append(message)
+            assembler.append(message)
         }
-        _ = previousDate
-        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
-        // Spec §1: ordered by date, ties keep file order (WhatsApp writes a few out of order).
-        let ordered = messages.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-        let conversation = Conversation(
-            id: conversationID, title: fileTitle ?? groupName, me: me, participants: participants, messages: ordered,
-            source: start)
-        return (conversation, diagnostics)
+        if assembler.title == nil { assembler.title = groupName }
+    }
+
+    /// A message's id: 12 hex digits of a 64-bit FNV-1a hash of its timestamp as written and
+    /// its text (sender and body). Stable across exports of the same chat, whatever comes before.
+    static func stableID(stamp: String, text: String) -> String {
+        var bytes = Array(stamp.utf8)
+        bytes.append(0x1F)
+        bytes.append(contentsOf: text.utf8)
+        let hash = bytes.withUnsafeBytes { MediaResolver.fnv1a64($0) }
+        let hex = String(hash, radix: 16)
+        return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
     }
 
     /// The kind of a message body: omitted or attached media, a location, emoji only, or text.
