@@ -28,7 +28,9 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
     }
 
     /// Runs detection over `file` and reads it with the importer that claims it.
-    static func importFile(_ file: URL, root: URL? = nil) -> (format: ExportFormat?, conversations: [ImportedConversation], diagnostics: [Diagnostic]) {
+    static func importFile(
+        _ file: URL, root: URL? = nil
+    ) -> (format: ExportFormat?, conversations: [ImportedConversation], diagnostics: [Diagnostic]) {
         let candidate = ExportCandidate(url: file)
         let claiming = ExportImporters.all.filter { $0.detect(candidate) }
         guard claiming.count == 1, let importer = claiming.first else { return (nil, [], []) }
@@ -82,7 +84,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             XCTAssertEqual(result.diagnostics, [], file.lastPathComponent)
             XCTAssertEqual(result.conversations.count, 1, file.lastPathComponent)
             let imported = try XCTUnwrap(result.conversations.first)
-            let conversation = try XCTUnwrap(imported.conversation, "\(file.lastPathComponent): \(imported.diagnostics)")
+            let conversation = try XCTUnwrap(
+                imported.conversation, "\(file.lastPathComponent): \(imported.diagnostics)")
             XCTAssertGreaterThan(expected, 0)
             XCTAssertEqual(imported.messagesIn, expected, file.lastPathComponent)
             XCTAssertEqual(conversation.messages.count, expected, file.lastPathComponent)
@@ -100,7 +103,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             let result = Self.importFile(file)
             XCTAssertEqual(result.format, .whatsapp, file.lastPathComponent)
             let imported = try XCTUnwrap(result.conversations.first, file.lastPathComponent)
-            let conversation = try XCTUnwrap(imported.conversation, "\(file.lastPathComponent): \(imported.diagnostics)")
+            let conversation = try XCTUnwrap(
+                imported.conversation, "\(file.lastPathComponent): \(imported.diagnostics)")
             XCTAssertGreaterThan(expected, 0)
             XCTAssertEqual(imported.messagesIn, expected, file.lastPathComponent)
             XCTAssertEqual(conversation.messages.count, expected, file.lastPathComponent)
@@ -125,7 +129,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
                 case .local(let asset): XCTAssertTrue(FileManager.default.fileExists(atPath: asset.sourcePath), name)
                 case .remote(let url): XCTFail("\(name): remote media \(url) in an export that has none")
                 case .unavailable(let original):
-                    XCTAssertFalse(original.trimmingCharacters(in: .whitespaces).isEmpty, "\(name): placeholder names nothing")
+                    XCTAssertFalse(
+                        original.trimmingCharacters(in: .whitespaces).isEmpty, "\(name): placeholder names nothing")
                 }
             }
         }
@@ -162,27 +167,34 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         // Photos not in the export: placeholders; stickers with their emoji.
         let photos = conversation.messages.filter { $0.kind.name == .photo }
         XCTAssertEqual(photos.count, 14 + 13)
-        XCTAssertTrue(photos.allSatisfy { if case .photo(let m) = $0.kind, case .unavailable = m.source { true } else { false } })
+        XCTAssertTrue(
+            photos.allSatisfy { if case .photo(let m) = $0.kind, case .unavailable = m.source { true } else { false } })
         XCTAssertEqual(conversation.messages.filter { $0.kind.name == .file }.count, 3)
     }
 
     func testTelegramMediaPollAndVoice() throws {
         let folder = try Self.samples().appendingPathComponent("telegram/korjavin-ragtgbot")
-        let media = try XCTUnwrap(Self.importFile(folder.appendingPathComponent("test_case2.json")).conversations.first?.conversation)
+        let media = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("test_case2.json")).conversations.first?.conversation)
         let kinds = media.messages.map(\.kind.name)
         XCTAssertEqual(kinds, [.system, .text, .photo, .photo, .file, .text, .photo, .audio, .text])
         if case .file(let item) = media.messages[4].kind {
             XCTAssertEqual(item.name, "document.pdf")
             XCTAssertEqual(item.size, 4_521_678)
             XCTAssertEqual(item.source, .unavailable(original: "document.pdf (not included in the export)"))
-        } else { XCTFail() }
+        } else {
+            XCTFail()
+        }
         if case .audio(let item) = media.messages[7].kind { XCTAssertEqual(item.duration, 12) } else { XCTFail() }
         if case .photo(let item) = media.messages[3].kind {
             XCTAssertEqual(item.caption, "Check this out!")
             XCTAssertEqual(item.size, PixelSize(width: 1920, height: 1080))
-        } else { XCTFail() }
+        } else {
+            XCTFail()
+        }
 
-        let poll = try XCTUnwrap(Self.importFile(folder.appendingPathComponent("test_case3.json")).conversations.first?.conversation)
+        let poll = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("test_case3.json")).conversations.first?.conversation)
         let custom = poll.messages.compactMap { message -> CustomItem? in
             if case .custom(let item) = message.kind { return item }
             return nil
@@ -193,13 +205,15 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         if case .array(let options)? = custom.first?.data["options"] {
             XCTAssertEqual(options.count, 4)
             XCTAssertEqual(options.first?["label"], .string("Continue with microservices"))
-        } else { XCTFail("options") }
+        } else {
+            XCTFail("options")
+        }
     }
 
     func testTelegramEntitiesBecomeSafeFormattingAndAccountExportsSplitByChat() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write("fake image", to: "chats/chat_01/photos/photo_1.jpg", in: folder)
+        try write("fake image", to: "chats/photos/photo_1.jpg", in: folder)
         let file = try write(
             """
             {"about": "Here is the data you requested.",
@@ -246,7 +260,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         XCTAssertEqual(missing.caption, "😀")
         XCTAssertEqual(chat.messages[3].kind, .emoji("🎉"))
         let warnings = result.conversations[0].diagnostics.map(\.description)
-        XCTAssertTrue(warnings.contains { $0.contains("chats/result.json:") && $0.contains("missing.jpg") }, "\(warnings)")
+        XCTAssertTrue(
+            warnings.contains { $0.contains("chats/result.json:") && $0.contains("missing.jpg") }, "\(warnings)")
     }
 
     func testTelegramBrokenExportIsALocatedError() throws {
@@ -286,7 +301,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
 
     func testWhatsAppSamplesReadLikeTheChat() throws {
         let folder = try Self.samples().appendingPathComponent("whatsapp/gesiscss-WhatsR")
-        let english = try XCTUnwrap(Self.importFile(folder.appendingPathComponent("englishandroidampm.txt")).conversations.first?.conversation)
+        let english = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("englishandroidampm.txt")).conversations.first?.conversation)
         XCTAssertEqual(english.title, "Whatsappparsertest2")
         XCTAssertEqual(english.participants.map(\.name), ["Mallory", "Dave", "Alice", "Bob", "Carol"])
         XCTAssertNil(english.me, "`You added …` does not name the exporter")
@@ -296,36 +312,62 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         // `1/30/18, 00:04 AM` is 00:04; `12:00 AM` is midnight; `23:59 PM` is 23:59.
         let utc = Calendar.gregorianUTC
         let research = try XCTUnwrap(byText("By the way"))
-        XCTAssertEqual(utc.dateComponents([.month, .day, .hour, .minute], from: research.date), DateComponents(month: 1, day: 30, hour: 0, minute: 4))
+        XCTAssertEqual(
+            utc.dateComponents([.month, .day, .hour, .minute], from: research.date),
+            DateComponents(month: 1, day: 30, hour: 0, minute: 4))
         let location = try XCTUnwrap(english.messages.first { $0.kind.name == .location })
         XCTAssertEqual(location.kind, .location(LocationItem(latitude: 50.9425526, longitude: 6.9523387)))
         let voice = try XCTUnwrap(english.messages.first { $0.kind.name == .audio })
-        XCTAssertEqual(voice.kind, .audio(MediaItem(source: .unavailable(original: "PTT-20180129-WA0025.opus"), title: "PTT-20180129-WA0025.opus")))
+        XCTAssertEqual(
+            voice.kind,
+            .audio(
+                MediaItem(source: .unavailable(original: "PTT-20180129-WA0025.opus"), title: "PTT-20180129-WA0025.opus")
+            ))
         let omitted = try XCTUnwrap(english.messages.first { $0.kind.name == .file })
-        XCTAssertEqual(omitted.kind, .file(FileItem(source: .unavailable(original: "<Media omitted>"), name: "<Media omitted>")))
-        XCTAssertTrue(english.messages.contains { $0.sender == "carol" && $0.kind == .text("") }, "an empty body is kept")
+        XCTAssertEqual(
+            omitted.kind, .file(FileItem(source: .unavailable(original: "<Media omitted>"), name: "<Media omitted>")))
+        XCTAssertTrue(
+            english.messages.contains { $0.sender == "carol" && $0.kind == .text("") }, "an empty body is kept")
 
-        let german = try XCTUnwrap(Self.importFile(folder.appendingPathComponent("germanios24h.txt")).conversations.first?.conversation)
-        XCTAssertEqual(german.messages.filter { $0.kind.name == .system }.count, 5)
-        XCTAssertTrue(german.messages.contains { $0.kind == .location(LocationItem(latitude: 50.9425526, longitude: 6.9523387)) })
-        XCTAssertTrue(german.messages.contains { if case .photo(let m) = $0.kind { m.source == .unavailable(original: "Bild weggelassen") } else { false } })
+        let german = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("germanios24h.txt")).conversations.first?.conversation)
+        XCTAssertEqual(german.messages.filter { $0.kind.name == .system }.count, 8)
+        XCTAssertTrue(
+            german.messages.contains { $0.kind == .location(LocationItem(latitude: 50.9425526, longitude: 6.9523387)) })
+        XCTAssertTrue(
+            german.messages.contains {
+                if case .photo(let m) = $0.kind {
+                    m.source == .unavailable(original: "Bild weggelassen")
+                } else {
+                    false
+                }
+            })
         // The byte order mark inside `JuKo00\u{FEFF}7` is dropped.
-        let german12 = try XCTUnwrap(Self.importFile(folder.appendingPathComponent("germaniosampm.txt")).conversations.first?.conversation)
+        let german12 = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("germaniosampm.txt")).conversations.first?.conversation)
         XCTAssertTrue(german12.messages.contains { $0.kind == .text("https://github.com/JuKo007") })
 
         let miner = try Self.samples().appendingPathComponent("whatsapp/joweich-chat-miner")
-        let phone = try XCTUnwrap(Self.importFile(miner.appendingPathComponent("test_dateformat1.txt")).conversations.first?.conversation)
-        XCTAssertEqual(phone.messages.first { $0.kind == .text(".") }?.sender, "john-doe", "`John Doe:.` is John's message '.'")
+        let phone = try XCTUnwrap(
+            Self.importFile(miner.appendingPathComponent("test_dateformat1.txt")).conversations.first?.conversation)
+        XCTAssertEqual(
+            phone.messages.first { $0.kind == .text(".") }?.sender, "john-doe", "`John Doe:.` is John's message '.'")
         XCTAssertTrue(phone.participants.contains(Participant(id: "12-345-578", name: "+12 345 578")))
         XCTAssertTrue(phone.messages.contains { $0.kind == .system("+12 345 578 created group \"Groupname\"") })
-        XCTAssertTrue(phone.messages.contains {
-            $0.kind == .text("Lorem ipsum dolor sit amet,\nconsectetur adipiscing elit.\nPellentesque non tincidunt erat.\nNullam suscipit diam dolor, non pretium leo semper eu.\nAliquam pellentesque facilisis nunc eu rhoncus.\nCras scelerisque neque.")
-        })
-        let unicode = try XCTUnwrap(Self.importFile(miner.appendingPathComponent("test_unicode.txt")).conversations.first?.conversation)
+        XCTAssertTrue(
+            phone.messages.contains {
+                $0.kind
+                    == .text(
+                        "Lorem ipsum dolor sit amet,\nconsectetur adipiscing elit.\nPellentesque non tincidunt erat.\nNullam suscipit diam dolor, non pretium leo semper eu.\nAliquam pellentesque facilisis nunc eu rhoncus.\nCras scelerisque neque."
+                    )
+            })
+        let unicode = try XCTUnwrap(
+            Self.importFile(miner.appendingPathComponent("test_unicode.txt")).conversations.first?.conversation)
         XCTAssertEqual(unicode.participants.map(\.name), ["John Doe", "John Doe 🤓", "🤓"])
         XCTAssertEqual(Set(unicode.participants.map(\.id)).count, 3)
         XCTAssertEqual(utc.component(.hour, from: unicode.messages[0].date), 22, "`10:37 p. m.` with a no-break space")
-        let twelve = try XCTUnwrap(Self.importFile(miner.appendingPathComponent("test_dateformat4.txt")).conversations.first?.conversation)
+        let twelve = try XCTUnwrap(
+            Self.importFile(miner.appendingPathComponent("test_dateformat4.txt")).conversations.first?.conversation)
         XCTAssertEqual(twelve.messages.map { utc.component(.hour, from: $0.date) }, [23, 12, 13, 14])
     }
 
@@ -350,18 +392,24 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         XCTAssertEqual(chat.id, "chat")
         XCTAssertEqual(chat.me, "ann", "the sender of 'You deleted this message' is the exporter")
         XCTAssertEqual(chat.messages.count, 9)
-        guard case .audio(let voice) = chat.messages[1].kind, case .local = voice.source else { return XCTFail("\(chat.messages[1].kind)") }
+        guard case .audio(let voice) = chat.messages[1].kind, case .local = voice.source else {
+            return XCTFail("\(chat.messages[1].kind)")
+        }
         guard case .photo(let photo) = chat.messages[2].kind, case .local = photo.source else { return XCTFail() }
         XCTAssertEqual(photo.caption, "Nice view")
         guard case .video(let video) = chat.messages[3].kind else { return XCTFail() }
         XCTAssertEqual(video.source, .unavailable(original: "00000003-VIDEO-2024-01-13.mp4"))
-        XCTAssertTrue(imported.diagnostics.contains { $0.description.contains("chat/_chat.txt:4:") && $0.description.contains("00000003-VIDEO") })
+        XCTAssertTrue(
+            imported.diagnostics.contains {
+                $0.description.contains("/chat/_chat.txt:5:") && $0.description.contains("00000003-VIDEO")
+            }, "\(imported.diagnostics)")
         XCTAssertTrue(chat.messages[4].deleted)
         XCTAssertTrue(chat.messages[5].deleted)
         XCTAssertEqual(chat.messages[6].kind, .text("Fixed it"))
         XCTAssertNotNil(chat.messages[6].edited)
         XCTAssertEqual(chat.messages[7].kind, .emoji("👍👍"))
-        XCTAssertEqual(chat.messages[8].kind, .text("<script>alert(1)</script>"), "text stays text; the renderer escapes it")
+        XCTAssertEqual(
+            chat.messages[8].kind, .text("<script>alert(1)</script>"), "text stays text; the renderer escapes it")
         XCTAssertEqual(Calendar.gregorianUTC.component(.day, from: chat.messages[0].date), 13)
     }
 
@@ -373,7 +421,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         let context = ImportContext(root: folder, config: SiteConfig())
         let read = WhatsAppImporter.readChat(notes, context: context)
         XCTAssertNil(read.conversation)
-        XCTAssertTrue(read.diagnostics.first?.description.hasPrefix("notes.txt:1:1: error:") ?? false, "\(read.diagnostics)")
+        XCTAssertTrue(
+            read.diagnostics.first?.description.contains("notes.txt:1:1: error:") ?? false, "\(read.diagnostics)")
 
         let mixed = try write(
             "exported by a tool\n1/2/24, 10:00 - Ann: hi\nnot a header 99/99/99\n1/2/24, 10:01 - Bob: yo\n",
@@ -384,7 +433,10 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         let impossible = try write("31/02/24, 10:00 - Ann: hi\n", to: "bad.txt", in: folder)
         let bad = WhatsAppImporter.readChat(impossible, context: context)
         XCTAssertNil(bad.conversation)
-        XCTAssertTrue(bad.diagnostics.contains { $0.severity == .error && $0.location?.line == 1 && $0.description.contains("31/02/24") })
+        XCTAssertTrue(
+            bad.diagnostics.contains {
+                $0.severity == .error && $0.location?.line == 1 && $0.description.contains("31/02/24")
+            })
     }
 
     // MARK: - A newer export keeps every permalink
@@ -403,7 +455,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             let newer = try write(text, to: "newer-\(sample.lastPathComponent)", in: folder)
             let new = try XCTUnwrap(Self.importFile(newer).conversations.first?.conversation, sample.lastPathComponent)
             XCTAssertEqual(new.messages.count, old.messages.count + 1, sample.lastPathComponent)
-            XCTAssertTrue(Set(old.messages.map(\.id)).isSubset(of: Set(new.messages.map(\.id))), sample.lastPathComponent)
+            XCTAssertTrue(
+                Set(old.messages.map(\.id)).isSubset(of: Set(new.messages.map(\.id))), sample.lastPathComponent)
         }
         for sample in try Self.files(in: "telegram") {
             let old = try XCTUnwrap(Self.importFile(sample).conversations.first?.conversation)
@@ -417,7 +470,10 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             let newer = try write(
                 JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]),
                 to: "newer-\(sample.lastPathComponent)", in: folder)
-            let new = try XCTUnwrap(Self.importFile(newer).conversations.first?.conversation, sample.lastPathComponent)
+            let imported = try XCTUnwrap(Self.importFile(newer).conversations.first)
+            let new = try XCTUnwrap(
+                imported.conversation,
+                "\(sample.lastPathComponent): \(imported.diagnostics.filter { $0.severity == .error })")
             XCTAssertEqual(new.messages.count, old.messages.count + 1, sample.lastPathComponent)
             XCTAssertEqual(Array(new.messages.map(\.id).prefix(old.messages.count)), old.messages.map(\.id))
             XCTAssertEqual(new.messages.last?.id, "99999999")

@@ -22,8 +22,13 @@ public enum TelegramImporter: ExportImporter {
         guard !candidate.isDirectory else { return false }
         let keys = candidate.topLevelJSONKeys
         if keys.contains("chats"), keys.contains("personal_information") || keys.contains("about") { return true }
-        return keys.contains("messages") && keys.contains("type") && keys.contains("id")
-            && !keys.contains("participants") && !keys.contains("guild")
+        guard keys.contains("messages"), !keys.contains("participants"), !keys.contains("guild") else { return false }
+        if keys.contains("type") && keys.contains("id") { return true }
+        // Keys written in another order (a tool re-saved it): Telegram's own message fields.
+        let head = candidate.head
+        return ["\"date_unixtime\"", "\"text_entities\""].contains { marker in
+            head.firstRange(of: Array(marker.utf8)) != nil
+        }
     }
 
     public static func read(
@@ -138,7 +143,9 @@ struct TelegramChatReader {
             if sourceID == nil {
                 diagnostics.append(.warning(.missingField("\(messagePath).id"), at: location))
             }
-            guard let date = date(node, field: "date", calendar: calendar, at: location, path: messagePath, diagnostics: &diagnostics)
+            guard
+                let date = date(
+                    node, field: "date", calendar: calendar, at: location, path: messagePath, diagnostics: &diagnostics)
             else {
                 diagnostics.forEach { assembler.report($0) }
                 continue
@@ -152,7 +159,8 @@ struct TelegramChatReader {
                 message.kind = .system(serviceText(node, diagnostics: &diagnostics, at: location))
             } else {
                 let senderName = node["from"]?.string
-                let senderID = node["from_id"].flatMap(TelegramChatReader.idText) ?? senderName.map(ConversationSlug.make(from:))
+                let senderID =
+                    node["from_id"].flatMap(TelegramChatReader.idText) ?? senderName.map(ConversationSlug.make(from:))
                     ?? "deleted-account"
                 if !assembler.hasParticipant(senderID) {
                     assembler.addParticipant(Participant(id: senderID, name: senderName ?? "Deleted Account"))
@@ -212,7 +220,9 @@ struct TelegramChatReader {
         if let text = node[field]?.string, let date = TelegramChatReader.localDate(text, calendar: calendar) {
             return date
         }
-        if let unix = node[field + "_unixtime"], let seconds = Double(TelegramChatReader.idText(unix) ?? ""), seconds > 0 {
+        if let unix = node[field + "_unixtime"], let seconds = Double(TelegramChatReader.idText(unix) ?? ""),
+            seconds > 0
+        {
             return Date(timeIntervalSince1970: seconds)
         }
         diagnostics.append(
@@ -325,20 +335,25 @@ struct TelegramChatReader {
             switch mediaType {
             case "sticker":
                 var media = source(mediaKey, describing: "sticker")
-                if case .local(let asset) = media, asset.sourcePath.hasSuffix(".tgs"), node["thumbnail"]?.string != nil {
+                if case .local(let asset) = media, asset.sourcePath.hasSuffix(".tgs"), node["thumbnail"]?.string != nil
+                {
                     media = source("thumbnail", describing: "sticker")  // animated stickers: the still
                 }
                 if case .local(let asset) = media, asset.sourcePath.hasSuffix(".webm") {
                     return .video(MediaItem(source: media, size: size, alt: node["sticker_emoji"]?.string))
                 }
                 return .photo(
-                    MediaItem(source: media, size: size, alt: node["sticker_emoji"].flatMap(\.string).map { "Sticker \($0)" } ?? "Sticker", caption: caption))
+                    MediaItem(
+                        source: media, size: size,
+                        alt: node["sticker_emoji"].flatMap(\.string).map { "Sticker \($0)" } ?? "Sticker",
+                        caption: caption))
             case "animation", "video_file", "video_message":
                 var poster: MediaSource?
                 if let thumbnail = node["thumbnail"]?.string,
                     !TelegramChatReader.notIncludedPrefixes.contains(where: thumbnail.hasPrefix)
                 {
-                    poster = context.media(localPath: thumbnail, relativeTo: file, at: location, diagnostics: &diagnostics)
+                    poster = context.media(
+                        localPath: thumbnail, relativeTo: file, at: location, diagnostics: &diagnostics)
                 }
                 let what = mediaType == "video_message" ? "video message" : mediaType == "animation" ? "GIF" : "video"
                 return .video(
@@ -376,7 +391,8 @@ struct TelegramChatReader {
             var name = node["place_name"]?.string
             if name == nil, node["live_location_period_seconds"] != nil { name = "Live location" }
             return .location(
-                LocationItem(latitude: latitude, longitude: longitude, name: name ?? caption, address: node["address"]?.string))
+                LocationItem(
+                    latitude: latitude, longitude: longitude, name: name ?? caption, address: node["address"]?.string))
         }
         if let contact = node["contact_information"] {
             let fullName = [contact["first_name"]?.string, contact["last_name"]?.string].compactMap { $0 }
@@ -385,7 +401,9 @@ struct TelegramChatReader {
             return .contact(
                 ContactItem(name: fullName.isEmpty ? (phone ?? "Contact") : fullName, phones: phone.map { [$0] } ?? []))
         }
-        let unsupported = ["dice", "game_title", "invoice_information", "giveaway_information", "todo_list", "paid_media"]
+        let unsupported = [
+            "dice", "game_title", "invoice_information", "giveaway_information", "todo_list", "paid_media",
+        ]
         if let key = unsupported.first(where: { node[$0] != nil }) {
             diagnostics.append(
                 .warning(.other("Telegram '\(key)' messages are not supported; shown as text"), at: location))
@@ -404,14 +422,18 @@ struct TelegramChatReader {
                 options.append(.object([(key: "label", value: .string(label))]))
             } else if let label = answer["text"]?.string {
                 var members: [(key: String, value: JSONValue)] = [(key: "label", value: .string(label))]
-                if case .number(let votes)? = answer["voters"]?.value { members.append((key: "votes", value: .number(votes))) }
+                if case .number(let votes)? = answer["voters"]?.value {
+                    members.append((key: "votes", value: .number(votes)))
+                }
                 options.append(.object(members))
             }
         }
         var data: [(key: String, value: JSONValue)] = [
             (key: "question", value: .string(poll["question"]?.string ?? "")), (key: "options", value: .array(options)),
         ]
-        if case .number(let total)? = poll["total_voters"]?.value { data.append((key: "totalVoters", value: .number(total))) }
+        if case .number(let total)? = poll["total_voters"]?.value {
+            data.append((key: "totalVoters", value: .number(total)))
+        }
         if let closed = poll["closed"]?.bool { data.append((key: "closed", value: .bool(closed))) }
         return .object(data)
     }
@@ -424,9 +446,13 @@ struct TelegramChatReader {
             var senders: [String] = []
             for recent in reaction["recent"]?.elements ?? [] {
                 let name = recent["from"]?.string
-                guard let id = recent["from_id"].flatMap(TelegramChatReader.idText) ?? name.map(ConversationSlug.make(from:))
+                guard
+                    let id = recent["from_id"].flatMap(TelegramChatReader.idText)
+                        ?? name.map(ConversationSlug.make(from:))
                 else { continue }
-                if !assembler.hasParticipant(id) { assembler.addParticipant(Participant(id: id, name: name ?? "Deleted Account")) }
+                if !assembler.hasParticipant(id) {
+                    assembler.addParticipant(Participant(id: id, name: name ?? "Deleted Account"))
+                }
                 senders.append(id)
             }
             result.append(Reaction(emoji: emoji, senders: senders))

@@ -22,7 +22,9 @@ enum WhatsAppBody {
         }
         if firstLine.hasSuffix(":") {
             let sender = cleanSender(firstLine.dropLast())
-            if isPlausibleSender(sender), !sender.contains(":") { return (sender, text[firstLineEnd...].drop { $0 == "\n" }) }
+            if isPlausibleSender(sender), !sender.contains(":") {
+                return (sender, text[firstLineEnd...].drop { $0 == "\n" })
+            }
         }
         if let colon = firstLine.firstIndex(of: ":") {
             let sender = cleanSender(firstLine[..<colon])
@@ -41,10 +43,12 @@ enum WhatsAppBody {
 
     /// A name as a sender: direction marks and a leading `~` (non-contacts on newer exports) dropped.
     static func cleanSender(_ text: Substring) -> String {
-        var name = String(String.UnicodeScalarView(text.unicodeScalars.filter { !WhatsAppChatText.isDirectionMark($0) }))
+        var name = String(
+            String.UnicodeScalarView(text.unicodeScalars.filter { !WhatsAppChatText.isDirectionMark($0) }))
         name = name.trimmingCharacters(in: .whitespaces)
         if name.hasPrefix("~") {
-            name = String(name.dropFirst()).trimmingCharacters(in: CharacterSet.whitespaces.union(["\u{202F}", "\u{00A0}"]))
+            name = String(name.dropFirst()).trimmingCharacters(
+                in: CharacterSet.whitespaces.union(["\u{202F}", "\u{00A0}"]))
         }
         return name
     }
@@ -110,13 +114,17 @@ enum WhatsAppBody {
     ]
 
     /// The words around an attached file's name: iOS `<attached: NAME>`, Android `NAME (file attached)`.
-    static let attachedPrefixes = ["<attached: ", "<anhang: ", "<adjunto: ", "<pièce jointe : ", "<anexo: ", "<allegato: "]
+    static let attachedPrefixes = [
+        "<attached: ", "<anhang: ", "<adjunto: ", "<pièce jointe : ", "<anexo: ", "<allegato: ",
+    ]
     static let attachedSuffixes = [
         " (file attached)", " (datei angehängt)", " (archivo adjunto)", " (fichier joint)", " (arquivo anexado)",
         " (file allegato)", " (bestand bijgevoegd)",
     ]
     /// How a shared location starts.
-    static let locationPrefixes = ["location: ", "standort: ", "ubicación: ", "position : ", "localização: ", "posizione: "]
+    static let locationPrefixes = [
+        "location: ", "standort: ", "ubicación: ", "position : ", "localização: ", "posizione: ",
+    ]
 
     /// The attached file named on `line`, if it is an attachment line.
     static func attachedFileName(_ line: String) -> String? {

@@ -6,7 +6,8 @@ import ScrollbackModel
 struct WhatsAppChatReader {
     /// Looks up an attached file by the name the chat gives it: the file next to the chat text
     /// or in its zip, resolved into a media source (missing: `.unavailable` with a warning).
-    typealias MediaLookup = (_ name: String, _ location: SourceLocation, _ diagnostics: inout [Diagnostic]) -> MediaSource
+    typealias MediaLookup = (_ name: String, _ location: SourceLocation, _ diagnostics: inout [Diagnostic]) ->
+        MediaSource
 
     /// The chat file as diagnostics name it, and relative to the export's root (`source.file`).
     let file: String
@@ -24,7 +25,8 @@ struct WhatsAppChatReader {
         guard let chat = WhatsAppChatText(text) else {
             assembler.report(
                 .error(
-                    .other("no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"),
+                    .other(
+                        "no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"),
                     at: start))
             return
         }
@@ -58,7 +60,8 @@ struct WhatsAppChatReader {
             let location = SourceLocation(file: file, line: preamble.line, column: 1)
             assembler.report(
                 .warning(
-                    .other("text before the first message is kept as a system line; expected a WhatsApp timestamp first"),
+                    .other(
+                        "text before the first message is kept as a system line; expected a WhatsApp timestamp first"),
                     at: location))
             let firstDate =
                 WhatsAppChatText.date(of: chat.entries[0].header, order: chat.order, calendar: calendar)
@@ -66,7 +69,8 @@ struct WhatsAppChatReader {
             assembler.append(
                 Message(
                     id: "preamble", sender: nil, date: firstDate, kind: .system(WhatsAppBody.clean(preamble.text)),
-                    source: ExportSource(format: "whatsapp", file: sourceFile, line: preamble.line), location: location))
+                    source: ExportSource(format: "whatsapp", file: sourceFile, line: preamble.line), location: location)
+            )
         }
         for entry in chat.entries {
             let location = SourceLocation(file: file, line: entry.line, column: entry.column)
@@ -102,7 +106,9 @@ struct WhatsAppChatReader {
                 id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source,
                 location: location)
             let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let deletion = WhatsAppBody.deletedMarkers.first(where: { trimmed == $0.text || trimmed == $0.text + "." }) {
+            if let deletion = WhatsAppBody.deletedMarkers.first(where: {
+                trimmed == $0.text || trimmed == $0.text + "."
+            }) {
                 message.deleted = true
                 message.kind = .text("")
                 if deletion.byExporter { assembler.me = sender }
@@ -135,7 +141,9 @@ struct WhatsAppChatReader {
         let caption = rest.isEmpty ? nil : rest
         if let omitted = WhatsAppBody.omittedMarkers[firstLine.lowercased()] {
             let source = MediaSource.unavailable(original: firstLine)
-            diagnostics.append(.warning(.other("media not included in the export ('\(firstLine)'); a placeholder is shown"), at: location))
+            diagnostics.append(
+                .warning(
+                    .other("media not included in the export ('\(firstLine)'); a placeholder is shown"), at: location))
             switch omitted {
             case .image, .sticker: return .photo(MediaItem(source: source, caption: caption))
             case .video, .gif: return .video(MediaItem(source: source, caption: caption))
@@ -172,7 +180,9 @@ struct WhatsAppChatReader {
     /// (English and German), so a `_chat.txt` gets a title.
     static func groupName(in line: String) -> String? {
         let markers = ["created group \"", "changed the group name to \"", "\" to \"", "die Gruppe \"", " zu \""]
-        guard line.hasSuffix("\"") || line.hasSuffix("\" erstellt.") || line.hasSuffix("\" geändert.") else { return nil }
+        guard line.hasSuffix("\"") || line.hasSuffix("\" erstellt.") || line.hasSuffix("\" geändert.") else {
+            return nil
+        }
         for marker in markers {
             guard let range = line.range(of: marker, options: .backwards) else { continue }
             let after = line[range.upperBound...]
@@ -188,7 +198,8 @@ struct WhatsAppChatReader {
     static func title(fromFileName name: String) -> String? {
         let base = (name as NSString).deletingPathExtension
         for prefix in [
-            "WhatsApp Chat with ", "WhatsApp Chat mit ", "WhatsApp-Chat mit ", "WhatsApp Chat - ", "Chat de WhatsApp con ",
+            "WhatsApp Chat with ", "WhatsApp Chat mit ", "WhatsApp-Chat mit ", "WhatsApp Chat - ",
+            "Chat de WhatsApp con ",
             "Discussion WhatsApp avec ", "Conversa do WhatsApp com ", "Chat WhatsApp con ",
         ] where base.hasPrefix(prefix) {
             let title = String(base.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)

@@ -81,7 +81,9 @@ struct WhatsAppChatText {
             }
         }
         guard !entries.isEmpty else { return nil }
-        for index in entries.indices { entries[index].text = WhatsAppChatText.trimmingTrailingBlankLines(entries[index].text) }
+        for index in entries.indices {
+            entries[index].text = WhatsAppChatText.trimmingTrailingBlankLines(entries[index].text)
+        }
         let preambleText = WhatsAppChatText.trimmingTrailingBlankLines(preambleLines.joined(separator: "\n"))
         self.preamble =
             preambleText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : (preambleLine, preambleText)
@@ -138,7 +140,9 @@ struct WhatsAppChatText {
     static func detectOrder(_ headers: [Header]) -> DateOrder {
         if headers.allSatisfy({ $0.firstDigits >= 3 }) { return .yearMonthDay }
         let calendar = Calendar.gregorianUTC
-        func fits(_ order: DateOrder) -> Int { headers.reduce(0) { $0 + (date(of: $1, order: order, calendar: calendar) == nil ? 0 : 1) } }
+        func fits(_ order: DateOrder) -> Int {
+            headers.reduce(0) { $0 + (date(of: $1, order: order, calendar: calendar) == nil ? 0 : 1) }
+        }
         let dayFirst = fits(.dayMonthYear)
         let monthFirst = fits(.monthDayYear)
         if dayFirst != monthFirst { return dayFirst > monthFirst ? .dayMonthYear : .monthDayYear }
