@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +46,7 @@ let package = Package(
             dependencies: [
                 "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .target(name: "ScrollbackLayout", dependencies: ["ScrollbackModel"]),
         .target(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ScrollbackModel
+import ScrollbackReading
 import ScrollbackSite
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ struct Scrollback: ParsableCommand {
         commandName: "scrollback",
         abstract: "Turn chat logs (JSON or Markdown) into a static chat website.",
         version: SiteBuilder.version,
-        subcommands: [Build.self, Serve.self])
+        subcommands: [Build.self, Serve.self, Import.self])
 }
 
 /// Writes diagnostics to standard error as they arrive; one lock keeps lines whole.
@@ -65,10 +66,17 @@ struct Build: ParsableCommand {
     @Flag(help: "Also print how long each step of the pipeline took (to standard error).")
     var timings = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Read exports only as this format instead of detecting each by its structure.",
+            valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: "|")))
+    var format: ExportFormat?
+
     func run() throws {
         let printer = DiagnosticPrinter()
         var options = SiteBuilder.Options(
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
+        options.format = format
         options.onDiagnostics = { printer.print($0) }
         let report: BuildReport
         do {
@@ -85,7 +93,48 @@ struct Build: ParsableCommand {
                 "  conversations: \(report.rebuiltConversations) rebuilt "
                     + "(\(report.appendedConversations) by the append fast path), \(report.reusedConversations) reused")
         }
-        if !quiet { Swift.print(report.summaryLine) }
+        if !quiet {
+            for line in report.importCounts { Swift.print("  " + line) }
+            Swift.print(report.summaryLine)
+        }
+        if report.hasErrors { throw ExitCode.failure }
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
+
+/// `scrollback import FORMAT PATH -o DIR`: an export as v1.1 JSON logs plus media (spec §6).
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an export (Slack, Discord, ChatGPT, ...) as v1.1 JSON logs plus their media, to edit them.",
+        discussion: """
+            Building the written folder gives the same site as building the export directly. \
+            Prints, per conversation, messages in and messages out.
+            """)
+
+    @Argument(help: "The export's format: slack, discord, telegram, whatsapp or chatgpt.")
+    var format: ExportFormat
+
+    @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())
+    var path: String
+
+    @Option(name: .shortAndLong, help: "The folder to write the logs into.", completion: .directory)
+    var output: String
+
+    func run() throws {
+        let printer = DiagnosticPrinter()
+        let report: ImportReport
+        do {
+            report = try ExportWriter(
+                input: URL(fileURLWithPath: path), format: format, output: URL(fileURLWithPath: output),
+                onDiagnostics: { printer.print($0) }
+            ).write()
+        } catch let error as SiteBuildError {
+            printer.line("error: \(error)")
+            throw ExitCode.failure
+        }
+        for line in report.counts { Swift.print("  " + line) }
+        Swift.print("wrote \(report.logs) logs, \(report.mediaFiles) media files to \(output)")
         if report.hasErrors { throw ExitCode.failure }
     }
 }

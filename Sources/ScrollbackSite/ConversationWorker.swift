@@ -407,6 +407,27 @@ struct ConversationWorker: Sendable {
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
             return (nil, diagnostics)
         }
+        guard
+            let (rendered, plan) = try renderModel(
+                conversation, relativePath: input.relativePath, stamp: stamp, contentHash: contentHash, into: parts,
+                diagnostics: &diagnostics)
+        else { return (nil, diagnostics) }
+        var entry = rendered
+        var folder = StagedFolder(root: parts)
+        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
+            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
+            try folder.write(checkpoint.encoded(), at: path)
+            entry.checkpoint = path
+        }
+        return (entry, diagnostics)
+    }
+
+    /// Lays out and renders a conversation of the model into `parts`: the part of `render` that
+    /// native logs and imported exports share. `nil` when rendering reported an error.
+    func renderModel(
+        _ conversation: Conversation, relativePath: String, stamp: FileSystem.Stamp, contentHash: String,
+        into parts: String, diagnostics: inout [Diagnostic]
+    ) throws -> (BuildManifest.Entry, ConversationPlan)? {
         let plan = layouter.plan(conversation)
         var folder = StagedFolder(root: parts)
         var files: [String] = []
@@ -417,7 +438,7 @@ struct ConversationWorker: Sendable {
             files.append(path)
         }
         // Rendering reports warnings only, so nothing written above needs undoing here.
-        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        if diagnostics.contains(where: { $0.severity == .error }) { return nil }
         var media: [BuildManifest.Media] = []
         for asset in conversation.localAssets {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
@@ -426,20 +447,42 @@ struct ConversationWorker: Sendable {
                     sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
-        var entry = BuildManifest.Entry(
-            path: input.relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
+        let entry = BuildManifest.Entry(
+            path: relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
             pageCount: files.filter { $0.hasSuffix(".html") }.count,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
             warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
-        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
-            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
-            try folder.write(checkpoint.encoded(), at: path)
-            entry.checkpoint = path
+        return (entry, plan)
+    }
+
+    /// Lays out and renders one conversation an importer read (`number`: its parts folder).
+    func build(imported: ImportedConversation, number: Int) -> ConversationOutcome {
+        let parts = partsRoot + "/\(number)"
+        let relativePath = "import:" + imported.key
+        let input = InputDiscovery.Input(
+            relativePath: relativePath, url: URL(fileURLWithPath: imported.sourceFiles.first ?? imported.key))
+        var outcome = ConversationOutcome(
+            input: input, entry: nil, diagnostics: imported.diagnostics, reused: false, partsFolder: parts)
+        outcome.importCount = imported.countLine
+        guard let conversation = imported.conversation else { return outcome }
+        do {
+            var diagnostics = imported.diagnostics
+            let entry = try renderModel(
+                conversation, relativePath: relativePath, stamp: FileSystem.Stamp(size: 0, modifiedNanoseconds: 0),
+                contentHash: "", into: parts, diagnostics: &diagnostics)
+            outcome.entry = entry?.0
+            outcome.diagnostics = diagnostics
+        } catch {
+            FileSystem.removeTree(parts)
+            outcome.diagnostics.append(
+                .error(
+                    .fileSystem("cannot write the pages: \(error)"),
+                    at: SourceLocation(file: imported.sourceFiles.first ?? imported.key, line: 1, column: 1)))
         }
-        return (entry, diagnostics)
+        return outcome
     }
 
     /// Whether the log is read as JSON (everything but Markdown, as `LogReader` decides).

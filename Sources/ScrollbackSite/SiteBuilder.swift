@@ -40,6 +40,8 @@ public struct SiteBuilder: Sendable {
         public var output: URL
         /// Ignore the previous build's cache and rebuild every conversation (`--clean`).
         public var ignoresCache = false
+        /// `--format`: read exports only as this format (spec §6); `nil` detects each by structure.
+        public var format: ExportFormat?
         /// Called with each conversation's diagnostics as soon as they are known (from any thread).
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
         /// Test seam: runs just before the staged site is published; throwing aborts the build.
@@ -96,6 +98,8 @@ struct BuildRun {
     var report = BuildReport()
     var output: OutputFolder?
     var inputs: [InputDiscovery.Input] = []
+    /// Exports of other apps found under the input (spec §6).
+    var exports: [ExportDiscovery.Found] = []
     var config = SiteConfig()
     /// The renderer with the shipped templates and the site's `templates/` overrides.
     var renderer = SiteRenderer(config: SiteConfig())
@@ -120,7 +124,21 @@ struct BuildRun {
 
     /// The input folder, absolute and symlink-free: discovery, the readers' containment checks
     /// and diagnostics all see the same paths.
-    var inputRoot: URL { URL(fileURLWithPath: FileSystem.canonicalPath(options.input.path)) }
+    /// A single file given as INPUT is read in its folder (which bounds its media).
+    var inputRoot: URL {
+        let path = FileSystem.canonicalPath(options.input.path)
+        if FileSystem.kind(path) == .file { return URL(fileURLWithPath: (path as NSString).deletingLastPathComponent) }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// The INPUT when it is a single file.
+    var inputFile: String? {
+        let path = FileSystem.canonicalPath(options.input.path)
+        return FileSystem.kind(path) == .file ? path : nil
+    }
+
+    /// Where zip exports are unpacked for this build (inside the staging folder's private part).
+    var unpackFolder: URL { URL(fileURLWithPath: staging + "/" + BuildManifest.folderName + "/unpacked") }
 
     /// The path of the staging folder.
     var staging: String { output!.stagingPath }
@@ -151,10 +169,25 @@ struct BuildRun {
         output = folder
     }
 
-    /// Step 2: the logs, sorted; the output folder is never walked even when inside the input.
+    /// Step 2: the exports (spec §6) and the logs, sorted; the output folder is never walked
+    /// even when inside the input. Files an export claims are not read as logs.
     mutating func discoverInputs() {
         let outputURL = URL(fileURLWithPath: output!.path)
-        inputs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL]).logs()
+        let found = ExportDiscovery(
+            inputRoot: inputFile.map { URL(fileURLWithPath: $0) } ?? inputRoot, format: options.format,
+            unpackFolder: unpackFolder, excluding: [outputURL]
+        ).find()
+        exports = found.exports
+        record(found.diagnostics)
+        let claimed = found.claimed
+        var logs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL]).logs()
+        if let inputFile {
+            logs = logs.filter { FileSystem.canonicalPath($0.url.path) == inputFile }
+        }
+        inputs = logs.filter { log in
+            let path = FileSystem.canonicalPath(log.url.path)
+            return !claimed.contains(path) && !claimed.contains { path.hasPrefix($0 + "/") }
+        }
     }
 
     /// Step 3: the site config, and the fingerprint of everything that affects every page.
@@ -191,9 +224,50 @@ struct BuildRun {
             slots.store(outcome, at: index)
         }
         outcomes = slots.values()
+        outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
         for outcome in outcomes {
             report.diagnostics += outcome.diagnostics
+            if let line = outcome.importCount { report.importCounts.append(line) }
         }
+    }
+
+    /// The conversations of every export, each laid out and rendered as soon as its importer
+    /// hands it over (so one conversation is held at a time per export); exports in parallel,
+    /// results in discovery order.
+    func importedOutcomes(worker: ConversationWorker, firstNumber: Int) -> [ConversationOutcome] {
+        let exports = self.exports
+        let slots = ExportSlots(count: exports.count)
+        let config = self.config
+        let inputRoot = self.inputRoot
+        let onDiagnostics = options.onDiagnostics
+        DispatchQueue.concurrentPerform(iterations: exports.count) { index in
+            let found = exports[index]
+            guard let importer = ExportImporters.importer(for: found.export.format) else { return }
+            let context = ImportContext(
+                root: found.export.root, config: config, inputRoot: inputRoot, shownAs: found.zip)
+            var results: [ConversationOutcome] = []
+            var number = 0
+            let exportDiagnostics = importer.read(found.export, context: context) { imported in
+                // Parts folders: after the logs', by export then conversation, never shared.
+                let outcome = worker.build(imported: imported, number: firstNumber + index * 1_000_000 + number)
+                number += 1
+                if !outcome.diagnostics.isEmpty { onDiagnostics?(outcome.diagnostics.sorted()) }
+                results.append(outcome)
+            }
+            if !exportDiagnostics.isEmpty { onDiagnostics?(exportDiagnostics.sorted()) }
+            slots.store(results, exportDiagnostics, at: index)
+        }
+        var outcomes: [ConversationOutcome] = []
+        for (results, diagnostics) in slots.values() {
+            outcomes += results
+            if !diagnostics.isEmpty {
+                outcomes.append(
+                    ConversationOutcome(
+                        input: InputDiscovery.Input(relativePath: "import:", url: inputRoot), entry: nil,
+                        diagnostics: diagnostics, reused: false, partsFolder: ""))
+            }
+        }
+        return outcomes
     }
 
     /// Step 5: first log (in path order) to claim an id keeps it; later ones get an error naming
@@ -335,6 +409,30 @@ struct ConversationOutcome: Sendable {
     var appended = false
     /// Where its files were staged before placement.
     var partsFolder: String
+    /// For an imported conversation: its "messages in → messages out" line.
+    var importCount: String?
+}
+
+/// Per-export results that the parallel importers fill, one slot each.
+final class ExportSlots: @unchecked Sendable {
+    private var slots: [([ConversationOutcome], [Diagnostic])]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: ([], []), count: count)
+    }
+
+    func store(_ outcomes: [ConversationOutcome], _ diagnostics: [Diagnostic], at index: Int) {
+        lock.lock()
+        slots[index] = (outcomes, diagnostics)
+        lock.unlock()
+    }
+
+    func values() -> [([ConversationOutcome], [Diagnostic])] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
 }
 
 /// Result storage that the parallel workers fill, one slot each.

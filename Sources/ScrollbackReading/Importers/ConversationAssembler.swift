@@ -59,6 +59,9 @@ public struct ConversationAssembler {
         }
     }
 
+    /// The name of the participant with `id`, if known.
+    public func participantName(_ id: String) -> String? { participantIndex[id].map { participants[$0].name } }
+
     /// Whether a participant with `id` is known.
     public func hasParticipant(_ id: String) -> Bool { participantIndex[id] != nil }
 

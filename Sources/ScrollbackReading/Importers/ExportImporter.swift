@@ -236,7 +236,8 @@ public struct ImportContext: Sendable {
                 .warning(
                     .other("media '\(remoteURL)' is only remote, not in the export; a placeholder is shown"),
                     at: location))
-            return .unavailable(original: remoteURL)
+            // Not the bare URL: written back into a log (`scrollback import`) it must stay a placeholder.
+            return .unavailable(original: "remote only: " + remoteURL)
         }
         diagnostics.append(.warning(.missingMediaFile("(no file name)"), at: location))
         return .unavailable(original: "(no file name)")
