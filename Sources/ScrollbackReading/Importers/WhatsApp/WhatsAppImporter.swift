@@ -32,8 +32,30 @@ public enum WhatsAppImporter: ExportImporter {
     public static func read(
         _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void
     ) -> [Diagnostic] {
+        // Two chat files of one folder whose names slug alike (`test_[a].txt`, `test_a.txt`) both
+        // build: the later (in path order) gets `-2`, `-3`, … like a duplicate message id.
+        var usedIDs = Set<String>()
         for file in export.items {
-            emit(readChat(file, context: context))
+            var imported = readChat(file, context: context)
+            if var conversation = imported.conversation {
+                let base = conversation.id
+                var number = 2
+                while usedIDs.contains(conversation.id) {
+                    conversation.id = "\(base)-\(number)"
+                    number += 1
+                }
+                if conversation.id != base {
+                    imported.diagnostics.append(
+                        .warning(
+                            .other(
+                                "conversation id '\(base)' is taken by another chat of this folder; this one is '\(conversation.id)'"
+                            ),
+                            at: conversation.source))
+                }
+                usedIDs.insert(conversation.id)
+                imported.conversation = conversation
+            }
+            emit(imported)
         }
         return []
     }
