@@ -138,6 +138,8 @@ public enum ExportImporters {
     public static let all: [any ExportImporter.Type] = [
         SlackImporter.self,
         DiscordImporter.self,
+        TelegramImporter.self,
+        WhatsAppImporter.self,
         ChatGPTImporter.self,
     ]
 
