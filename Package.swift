@@ -9,6 +9,7 @@
 //   ScrollbackReading    read: JSON and Markdown logs, config, media references -> model
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
 //   ScrollbackRendering  render: templates, message bodies, CSS -> page text
+//   ScrollbackSearch     the static search index (tokens, shards, documents) and date lists
 //   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
 //   ScrollbackCLI        the `scrollback` command (build, serve)
 import PackageDescription
@@ -53,10 +54,12 @@ let package = Package(
                 "ScrollbackModel", "ScrollbackLayout",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
+        .target(name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout"]),
         .target(
             name: "ScrollbackSite",
             dependencies: [
                 "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
+                "ScrollbackSearch",
             ]),
         .executableTarget(
             name: "ScrollbackCLI",
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading", "ScrollbackLayout"]),
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering"]),
+        .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),
         .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel"]),
     ]
 )

@@ -148,6 +148,8 @@ public struct SiteConfig: Hashable, Sendable {
     public var pageSize = 1000
     /// Whether media a log names by `http(s)` URL is loaded; off shows a placeholder with the link.
     public var remoteMedia = true
+    /// Whether the site ships its search box and index (`search: false` ships none of it).
+    public var search = true
 
     /// The defaults.
     public init() {}

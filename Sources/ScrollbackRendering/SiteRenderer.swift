@@ -312,7 +312,7 @@ public struct SiteRenderer: Sendable {
                 // `{{title}}` and `{{description}}` are escaped by `PageEscaping`, which also
                 // replaces the code points HTML forbids.
                 "lang": Self.languageTag(locale), "title": title, "description": description, "root": root,
-                "body": body,
+                "body": body, "search": config.search,
             ] as [String: Any])
     }
 

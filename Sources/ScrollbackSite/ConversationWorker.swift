@@ -3,6 +3,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 
 /// Builds one log into its own part of the staging folder: reusing the previous build's files
 /// when nothing it depends on changed, else reading, laying out and rendering it.
@@ -104,7 +105,7 @@ struct ConversationWorker: Sendable {
             else { return nil }
         }
         var folder = StagedFolder(root: parts)
-        let files = previous.files + (previous.checkpoint.map { [$0] } ?? [])
+        let files = previous.files + (previous.checkpoint.map { [$0] } ?? []) + (previous.searchPart.map { [$0] } ?? [])
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
@@ -286,6 +287,19 @@ struct ConversationWorker: Sendable {
                 try folder.write(spliced, at: path)
                 written.append(path)
             }
+            // The search part and date list: the previous ones up to the first page rendered
+            // again, then that page's messages on (every id is its own anchor here).
+            guard let previousPart = previous.searchPart,
+                let stored = LogReader.contents(ofFile: previousOutput + "/" + previousPart),
+                var part = SearchPart(decoding: stored)
+            else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            part.removePages(from: firstPage)
+            let searchFiles = try writeSearchPart(
+                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
+            written.append(searchFiles.dateList)
             let writtenSet = Set(written)
             guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
                 FileSystem.removeTree(parts)
@@ -356,6 +370,7 @@ struct ConversationWorker: Sendable {
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = checkpointPath
+        entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
         return entry
     }
 
@@ -416,6 +431,11 @@ struct ConversationWorker: Sendable {
             try folder.writeRendered(bytes, at: path)
             files.append(path)
         }
+        var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
+        let anchors = SiteRenderer.messageAnchors(of: conversation)
+        let searchFiles = try writeSearchPart(
+            &part, plan: plan, pages: 0..<plan.pageCount, anchor: { anchors[$0] }, into: &folder)
+        files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
         var media: [BuildManifest.Media] = []
@@ -431,9 +451,9 @@ struct ConversationWorker: Sendable {
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
-            pageCount: files.filter { $0.hasSuffix(".html") }.count,
+            pageCount: plan.pageCount,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
-            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
+            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part)
         if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
             let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
             try folder.write(checkpoint.encoded(), at: path)

@@ -4,6 +4,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 
 /// The build pipeline: turns an input folder of logs into a site folder.
 ///
@@ -22,8 +23,10 @@ import ScrollbackRendering
 ///    copied from the input (or linked from the previous output) to `media/<hash>.<ext>`.
 /// 7. `writeIndexAndAssets` — the index (summaries newest first, then by id) and the
 ///    renderer's static files.
-/// 8. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
-/// 9. `publish` — swap the staging folder in for the output in one rename.
+/// 8. `writeSearchIndex` — `search/`: the conversations' search parts merged (`SearchStep`);
+///    nothing with `search: false`.
+/// 9. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
+/// 10. `publish` — swap the staging folder in for the output in one rename.
 ///
 /// Any thrown error deletes the staging folder and leaves the previous output as it was.
 /// A log with errors is left out of the site; the others are published, and the report's
@@ -67,7 +70,7 @@ public struct SiteBuilder: Sendable {
     /// The pipeline's steps, in order.
     public static let stepNames = [
         "checkFolders", "discoverInputs", "readConfig", "buildConversations", "placeConversations", "copyMedia",
-        "writeIndexAndAssets", "writeManifest", "publish",
+        "writeIndexAndAssets", "writeSearchIndex", "writeManifest", "publish",
     ]
 
     /// Builds the site; returns the report. Throws `SiteBuildError` when nothing could be published.
@@ -82,6 +85,7 @@ public struct SiteBuilder: Sendable {
         try run.step("placeConversations") { try $0.placeConversations() }
         try run.step("copyMedia") { try $0.copyMedia() }
         try run.step("writeIndexAndAssets") { try $0.writeIndexAndAssets() }
+        try run.step("writeSearchIndex") { try $0.writeSearchIndex() }
         try run.step("writeManifest") { try $0.writeManifest() }
         try run.step("publish") { try $0.publish() }
         run.report.diagnostics.sort()
@@ -170,7 +174,8 @@ struct BuildRun {
             inputRoot: inputRoot, generator: SiteBuilder.version,
             shippedTemplates: TemplateLibrary.defaultTemplatesDirectory)
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
-        assetFiles = renderer.assetFiles().sorted { $0.path < $1.path }
+        assetFiles = renderer.assetFiles().filter { config.search || !SearchIndex.isSearchFile($0.path) }
+            .sorted { $0.path < $1.path }
     }
 
     /// Step 4: every log, reused or built, in parallel. Results land in input order.
@@ -225,10 +230,10 @@ struct BuildRun {
             for top in Set(entry.files.map(Self.topLevelName)).sorted() {
                 try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
             }
-            if let checkpoint = entry.checkpoint {
-                let destination = staging + "/" + checkpoint
+            for cached in [entry.checkpoint, entry.searchPart].compactMap({ $0 }) {
+                let destination = staging + "/" + cached
                 try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-                try FileSystem.move(parts + "/" + checkpoint, to: destination)
+                try FileSystem.move(parts + "/" + cached, to: destination)
             }
         }
         FileSystem.removeTree(staging + "/" + BuildManifest.folderName + "/parts")
@@ -313,7 +318,9 @@ struct BuildRun {
 
     /// Top-level names of the site that belong to the site, not to a conversation.
     func reservedTopLevelNames() -> Set<String> {
-        Set(["index.html", "media", BuildManifest.folderName] + assetFiles.map { Self.topLevelName($0.path) })
+        Set(
+            ["index.html", "media", BuildManifest.folderName] + (config.search ? [SearchIndex.folder] : [])
+                + assetFiles.map { Self.topLevelName($0.path) })
     }
 
     /// `a` for `a/b/c.html`.

@@ -27,7 +27,7 @@ public enum ConfigReader {
     public static let fileNames = ["scrollback.yml", "scrollback.yaml", "scrollback.json"]
 
     /// The top-level keys a config may hold.
-    static let topLevelKeys = ["title", "description", "pageSize", "remoteMedia", "layout"]
+    static let topLevelKeys = ["title", "description", "pageSize", "remoteMedia", "search", "layout"]
 
     /// The shape of the file, decoded by `YAMLDecoder`.
     struct ConfigFile: Decodable {
@@ -35,6 +35,7 @@ public enum ConfigReader {
         var description: String?
         var pageSize: Int?
         var remoteMedia: Bool?
+        var search: Bool?
         var layout: [String: LayoutOptionValue]?
     }
 
@@ -132,6 +133,7 @@ public enum ConfigReader {
             }
         }
         if let remoteMedia = decoded.remoteMedia { config.remoteMedia = remoteMedia }
+        if let search = decoded.search { config.search = search }
         if let layout = decoded.layout, let layoutNode = mapping["layout"]?.mapping {
             var overrides = LayoutOverrides()
             // In file order, so diagnostics come out in a stable order.
@@ -155,7 +157,7 @@ public enum ConfigReader {
     ) -> Diagnostic {
         let expectedByKey = [
             "title": "text", "description": "text", "pageSize": "a whole number of at least 1",
-            "remoteMedia": "true or false", "layout": "a mapping of layout options",
+            "remoteMedia": "true or false", "search": "true or false", "layout": "a mapping of layout options",
         ]
         let path: [any CodingKey]
         let detail: String

@@ -1,0 +1,86 @@
+import Foundation
+import ScrollbackModel
+
+/// What the search index and the date list need from the renderer: the permalink anchors it
+/// writes, the initials its avatars show, and the date list page (`Templates/dates.mustache`).
+extension SiteRenderer {
+    /// The element id (`m-…`) of each of `conversation.messages`, as the pages write them.
+    public static func messageAnchors(of conversation: Conversation) -> [String] {
+        let table = AnchorTable(messages: conversation.messages)
+        return conversation.messages.map { table.anchor($0.id) }
+    }
+
+    /// The initials an avatar without a picture shows for `name`.
+    public static func initials(of name: String) -> String {
+        HTMLText.initials(name)
+    }
+
+    /// The file name of a conversation's date list, next to its pages.
+    public static let dateListFileName = "dates.html"
+
+    /// One day of the date list.
+    public struct DateListDay: Sendable {
+        /// `yyyy-mm-dd`.
+        public var iso: String
+        /// The day as the pages' separators write it.
+        public var text: String
+        /// 0-based page of the day's first message.
+        public var page: Int
+        /// Element id of the day's first message.
+        public var anchor: String
+
+        public init(iso: String, text: String, page: Int, anchor: String) {
+            self.iso = iso
+            self.text = text
+            self.page = page
+            self.anchor = anchor
+        }
+    }
+
+    /// `<conversation>/dates.html`: every day with a message, by month, each linking to the
+    /// day's first message on its page, and a link to the newest message.
+    public func renderDateList(
+        conversationID: String, title: String, days: [DateListDay], newest: (page: Int, anchor: String)?,
+        locale: String
+    ) -> RenderedFile {
+        let monthFormatter = DateFormatter()
+        monthFormatter.locale = Locale(identifier: locale)
+        monthFormatter.timeZone = TimeZone(identifier: "UTC")
+        monthFormatter.setLocalizedDateFormatFromTemplate("MMMMyyyy")
+        let isoParser = DateFormatter()
+        isoParser.locale = Locale(identifier: "en_US_POSIX")
+        isoParser.timeZone = TimeZone(identifier: "UTC")
+        isoParser.dateFormat = "yyyy-MM-dd"
+        var months: [[String: Any]] = []
+        var currentMonth = ""
+        var monthDays: [[String: Any]] = []
+        func closeMonth() {
+            guard !currentMonth.isEmpty else { return }
+            let label = isoParser.date(from: currentMonth + "-01").map(monthFormatter.string(from:)) ?? currentMonth
+            months.append(["label": label, "iso": currentMonth, "days": monthDays])
+            monthDays = []
+        }
+        for day in days {
+            let month = String(day.iso.prefix(7))
+            if month != currentMonth {
+                closeMonth()
+                currentMonth = month
+            }
+            monthDays.append([
+                "href": Self.pageFileName(day.page) + "#" + day.anchor, "iso": day.iso, "text": day.text,
+                "number": String(Int(day.iso.suffix(2)) ?? 0),
+            ])
+        }
+        closeMonth()
+        var context: [String: Any] = [
+            "title": title, "back": "../index.html", "first": "index.html", "months": months,
+            "count": Self.countText(days.count, noun: "day"),
+        ]
+        if let newest { context["newest"] = Self.pageFileName(newest.page) + "#" + newest.anchor }
+        let body = templates.render("dates", context)
+        let html = shell(
+            title: "\(title) · Jump to a date · \(config.title)", description: "Days of \(title)", root: "../",
+            body: body, locale: locale)
+        return RenderedFile(path: conversationID + "/" + Self.dateListFileName, contents: Array(html.utf8))
+    }
+}
