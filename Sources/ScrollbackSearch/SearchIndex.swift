@@ -30,11 +30,16 @@ public enum SearchIndex {
 
     /// Whether a site file belongs to search (so `search: false` can leave it out).
     public static func isSearchFile(_ sitePath: String) -> Bool {
-        sitePath.hasPrefix(folder + "/") || sitePath == "assets/search.js"
+        sitePath.hasPrefix(folder + "/") || sitePath.hasPrefix("assets/search.")
     }
 
     /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
-    public static func build(parts unsorted: [SearchPart]) -> [(path: String, bytes: [UInt8])] {
+    ///
+    /// `pageFile` names page `n` (0-based) of a conversation; the manifest carries it as a first
+    /// name and a pattern for the others (`{n}` = `n + 1`), which must reproduce it.
+    public static func build(
+        parts unsorted: [SearchPart], pageFile: (Int) -> String
+    ) -> [(path: String, bytes: [UInt8])] {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
 
         // Senders: one list for the site, sorted by name (then avatar).
@@ -154,6 +159,8 @@ public enum SearchIndex {
         var manifest = JSONWriter()
         manifest.raw("{\"format\":\(format),\"documents\":\(slots.count),\"chunk\":\(documentsPerChunk),\n\"rules\":")
         manifest.value(SearchTokenizer.manifestRules)
+        manifest.raw(",\n\"pageFile\":")
+        manifest.value(pageFilePattern(pageFile))
         manifest.raw(",\n\"conversations\":[")
         for (index, part) in parts.enumerated() {
             manifest.raw(index == 0 ? "" : ",")
@@ -182,6 +189,12 @@ public enum SearchIndex {
         manifest.raw("]}\n")
         files.append(("\(folder)/manifest.json", manifest.bytes))
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// `{"first": pageFile(0), "other": pageFile(1) with "2" as "{n}"}`: the browser's way to
+    /// name a page. (`SearchIndexTests` checks the pattern against the renderer's names.)
+    static func pageFilePattern(_ pageFile: (Int) -> String) -> [String: Any] {
+        ["first": pageFile(0), "other": pageFile(1).replacingOccurrences(of: "2", with: "{n}")]
     }
 
     /// Document count, then mode 0 (delta varints) or 1 (bitmap from the first document),

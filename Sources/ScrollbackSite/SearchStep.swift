@@ -62,7 +62,7 @@ extension BuildRun {
             parts.append(part)
         }
         var folder = StagedFolder(root: staging)
-        for file in SearchIndex.build(parts: parts) {
+        for file in SearchIndex.build(parts: parts, pageFile: SiteRenderer.pageFileName) {
             try folder.write(file.bytes, at: file.path)
         }
     }
