@@ -52,7 +52,10 @@ public enum SearchIndex {
             }
         }
         let senderKeys = Array(
-            Set(parts.flatMap { $0.senders.map { SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "") } })
+            Set(
+                parts.flatMap {
+                    $0.senders.map { SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "") }
+                })
         ).sorted()
         let senderNumber = Dictionary(uniqueKeysWithValues: senderKeys.enumerated().map { ($1, $0) })
         let senderMaps: [[Int]] = parts.map { part in
@@ -231,7 +234,8 @@ public enum SearchIndex {
         guard let count = reader.varint(), let mode = reader.varint() else { return nil }
         var documents: [Int] = []
         if mode == 1 {
-            guard let first = reader.varint(), let length = reader.varint(), reader.offset + length <= reader.bytes.count
+            guard let first = reader.varint(), let length = reader.varint(),
+                reader.offset + length <= reader.bytes.count
             else { return nil }
             for byteIndex in 0..<length {
                 let byte = reader.bytes[reader.offset + byteIndex]

@@ -138,7 +138,8 @@ public struct SearchPart: Equatable, Sendable {
                         if flags & Self.fileFlag != 0 { ids.append(tokenID("has:file")) }
                         if flags & Self.linkFlag != 0 { ids.append(tokenID("has:link")) }
                         ids.sort()
-                        ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(\.element)
+                        ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(
+                            \.element)
                     }
                     documents.append(
                         Document(
@@ -163,7 +164,8 @@ public struct SearchPart: Equatable, Sendable {
         case .video, .audio, .contact: return fileFlag
         case .linkPreview(_, let link): return linkFlag | (link.thumbnail == nil ? 0 : imageFlag)
         case .attributedText(let rich):
-            return rich.html.contains("<img") ? imageFlag | (rich.html.contains("<a ") ? linkFlag : 0)
+            return rich.html.contains("<img")
+                ? imageFlag | (rich.html.contains("<a ") ? linkFlag : 0)
                 : rich.html.contains("<a ") ? linkFlag : 0
         case .text(let text):
             return text.contains("http://") || text.contains("https://") || text.contains("www.") ? linkFlag : 0

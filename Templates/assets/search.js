@@ -135,6 +135,7 @@
   /* Documents of a term: {docs, exact}. A prefix term joins every token starting with it
      (within a few shards); `exact` are the documents of the whole word. */
   function termDocs(token, prefix) {
+    if (!manifest.shards.length) return Promise.resolve({ docs: new Int32Array(0), exact: new Int32Array(0) });
     var first = shardOf(token), last = first;
     if (prefix) while (last + 1 < manifest.shards.length && last - first + 1 < MAX_PREFIX_SHARDS && manifest.shards[last + 1].startsWith(token)) last++;
     var wanted = [];
