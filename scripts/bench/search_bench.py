@@ -77,13 +77,15 @@ def serve(root):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
 
 
-TIMING_JS = """() => new Promise((resolve) => {
+# Records (in window.__firstResult) the ms from the last keystroke to the first result shown.
+TIMING_JS = """() => {
+  window.__firstResult = null;
   const list = document.getElementById('sx-results');
   const seen = new MutationObserver(() => {
-    if (list.querySelector('.sx-i')) { seen.disconnect(); resolve(performance.now() - window.__lastKey); }
+    if (list.querySelector('.sx-i')) { seen.disconnect(); window.__firstResult = performance.now() - window.__lastKey; }
   });
   seen.observe(list, {childList: true});
-})"""
+}"""
 
 
 def browser_figures(site_url, queries, chromium="/usr/bin/chromium"):
@@ -104,9 +106,10 @@ def browser_figures(site_url, queries, chromium="/usr/bin/chromium"):
             sizes.clear()
             page.fill("#sx-q", "")
             page.evaluate("document.getElementById('sx-results').textContent = ''")
-            pending = page.evaluate_handle(TIMING_JS)
+            page.evaluate(TIMING_JS)
             page.type("#sx-q", query, delay=60)
-            ms = page.evaluate("p => p", pending)
+            page.wait_for_function("window.__firstResult !== null", timeout=120000)
+            ms = page.evaluate("window.__firstResult")
             page.wait_for_timeout(500)
             top = page.eval_on_selector_all(".sx-i a", "els => els.slice(0, 5).map(a => new URL(a.href).pathname + new URL(a.href).hash)")
             runs.append({"query": query, "state": "cold" if number == 0 else "warm", "bytes": sum(s for _, s in sizes),
@@ -160,12 +163,25 @@ def main():
     parser.add_argument("--pagefind", action="store_true")
     parser.add_argument("--venv-python", default=sys.executable)
     parser.add_argument("--json", help="write the figures here")
+    parser.add_argument("--browser-only", action="store_true", help="measure the already built site only")
     parser.add_argument("--runs", type=int, default=2, help="clean builds per mode (the fastest counts)")
     args = parser.parse_args()
     work = pathlib.Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     site_on, site_off = work / "site-search", work / "site-nosearch"
     figures = {"corpus": args.corpus}
+    if args.browser_only:
+        httpd, url = serve(site_on)
+        try:
+            figures["browser"] = browser_figures(url, QUERIES)
+        finally:
+            httpd.shutdown()
+        index_bytes, index_files = folder_bytes(site_on / "search")
+        text = message_text_bytes(site_on)
+        figures.update(index_bytes=index_bytes, index_files=index_files, message_text_bytes=text,
+                       index_to_text=round(index_bytes / text, 2))
+        print(json.dumps(figures, indent=1, ensure_ascii=False))
+        return
     off = [run_build(args.binary, args.corpus, str(site_off), False) for _ in range(args.runs)]
     on = [run_build(args.binary, args.corpus, str(site_on), True) for _ in range(args.runs)]
     best_off, best_on = min(off, key=lambda r: r[0]), min(on, key=lambda r: r[0])
