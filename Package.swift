@@ -10,6 +10,7 @@
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
 //   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
 //   ScrollbackRendering  render: templates, message bodies, CSS -> page text
+//   ScrollbackSearch     the static search index (tokens, shards, documents) and date lists
 //   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
 //   ScrollbackServe      the dev server (Hummingbird): static files, watcher, live reload, error overlay
 //   ScrollbackCLI        the `scrollback` command (build, serve, init)
@@ -66,11 +67,12 @@ let package = Package(
                 "ScrollbackModel", "ScrollbackLayout", "ScrollbackTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
+        .target(name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout"]),
         .target(
             name: "ScrollbackSite",
             dependencies: [
                 "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
-                "ScrollbackTemplates",
+                "ScrollbackTemplates", "ScrollbackSearch",
             ]),
         .target(
             name: "ScrollbackServe",
@@ -97,5 +99,6 @@ let package = Package(
             dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading"]),
         .testTarget(
             name: "ScrollbackServeTests", dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel"]),
+        .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),
     ]
 )

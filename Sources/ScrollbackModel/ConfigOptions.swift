@@ -58,6 +58,9 @@ public enum ConfigOptions {
                 key: "remoteMedia", defaultValue: String(site.remoteMedia),
                 comment: "show media the logs name by http(s) URL (false: a placeholder, nothing loads from elsewhere)"),
             ConfigOption(
+                key: "search", defaultValue: String(site.search),
+                comment: "ship the search box and its index (false: no search files at all)"),
+            ConfigOption(
                 key: "layout.grouping", defaultValue: String(grouping),
                 comment: "group consecutive messages of one sender"),
             ConfigOption(
@@ -85,6 +88,9 @@ public enum ConfigOptions {
                 key: "layout.locale", defaultValue: layout.locale, comment: "language of dates (en_US, de_DE)"),
             ConfigOption(
                 key: "layout.timezone", defaultValue: layout.timeZone, comment: "IANA time zone of shown times"),
+            ConfigOption(
+                key: "layout.threadInlineLimit", defaultValue: String(layout.threadInlineLimit),
+                comment: "threads with more replies than this get pages of their own"),
         ]
     }
 

@@ -156,6 +156,8 @@ public struct SiteConfig: Hashable, Sendable {
     /// The address the site is published at, ending in `/` (`--base-url` or `baseURL`); `nil`
     /// (the default) keeps every link relative and emits no canonical links, sitemap or feeds.
     public var baseURL: String?
+    /// Whether the site ships its search box and index (`search: false` ships none of it).
+    public var search = true
 
     /// The defaults.
     public init() {}

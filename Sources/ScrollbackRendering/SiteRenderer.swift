@@ -98,6 +98,7 @@ public struct SiteRenderer: Sendable {
         let conversationTemplate = templates.compiledTemplate("conversation")
         let paginationTemplate = templates.compiledTemplate("pagination")
         let shell = ShellView()
+        shell.search = config.search
         shell.lang = Self.languageTag(plan.options.locale)
         shell.description = description
         shell.root = "../"
@@ -202,6 +203,7 @@ public struct SiteRenderer: Sendable {
         if description?.isEmpty ?? true { description = nil }
         let index = IndexView(title: config.title, description: description, conversations: entries)
         let shell = ShellView()
+        shell.search = config.search
         shell.lang = Self.languageTag(config.layout.locale)
         shell.title = config.title
         shell.description = config.description ?? Self.countText(summaries.count, noun: "conversation")
@@ -239,6 +241,7 @@ public struct SiteRenderer: Sendable {
     public func renderNotFound() -> RenderedFile {
         let root = config.baseURL ?? "/"
         let shell = ShellView()
+        shell.search = config.search
         shell.lang = Self.languageTag(config.layout.locale)
         shell.title = "Not found · \(config.title)"
         shell.description = "This page does not exist."

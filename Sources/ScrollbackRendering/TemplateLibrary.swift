@@ -125,6 +125,7 @@ public struct TemplateLibrary: Sendable {
         case "conversation": return ConversationPageView.templateSchema
         case "index": return IndexView.templateSchema
         case "not-found": return NotFoundView.templateSchema
+        case "dates": return DateListView.templateSchema
         case "pagination": return PaginationView.templateSchema
         case "message": return MessageRowView.templateSchema
         case "day-separator": return DayView.templateSchema

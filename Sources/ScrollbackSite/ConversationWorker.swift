@@ -3,6 +3,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 
 /// Builds one log into its own part of the staging folder: reusing the previous build's files
 /// when nothing it depends on changed, else reading, laying out and rendering it.
@@ -89,7 +90,7 @@ struct ConversationWorker: Sendable {
             entry.checkpoint = nil
         }
         var folder = StagedFolder(root: parts)
-        let files = entry.files + (entry.checkpoint.map { [$0] } ?? [])
+        let files = entry.files + (entry.checkpoint.map { [$0] } ?? []) + (entry.searchPart.map { [$0] } ?? [])
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
@@ -163,7 +164,7 @@ struct ConversationWorker: Sendable {
             else { return nil }
         }
         var folder = StagedFolder(root: parts)
-        let files = previous.files + (previous.checkpoint.map { [$0] } ?? [])
+        let files = previous.files + (previous.checkpoint.map { [$0] } ?? []) + (previous.searchPart.map { [$0] } ?? [])
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
@@ -217,6 +218,11 @@ struct ConversationWorker: Sendable {
             try folder.writeRendered(bytes, at: path)
             files.append(path)
         }
+        var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
+        let anchors = SiteRenderer.messageAnchors(of: conversation)
+        let searchFiles = try writeSearchPart(
+            &part, plan: plan, pages: 0..<plan.pageCount, anchor: { anchors[$0] }, into: &folder)
+        files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }
         if let baseURL = config.baseURL {
@@ -239,9 +245,9 @@ struct ConversationWorker: Sendable {
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
-            pageCount: files.filter { $0.hasSuffix(".html") }.count,
+            pageCount: plan.pageCount,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
-            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
+            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part)
         return (entry, plan)
     }
 

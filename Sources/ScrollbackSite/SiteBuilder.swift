@@ -4,6 +4,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 import ScrollbackTemplates
 
 /// The build pipeline: turns an input folder of logs into a site folder.
@@ -23,8 +24,10 @@ import ScrollbackTemplates
 ///    copied from the input (or linked from the previous output) to `media/<hash>.<ext>`.
 /// 7. `writeIndexAndAssets` — the index (summaries newest first, then by id) and the
 ///    renderer's static files.
-/// 8. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
-/// 9. `publish` — swap the staging folder in for the output in one rename.
+/// 8. `writeSearchIndex` — `search/`: the conversations' search parts merged (`SearchStep`);
+///    nothing with `search: false`.
+/// 9. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
+/// 10. `publish` — swap the staging folder in for the output in one rename.
 ///
 /// Any thrown error deletes the staging folder and leaves the previous output as it was.
 /// A log with errors keeps the pages (and index entry) of the last build that read it without
@@ -74,7 +77,7 @@ public struct SiteBuilder: Sendable {
     /// The pipeline's steps, in order.
     public static let stepNames = [
         "checkFolders", "discoverInputs", "readConfig", "buildConversations", "placeConversations", "copyMedia",
-        "writeIndexAndAssets", "writeManifest", "publish",
+        "writeIndexAndAssets", "writeSearchIndex", "writeManifest", "publish",
     ]
 
     /// Builds the site; returns the report. Throws `SiteBuildError` when nothing could be published.
@@ -92,6 +95,7 @@ public struct SiteBuilder: Sendable {
         try run.step("placeConversations") { try $0.placeConversations() }
         try run.step("copyMedia") { try $0.copyMedia() }
         try run.step("writeIndexAndAssets") { try $0.writeIndexAndAssets() }
+        try run.step("writeSearchIndex") { try $0.writeSearchIndex() }
         try run.step("writeManifest") { try $0.writeManifest() }
         try run.step("publish") { try $0.publish() }
         run.report.diagnostics.sort()
@@ -225,7 +229,8 @@ struct BuildRun {
         // The base URL may come from the command line: pages built for another one are not reused.
         settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
-        assetFiles = renderer.assetFiles().sorted { $0.path < $1.path }
+        assetFiles = renderer.assetFiles().filter { config.search || !SearchIndex.isSearchFile($0.path) }
+            .sorted { $0.path < $1.path }
     }
 
     /// Step 4: every log, reused or built, in parallel. Results land in input order.
@@ -317,10 +322,10 @@ struct BuildRun {
             for top in Set(entry.files.map(Self.topLevelName)).sorted() {
                 try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
             }
-            if let checkpoint = entry.checkpoint {
-                let destination = staging + "/" + checkpoint
+            for cached in [entry.checkpoint, entry.searchPart].compactMap({ $0 }) {
+                let destination = staging + "/" + cached
                 try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-                try FileSystem.move(parts + "/" + checkpoint, to: destination)
+                try FileSystem.move(parts + "/" + cached, to: destination)
             }
         }
         FileSystem.removeTree(staging + "/" + BuildManifest.folderName + "/parts")
@@ -432,7 +437,7 @@ struct BuildRun {
             [
                 "index.html", "404.html", "sitemap.xml", "robots.txt", SitePublishing.feedFileName, "media",
                 BuildManifest.folderName,
-            ]
+            ] + (config.search ? [SearchIndex.folder] : [])
                 + assetFiles.map { Self.topLevelName($0.path) })
     }
 

@@ -36,6 +36,7 @@ public enum ConfigReader {
         var pageSize: Int?
         var remoteMedia: Bool?
         var baseURL: String?
+        var search: Bool?
         var layout: [String: LayoutOptionValue]?
     }
 
@@ -146,6 +147,7 @@ public enum ConfigReader {
                         at: location(mapping["baseURL"])))
             }
         }
+        if let search = decoded.search { config.search = search }
         if let layout = decoded.layout, let layoutNode = mapping["layout"]?.mapping {
             var overrides = LayoutOverrides()
             // In file order, so diagnostics come out in a stable order.
@@ -169,7 +171,8 @@ public enum ConfigReader {
     ) -> Diagnostic {
         let expectedByKey = [
             "title": "text", "description": "text", "pageSize": "a whole number of at least 1",
-            "remoteMedia": "true or false", "baseURL": "an http or https URL", "layout": "a mapping of layout options",
+            "remoteMedia": "true or false", "search": "true or false", "baseURL": "an http or https URL",
+            "layout": "a mapping of layout options",
         ]
         let path: [any CodingKey]
         let detail: String

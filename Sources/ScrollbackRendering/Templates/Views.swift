@@ -19,9 +19,11 @@ final class ShellView: TemplateObject {
     var lang = "en", title = "", description = "", root = ""
     var body: TemplateValue = .absent
     var publishing: PublishingView?
+    /// Whether the page carries the search box (`search` in the config).
+    var search = false
     static let templateSchema = schema(ShellView.self)
         .text("lang") { $0.lang }.text("title") { $0.title }.text("description") { $0.description }
-        .text("root") { $0.root }.value("body") { $0.body }
+        .text("root") { $0.root }.value("body") { $0.body }.flag("search") { $0.search }
         .object("publishing", { PublishingView.templateSchema }) { $0.publishing }.schema
 }
 
@@ -504,4 +506,42 @@ final class CustomMessageView: TemplateObject {
     static let templateSchema = schema(CustomMessageView.self)
         .text("id") { $0.id }.text("date") { $0.date }.text("iso") { $0.iso }.text("sender") { $0.sender }
         .text("senderName") { $0.senderName }.schema
+}
+
+/// `dates`: a conversation's date list page.
+final class DateListView: TemplateObject {
+    var title = "", back = "../index.html", first = "index.html", count = ""
+    var newest: String?
+    var months: [DateListMonthView] = []
+    static let templateSchema = schema(DateListView.self)
+        .text("title") { $0.title }.text("back") { $0.back }.text("first") { $0.first }.text("count") { $0.count }
+        .text("newest") { $0.newest }.list("months", { DateListMonthView.templateSchema }) { $0.months }.schema
+}
+
+/// One month of the date list.
+final class DateListMonthView: TemplateObject {
+    let label: String, iso: String
+    let days: [DateListDayView]
+    init(label: String, iso: String, days: [DateListDayView]) {
+        self.label = label
+        self.iso = iso
+        self.days = days
+    }
+    static let templateSchema = schema(DateListMonthView.self)
+        .text("label") { $0.label }.text("iso") { $0.iso }
+        .list("days", { DateListDayView.templateSchema }) { $0.days }.schema
+}
+
+/// One day of the date list: its link to the day's first message.
+final class DateListDayView: TemplateObject {
+    let href: String, iso: String, text: String, number: String
+    init(href: String, iso: String, text: String, number: String) {
+        self.href = href
+        self.iso = iso
+        self.text = text
+        self.number = number
+    }
+    static let templateSchema = schema(DateListDayView.self)
+        .text("href") { $0.href }.text("iso") { $0.iso }.text("text") { $0.text }.text("number") { $0.number }
+        .schema
 }

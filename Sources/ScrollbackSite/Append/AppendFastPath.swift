@@ -3,6 +3,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 
 // The append fast path: a JSON log that only gained messages at the end is rebuilt by reading
 // those and the few old ones the last pages need, through the same public calls of the reader,
@@ -169,6 +170,19 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return nil
             }
+            // The search part and date list: the previous ones up to the first page rendered
+            // again, then that page's messages on (every id is its own anchor here).
+            guard let previousPart = previous.searchPart,
+                let stored = LogReader.contents(ofFile: previousOutput + "/" + previousPart),
+                var part = SearchPart(decoding: stored)
+            else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            part.removePages(from: firstPage)
+            let searchFiles = try writeSearchPart(
+                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
+            written.append(searchFiles.dateList)
             let writtenSet = Set(written)
             guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
                 FileSystem.removeTree(parts)
@@ -240,6 +254,7 @@ extension ConversationWorker {
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = checkpointPath
+        entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
         return entry
     }
 }
