@@ -146,7 +146,7 @@ struct Import: ParsableCommand {
     var output: String
 
     func run() throws {
-        let printer = DiagnosticPrinter()
+        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: path), verbose: false)
         let report: ImportReport
         do {
             report = try ExportWriter(

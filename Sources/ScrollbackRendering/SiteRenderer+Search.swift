@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackLayout
 import ScrollbackModel
 
 /// What the search index and the date list need from the renderer: the permalink anchors it
