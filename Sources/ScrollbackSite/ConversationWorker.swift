@@ -219,9 +219,10 @@ struct ConversationWorker: Sendable {
             files.append(path)
         }
         var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
-        let anchors = SiteRenderer.messageAnchors(of: conversation)
+        // The plan's messages are the timeline's (thread replies are in their threads' plans).
         let searchFiles = try writeSearchPart(
-            &part, plan: plan, pages: 0..<plan.pageCount, anchor: { anchors[$0] }, into: &folder)
+            &part, plan: plan, pages: 0..<plan.pageCount,
+            anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &folder)
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }
