@@ -7,7 +7,8 @@
 # venv), builds the release binary, generates a seeded corpus, then measures with
 # /usr/bin/time -v: (a) a clean Scrollback build, (b) Hugo on the same messages,
 # (c) the cmark-gfm CLI on the same message bodies, (d) incremental rebuilds, and
-# (e) a ~1000-message page in headless Chromium. Prints a table and writes
+# (e) a ~1000-message page in headless Chromium, (f) a clean build of the same messages
+# as a Slack export. Prints a table and writes
 # bench-work/results.json. Everything it makes lives in bench-work/ (ignored by git).
 set -euo pipefail
 
@@ -92,6 +93,14 @@ if [ "$(cat "$corpus/.complete" 2>/dev/null)" != "$corpus_stamp" ]; then
   python3 "$bench/generate_corpus.py" --messages "$messages" --conversations "$conversations" --seed "$seed" --out "$corpus"
   echo "$corpus_stamp" > "$corpus/.complete"
 fi
+# The same messages as a Slack workspace export (issue 10 "Speed"), cached like the corpus.
+slack="$work/slack-$messages-c$conversations-s$seed"
+slack_stamp="$corpus_stamp-$(sha256sum < "$bench/generate_slack_export.py" | cut -c1-16)"
+if [ "$(cat "$slack/.complete" 2>/dev/null)" != "$slack_stamp" ]; then
+  log "writing the corpus as a Slack export"
+  python3 "$bench/generate_slack_export.py" --corpus "$corpus" --out "$slack"
+  echo "$slack_stamp" > "$slack/.complete"
+fi
 baselines="$work/baselines-$messages-c$conversations-s$seed"
 baseline_stamp="$corpus_stamp-$(sha256sum < "$bench/prepare_baselines.py" | cut -c1-16)"
 if [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
@@ -137,6 +146,15 @@ for run in 1 2 3; do
   timed "scrollback-clean.$run" "$scrollback" build "$corpus" -o "$site" $clean_flag
 done
 
+# --- (f) the same messages built from the Slack export -----------------------------------------
+# Right after (a), under the same load; the report gives the ratio to (a).
+slack_site="$work/site-slack-$messages"
+log "(f) scrollback build of the Slack export (clean)"
+for run in 1 2 3; do
+  rm -rf "$slack_site"
+  timed "slack-clean.$run" "$scrollback" build "$slack" -o "$slack_site" $clean_flag
+done
+
 # --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------
 if [ "$skip_browser" = 0 ]; then
   log "(e) page metrics in headless Chromium"
@@ -172,5 +190,6 @@ rm -f "$results/cmark-gfm."*.log   # its HTML went to the logs; keep only the ti
 
 # --- report -------------------------------------------------------------------------------------------
 python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" \
+  --slack "$slack" --slack-site "$slack_site" \
   --messages "$messages" --conversations "$conversations" --seed "$seed" \
   --json "$work/results.json"
