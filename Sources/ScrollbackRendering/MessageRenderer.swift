@@ -472,7 +472,12 @@ struct MessageRenderer {
             html += placeholder(original: original, link: link, label: "File")
         }
         if let size = file.size { html += " <span class=\"file-size\">" + Self.humanSize(size) + "</span>" }
-        return html + "</div>"
+        html += "</div>"
+        // The caption is text of the log: escaped, under the card, never part of the name.
+        if let caption = file.caption, !caption.isEmpty {
+            html += "<p class=\"file-caption\" dir=\"auto\">" + HTMLText.escape(caption) + "</p>"
+        }
+        return html
     }
 
     /// An emoji standing for the file's type, by MIME type or extension.
