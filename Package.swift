@@ -71,6 +71,10 @@ let package = Package(
         .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading", "ScrollbackLayout"]),
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering"]),
-        .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel"]),
+        .testTarget(
+            name: "ScrollbackSiteTests",
+            dependencies: [
+                "ScrollbackSite", "ScrollbackModel", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
     ]
 )
