@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(
             name: "ScrollbackSiteTests",
             dependencies: [
-                "ScrollbackSite", "ScrollbackModel", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "ScrollbackSite", "ScrollbackModel", "ScrollbackReading",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
     ]
 )

@@ -77,11 +77,21 @@ public struct RichText: Hashable, Sendable {
     public var html: String
     /// The same content as plain text, for excerpts.
     public var plainText: String
+    /// The Markdown the HTML was rendered from, when an importer made it: what
+    /// `scrollback import` writes, so the log renders to the same HTML again.
+    public var markdownSource: String?
 
     /// Wraps HTML that a sanitizing reader produced.
     public init(sanitizedHTML html: String, plainText: String) {
         self.html = html
         self.plainText = plainText
+    }
+
+    /// Wraps HTML that cmark-gfm rendered from `markdownSource`.
+    public init(sanitizedHTML html: String, plainText: String, markdownSource: String) {
+        self.html = html
+        self.plainText = plainText
+        self.markdownSource = markdownSource
     }
 }
 

@@ -290,7 +290,7 @@ public struct ImportContext: Sendable {
         let images = RichTextImages(context: reading, file: file, location: location)
         let result = reading.markdown.render(markdown, imageURL: images.url(for:))
         diagnostics += images.warnings
-        return RichText(sanitizedHTML: result.html, plainText: result.plainText)
+        return RichText(sanitizedHTML: result.html, plainText: result.plainText, markdownSource: markdown)
     }
 
     /// Every local media file resolved so far: what the site must copy.

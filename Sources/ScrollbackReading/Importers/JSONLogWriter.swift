@@ -76,7 +76,9 @@ public struct JSONLogWriter {
     func payload(_ kind: MessageKind) -> [String] {
         switch kind {
         case .text(let text), .emoji(let text), .system(let text): return ["\"text\": " + Self.quote(text)]
-        case .attributedText(let rich): return ["\"html\": " + Self.quote(rich.html)]
+        case .attributedText(let rich):
+            if let markdown = rich.markdownSource { return ["\"markdown\": " + Self.quote(markdown)] }
+            return ["\"html\": " + Self.quote(rich.html)]
         case .photo(let media), .video(let media), .audio(let media):
             var parts = ["\"url\": " + Self.quote(reference(media.source))]
             if let size = media.size { parts += ["\"width\": \(size.width)", "\"height\": \(size.height)"] }
