@@ -96,7 +96,10 @@ let package = Package(
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering", "ScrollbackTemplates"]),
         .testTarget(
             name: "ScrollbackSiteTests",
-            dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading"]),
+            dependencies: [
+                "ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(
             name: "ScrollbackServeTests", dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel"]),
         .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),

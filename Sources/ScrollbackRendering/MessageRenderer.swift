@@ -473,6 +473,8 @@ final class MessageRenderer {
             view.name = file.displayName
             view.icon = Self.fileIcon(mimeType: file.mimeType, name: view.name)
             view.size = file.size.map(HTMLText.humanSize)
+            // Text of the log: escaped, under the card, never part of the name.
+            view.caption = file.caption.flatMap { $0.isEmpty ? nil : $0 }
             switch resolve(file.source) {
             case .url(let url): view.href = url
             case .placeholder(let original, let link):

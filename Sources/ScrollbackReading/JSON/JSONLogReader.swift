@@ -808,7 +808,9 @@ private struct JSONLogSession {
                     .wrongType(field: "size", expected: "a whole number of bytes, not \(sizeNode.typeName)"), sizeNode)
             }
         }
-        return FileItem(source: source, name: string(media, "name"), size: size, mimeType: string(media, "mimeType"))
+        return FileItem(
+            source: source, name: string(media, "name"), size: size, mimeType: string(media, "mimeType"),
+            caption: string(media, "caption"))
     }
 
     mutating func attributedText(_ object: MessageFields) -> MessageKind? {

@@ -451,10 +451,10 @@ final class LinkPreviewView: TemplateObject {
 
 /// `kinds/file`: a file card (type icon, name, human size) that downloads the file.
 final class FileView: TemplateObject {
-    var name = "", icon = "", size: String?, href: String?, placeholder: String?
+    var name = "", icon = "", size: String?, href: String?, placeholder: String?, caption: String?
     static let templateSchema = schema(FileView.self)
         .text("name") { $0.name }.text("icon") { $0.icon }.text("size") { $0.size }.text("href") { $0.href }
-        .text("placeholder") { $0.placeholder }.schema
+        .text("placeholder") { $0.placeholder }.text("caption") { $0.caption }.schema
 }
 
 /// `kinds/custom`: the bubble around what a custom renderer or `custom/<id>` template drew.
