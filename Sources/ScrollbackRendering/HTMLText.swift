@@ -265,6 +265,16 @@ enum HTMLText {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The element id of a participant: `p-<id>` when the id is its own slug (`alice`), else
+    /// `p-<slug>-<hash of the id>`, so ids that slug alike (`a` and `A`, `家族` and `友達`) never
+    /// share an element id.
+    static func participantAnchor(_ id: String) -> String {
+        if isSlug(id) { return "p-" + id }
+        let hash = String(stableHash(id), radix: 16)
+        let slug = slug(id)
+        return "p-" + (slug.isEmpty ? "" : slug + "-") + String(repeating: "0", count: 8 - hash.count) + hash
+    }
+
     /// Whether `text` is already its own slug (the common case: ids such as `m42` or `msg-7`).
     static func isSlug(_ text: String) -> Bool {
         // Over the contiguous bytes: iterating `utf8` of a small string costs ~20 instructions a byte.

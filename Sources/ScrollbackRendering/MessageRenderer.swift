@@ -103,7 +103,7 @@ struct MessageRenderer {
             }
             avatars[participant.id] = avatar
             headers[participant.id] = HeaderView(
-                name: participant.name, anchor: "p-" + HTMLText.slug(participant.id), colorClass: colorClass,
+                name: participant.name, anchor: HTMLText.participantAnchor(participant.id), colorClass: colorClass,
                 colorStyle: colorStyle)
         }
         self.avatars = avatars

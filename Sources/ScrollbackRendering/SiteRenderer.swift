@@ -154,7 +154,7 @@ public struct SiteRenderer: Sendable {
             // `inHeader`: the avatar partial marks `data-part=avatar` only inside message elements
             // (spec §5), not in this participant list.
             var context: [String: Any] = [
-                "name": participant.name, "anchor": "p-" + HTMLText.slug(participant.id), "inHeader": true,
+                "name": participant.name, "anchor": HTMLText.participantAnchor(participant.id), "inHeader": true,
             ]
             if let avatar = rows.avatars[participant.id], !templates.isEmpty("avatar") {
                 context["avatar"] = avatar.context
@@ -282,7 +282,9 @@ public struct SiteRenderer: Sendable {
     public func renderIndex(_ summaries: [ConversationSummary]) -> RenderedFile {
         let conversations: [[String: Any]] = summaries.map { summary in
             var context: [String: Any] = [
-                "href": summary.id + "/index.html", "title": summary.title,
+                // Non-ASCII slugs (`家族`) percent-encoded, as every server and browser expects in a URL.
+                "href": (summary.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? summary.id)
+                    + "/index.html", "title": summary.title,
                 "participants": summary.participantNames.joined(separator: ", "),
                 "count": Self.countText(summary.messageCount),
             ]

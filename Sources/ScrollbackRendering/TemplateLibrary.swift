@@ -61,9 +61,22 @@ public struct TemplateLibrary: Sendable {
                 continue
             }
             let files = (FileManager.default.subpaths(atPath: directory) ?? []).sorted()
+            // The site's files must resolve inside its input folder (the folder holding
+            // `templates/`): a link to a file elsewhere is skipped, not rendered or published.
+            let inputFolder = isSite ? (directory as NSString).deletingLastPathComponent : nil
             for relative in files {
                 let path = (directory as NSString).appendingPathComponent(relative)
                 let label = isSite ? "templates/\(relative)" : "Templates/\(relative)"
+                if let inputFolder, !InputContainment.resolves(path, inside: inputFolder) {
+                    if FileManager.default.fileExists(atPath: path) {
+                        diagnostics.append(
+                            .warning(
+                                .templateError(
+                                    "\(label) is a link to a file outside the input folder; it is skipped"),
+                                at: SourceLocation(file: label, line: 1, column: 1)))
+                    }
+                    continue
+                }
                 if relative.hasPrefix("assets/") {
                     if let data = FileManager.default.contents(atPath: path) { assets[relative] = Array(data) }
                     continue

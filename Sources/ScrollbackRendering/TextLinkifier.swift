@@ -19,7 +19,7 @@ struct TextLinkifier: Sendable {
     init(participants: [Participant]) {
         var mentions: [Mention] = []
         for participant in participants {
-            let anchor = "p-" + HTMLText.slug(participant.id)
+            let anchor = HTMLText.participantAnchor(participant.id)
             mentions.append(Mention(name: Array(participant.id.utf8), anchor: anchor))
             if participant.name != participant.id, !participant.name.isEmpty {
                 mentions.append(Mention(name: Array(participant.name.utf8), anchor: anchor))

@@ -180,7 +180,7 @@ struct BuildRun {
         let worker = ConversationWorker(
             inputRoot: inputRoot, config: config, renderer: renderer, partsRoot: partsRoot,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
-            reservedTopLevelNames: reservedTopLevelNames())
+            reservedTopLevelNames: reservedTopLevelNames(), faultInjection: options.faultInjection)
         let slots = OutcomeSlots(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
@@ -194,6 +194,9 @@ struct BuildRun {
         for outcome in outcomes {
             report.diagnostics += outcome.diagnostics
         }
+        // A page that could not be written is no fault of the log: publishing the site without
+        // that conversation would delete it. The previous site stays as it was.
+        if let failure = outcomes.lazy.compactMap(\.writeFailure).first { throw SiteBuildError.fileSystem(failure) }
     }
 
     /// Step 5: first log (in path order) to claim an id keeps it; later ones get an error naming
@@ -333,6 +336,8 @@ struct ConversationOutcome: Sendable {
     var reused: Bool
     /// Whether the append fast path rebuilt only the last pages.
     var appended = false
+    /// Why its pages could not be written (the output side failed): the build must not publish.
+    var writeFailure: String?
     /// Where its files were staged before placement.
     var partsFolder: String
 }

@@ -299,7 +299,9 @@ struct MarkdownLogSession {
             warning(
                 .invalidOption(
                     name: "id", value: written.value,
-                    expected: "a URL slug of lowercase letters, digits and '-'; using '\(slug)'"),
+                    expected:
+                        "a URL slug of lowercase letters (any script), digits and '-', at most \(ConversationSlug.maximumBytes) bytes; using '\(slug)'"
+                ),
                 at: yaml.location(written.mark, file: path))
         }
         return slug
