@@ -1,5 +1,5 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test bench bench-quick deps deps-test clean
+.PHONY: site serve test fuzz bench bench-quick deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
 
@@ -19,6 +19,11 @@ test: deps-test
 	swift test
 	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
+	bash scripts/fuzz.sh --seconds 60
+
+# The libFuzzer targets (Fuzz/README.md), ten minutes each; crashes land in .build-fuzz/crashes/.
+fuzz: deps
+	bash scripts/fuzz.sh --seconds 600
 
 # The performance benchmark (1M messages; bench-quick uses 100k).
 bench: deps
@@ -35,4 +40,4 @@ deps-test:
 	bash scripts/install-deps.sh --test
 
 clean:
-	rm -rf .build _site artifacts bench-work
+	rm -rf .build .build-fuzz _site artifacts bench-work
