@@ -19,7 +19,8 @@ public enum FuzzBound {
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         let bound = baseNanoseconds + UInt64(bytes) * perByteNanoseconds
         if elapsed > bound {
-            fputs("\(what) took \(elapsed / 1_000_000) ms for \(bytes) bytes (bound \(bound / 1_000_000) ms)\n", stderr)
+            var message = "\(what) took \(elapsed / 1_000_000) ms for \(bytes) bytes (bound \(bound / 1_000_000) ms)\n"
+            message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
             abort()
         }
     }
