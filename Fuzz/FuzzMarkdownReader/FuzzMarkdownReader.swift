@@ -1,6 +1,6 @@
 // libFuzzer target: the Markdown log reader (`LogReader` on a `.md` file: front matter, cmark-gfm,
 // message headers, kinds). Property: no crash or sanitizer report, the read takes at most a bound
-// per input byte (`FuzzBound`), and every rich-text body is safe HTML.
+// per input byte (`FuzzBound`), and no rich-text body can run script.
 import Dispatch
 import Foundation
 import FuzzSupport
@@ -19,7 +19,7 @@ public func fuzzMarkdownReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     FuzzBound.check(start: start, bytes: size, what: "Markdown read")
     for message in result.conversation?.messages ?? [] {
         if case .attributedText(let rich) = message.kind,
-            let problem = SanitizedHTMLCheck.violation(in: rich.sanitizedHTML)
+            let problem = SanitizedHTMLCheck.scriptViolation(in: rich.html)
         {
             fatalError("unsafe rich text from the Markdown reader: \(problem)")
         }

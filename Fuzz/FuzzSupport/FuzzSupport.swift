@@ -64,6 +64,69 @@ public enum SanitizedHTMLCheck {
         return nil
     }
 
+    /// The scheme a browser reads in an attribute value (WHATWG URL: leading and trailing C0
+    /// controls and spaces trimmed, tabs and line breaks removed, then `alpha *(alnum / + - .) :`),
+    /// lowercased; `nil` for a relative reference.
+    static func browserScheme(of value: Substring) -> String? {
+        let isTrimmed: (Unicode.Scalar) -> Bool = { $0.value <= 0x20 }
+        let scalars = value.unicodeScalars.drop(while: isTrimmed).filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        var scheme = ""
+        for scalar in scalars {
+            if scalar == ":" { return scheme.isEmpty ? nil : scheme }
+            guard scalar.isASCII else { return nil }
+            let isLetter = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            let isOther = ("0"..."9").contains(scalar) || scalar == "+" || scalar == "-" || scalar == "."
+            guard isLetter || (!scheme.isEmpty && isOther) else { return nil }
+            scheme.unicodeScalars.append(scalar)
+        }
+        return nil
+    }
+
+    /// The first way `html` could run script, or `nil`: a `<script` tag, an `on…=` event
+    /// handler attribute, or an `href`/`src` whose scheme is `javascript:`, `vbscript:` or
+    /// `data:`. For HTML from cmark-gfm (rich text of the readers), whose tags and attributes
+    /// are cmark's own and not the sanitizer's allow-list.
+    public static func scriptViolation(in html: String) -> String? {
+        let bytes = Array(html.lowercased().utf8)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count
+            let tag = String(decoding: bytes[index..<end], as: UTF8.self)
+            index = end
+            if tag.hasPrefix("<script") { return "a script tag" }
+            // Attribute values are quoted and escaped: split outside quotes.
+            var inQuote = false
+            var previous: Character = " "
+            var attributeStart = tag.startIndex
+            for position in tag.indices {
+                let character = tag[position]
+                if character == "\"" { inQuote.toggle() }
+                if !inQuote, previous.isWhitespace || previous == "/", !character.isWhitespace {
+                    attributeStart = position
+                    let rest = tag[attributeStart...]
+                    if rest.hasPrefix("on"), let equals = rest.firstIndex(of: "="),
+                        rest[..<equals].allSatisfy({ $0.isLetter })
+                    {
+                        return "event handler in \(tag)"
+                    }
+                    for name in ["href=\"", "src=\""] where rest.hasPrefix(name) {
+                        let value = rest.dropFirst(name.count).prefix { $0 != "\"" }
+                            .filter { !$0.isWhitespace && !($0.asciiValue.map { $0 < 0x20 } ?? false) }
+                        for scheme in ["javascript:", "vbscript:", "data:"] where value.hasPrefix(scheme) {
+                            return "\(scheme) URL in \(tag)"
+                        }
+                    }
+                }
+                previous = character
+            }
+        }
+        return nil
+    }
+
     /// Checks one start tag's text (between `<` and `>`): `name attr="value" …`.
     private static func check(_ tag: String) -> String? {
         var rest = Substring(tag)
@@ -81,12 +144,8 @@ public enum SanitizedHTMLCheck {
             guard let close = rest.firstIndex(of: "\"") else { return "unterminated value in <\(tag)>" }
             let value = rest[..<close]
             rest = rest[rest.index(after: close)...]
-            if attribute == "href" || attribute == "src" {
-                let scheme = value.prefix { $0 != ":" && $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
-                    .filter { !$0.isWhitespace && $0.asciiValue.map { $0 >= 0x20 && $0 != 0x7F } ?? true }
-                if value.contains(":"), value.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }).contains(":") {
-                    guard ["http", "https", "mailto"].contains(scheme) else { return "URL \(value)" }
-                }
+            if attribute == "href" || attribute == "src", let scheme = browserScheme(of: value) {
+                guard ["http", "https", "mailto"].contains(scheme) else { return "URL \(value)" }
             }
         }
         return nil

@@ -163,14 +163,21 @@ public struct SiteRenderer: Sendable {
         }
         let description = conversation.description ?? defaultDescription(layout.summary)
         let pageCount = max(count, 1)
+        // The participants are listed on the first page only (a log with 200,000 participants
+        // repeated them on every page: gigabytes); later pages show their number, linked there.
+        let participantCount =
+            conversation.participants.count == 1 ? "1 participant" : "\(conversation.participants.count) participants"
         var conversationContext: [String: Any] = [
             "title": conversation.displayTitle, "participants": participants, "listStyle": listStyle,
+            "participantCount": participantCount,
             "back": "../index.html", "noAvatars": templates.isEmpty("avatar"),
         ]
         if let text = conversation.description, !text.isEmpty { conversationContext["description"] = text }
         let usesSkeleton = !templates.overridden.contains("conversation") && !templates.overridden.contains("base")
         // The conversation template once per shape of header, with markers for its values.
         var headerSkeletons = HeaderSkeletons()
+        // The first page's header differs from the others' (the participant list), so it has its own.
+        var firstPageHeaderSkeletons = HeaderSkeletons()
         // The page's bytes: shell, skeleton and rows written into one buffer, reused from page to page.
         var contents = HTMLBuffer(capacity: 1 << 16)
         for pageIndex in pages {
@@ -181,6 +188,7 @@ public struct SiteRenderer: Sendable {
             // The header describes this page (its count and date range), so appending messages
             // leaves earlier pages as they are.
             var context = conversationContext
+            if index > 0 { context["participants"] = nil }
             if let header {
                 context["count"] = Self.countText(header.messageCount)
                 context["range"] = dateRange(first: header.firstDate, last: header.lastDate)
@@ -212,7 +220,11 @@ public struct SiteRenderer: Sendable {
                     markedContext["paginationBottom"] = PageSkeleton.paginationBottomMarker
                 }
                 let values = HeaderValues(header)
-                if let body = headerSkeletons.body(for: values, rendering: markedContext, with: templates) {
+                let body =
+                    index == 0
+                    ? firstPageHeaderSkeletons.body(for: values, rendering: markedContext, with: templates)
+                    : headerSkeletons.body(for: values, rendering: markedContext, with: templates)
+                if let body {
                     skeleton = PageSkeleton(body)
                 } else {
                     skeleton = PageSkeleton(templates.render("conversation", markedContext))

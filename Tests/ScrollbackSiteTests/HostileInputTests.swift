@@ -225,6 +225,23 @@ struct HostileInputTests {
         #expect(error?.problem.message.contains("limit") == true)
     }
 
+    @Test("participants are listed once per conversation (on its first page), not on every page")
+    func participantsListedOnce() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        try project.folder.write("pageSize: 2\n", to: "logs/scrollback.yml")
+        try project.folder.write(Logs.conversation(id: "many", title: "Many", count: 6), to: "logs/many.json")
+        try build(project.input, project.output)
+        func page(_ name: String) throws -> String {
+            try String(contentsOf: project.output.appendingPathComponent("many/" + name), encoding: .utf8)
+        }
+        #expect(try page("index.html").contains("id=\"p-bob\""))
+        for later in ["page-2.html", "page-3.html"] {
+            #expect(try !page(later).contains("id=\"p-bob\""), "\(later)")
+            #expect(try page(later).contains("2 participants"), "\(later)")
+        }
+    }
+
     @Test("a sparse media file over the size limit is refused, not copied whole")
     func oversizedMediaIsRefused() throws {
         let project = try Project()
