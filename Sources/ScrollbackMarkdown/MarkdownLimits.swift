@@ -1,3 +1,5 @@
+import Foundation
+
 /// Bounds on the Markdown and HTML of one message, checked before it reaches cmark-gfm or
 /// libxml2, so no single message can stall a build.
 ///
@@ -48,6 +50,56 @@ public enum MarkdownLimits {
             }
             return nil
         }
+    }
+
+    /// A whole Markdown document (a Markdown log) with its pathological blocks made plain: a line
+    /// nesting more than `maximumNesting` containers gets its first marker escaped (`\-`), and a
+    /// paragraph (lines up to a blank one) with more than `maximumLinkOpeners` `[` gets each
+    /// escaped (`\[`), so cmark-gfm reads them as text in linear time. Line numbers stay
+    /// the same. Returns the text and, for each change, its 1-based line and why.
+    public static func neutralisingPathologicalBlocks(
+        _ markdown: String
+    ) -> (
+        text: String, changes: [(line: Int, reason: String)]
+    ) {
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        var changes: [(line: Int, reason: String)] = []
+        var output: [Substring] = []
+        output.reserveCapacity(lines.count)
+        var paragraphStart = 0
+        var openers = 0
+        func closeParagraph(before end: Int) {
+            defer {
+                paragraphStart = end + 1
+                openers = 0
+            }
+            guard openers > maximumLinkOpeners else { return }
+            for index in paragraphStart..<end {
+                output[index] = Substring(output[index].replacingOccurrences(of: "[", with: "\\["))
+            }
+            changes.append((paragraphStart + 1, "a paragraph holds more than \(maximumLinkOpeners) '[' (links)"))
+        }
+        for (index, line) in lines.enumerated() {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+                output.append(line)
+                closeParagraph(before: index)
+                continue
+            }
+            openers += line.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "[") ? 1 : 0) }
+            var text = String(line)
+            let depth = text.withUTF8 { bytes -> Int in
+                var position = 0
+                return containerDepth(bytes, from: &position)
+            }
+            if depth > maximumNesting, let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }) {
+                text.insert("\\", at: first)
+                changes.append((index + 1, "it nests more than \(maximumNesting) lists or quotes"))
+            }
+            output.append(Substring(text))
+        }
+        closeParagraph(before: lines.count)
+        guard !changes.isEmpty else { return (markdown, []) }
+        return (output.joined(separator: "\n"), changes.sorted { $0.line < $1.line })
     }
 
     /// Which bound `html` exceeds; `nil` when within them (the sanitizer bounds the rest).

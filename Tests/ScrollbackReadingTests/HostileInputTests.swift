@@ -71,6 +71,22 @@ struct ReadingHostileInputTests {
         #expect(text == markdown, "\(name)")
     }
 
+    @Test(
+        "pathological blocks of a Markdown log are read as text, with a warning on their line",
+        arguments: [
+            ("nested lists", String(repeating: "- ", count: 50_000) + "x"),
+            ("links", String(repeating: "*a* [b](url) ", count: 3_000)),
+        ])
+    func pathologicalMarkdownLogIsBounded(name: String, body: String) throws {
+        let text =
+            "---\nparticipants:\n  alice: Alice\n---\n\n# 2024-05-02\n\n**alice** 18:02\n\n\(body)\n\n**alice** 18:03\n\nbye\n"
+        let result = try readLog(text, name: "log.md")
+        let warning = result.warnings.first { $0.problem.message.contains("limit") }
+        #expect(warning?.location?.line == 10, "\(name)")
+        #expect(result.conversation?.messages.count == 2, "\(name)")
+        #expect(result.conversation?.messages.first?.kind.plainText.contains("- - - x") == (name == "nested lists"))
+    }
+
     @Test("ordinary Markdown stays under the limits")
     func ordinaryMarkdownIsRendered() throws {
         let markdown = String(repeating: "Some *emphasis*, a [link](https://example.com) and `code`.\n\n", count: 100)
