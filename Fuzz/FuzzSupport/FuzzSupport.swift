@@ -72,7 +72,7 @@ public enum SanitizedHTMLCheck {
         let scalars = value.unicodeScalars.drop(while: isTrimmed).filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
         var scheme = ""
         for scalar in scalars {
-            if scalar == ":" { return scheme.isEmpty ? nil : scheme }
+            if scalar == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
             guard scalar.isASCII else { return nil }
             let isLetter = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
             let isOther = ("0"..."9").contains(scalar) || scalar == "+" || scalar == "-" || scalar == "."
