@@ -105,3 +105,24 @@ let package = Package(
         .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),
     ]
 )
+
+// libFuzzer targets (Fuzz/README.md), declared only when SCROLLBACK_FUZZ is set: they have no
+// `main` of their own (libFuzzer's is linked by `--sanitize=fuzzer`), so a plain `swift build`
+// must not see them. Built and run by scripts/fuzz.sh (`make fuzz`).
+if Context.environment["SCROLLBACK_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJSONReader", ["ScrollbackReading", "ScrollbackModel"]),
+        ("FuzzMarkdownReader", ["ScrollbackReading", "ScrollbackModel"]),
+        ("FuzzHTMLSanitizer", ["ScrollbackHTML"]),
+        ("FuzzConfigReader", ["ScrollbackReading"]),
+        // Importers (Sources/ScrollbackReading/Importers): one `FuzzImporter<Name>` each.
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Fuzz/\(target.name)",
+                exclude: ["Seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: target.name, targets: [target.name]))
+    }
+}

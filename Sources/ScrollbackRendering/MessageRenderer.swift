@@ -133,7 +133,7 @@ final class MessageRenderer {
                 name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
                 colorStyle: colorStyle, src: src)
             headers[participant.id] = HeaderView(
-                name: participant.name, anchor: "p-" + Slug.make(participant.id), colorClass: colorClass,
+                name: participant.name, anchor: HTMLText.participantAnchor(participant.id), colorClass: colorClass,
                 colorStyle: colorStyle)
             names[participant.id] = participant.name
         }

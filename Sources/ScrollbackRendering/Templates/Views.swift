@@ -71,6 +71,8 @@ final class DateRangeView: TemplateObject {
 final class ConversationPageView: TemplateObject {
     var title = "", description: String?, listStyle = "", back = "../index.html", noAvatars = false
     var participants: [ParticipantView] = []
+    /// "3 participants": on pages without the list.
+    var participantCount = ""
     var count = "", range: DateRangeView?
     var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
         paginationBottom: TemplateValue = .absent
@@ -84,6 +86,7 @@ final class ConversationPageView: TemplateObject {
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
         .list("participants", { ParticipantView.templateSchema }) { $0.participants }
+        .text("participantCount") { $0.participantCount }
         .text("count") { $0.count }.object("range", { DateRangeView.templateSchema }) { $0.range }
         .value("messages") { $0.messages }.value("pagination") { $0.pagination }
         .value("paginationBottom") { $0.paginationBottom }.schema
