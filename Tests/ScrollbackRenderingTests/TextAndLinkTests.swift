@@ -41,9 +41,9 @@ import Testing
     }
 
     @Test func linksMentionsOfParticipantsByIdOrName() {
-        #expect(linkifier.html("hi @bob!") == "hi <a class=\"mn\" href=\"#p-bob\">@bob</a>!")
-        #expect(linkifier.html("@Bob Stone look") == "<a class=\"mn\" href=\"#p-bob\">@Bob Stone</a> look")
-        #expect(linkifier.html("@alice") == "<a class=\"mn\" href=\"#p-alice\">@alice</a>")
+        #expect(linkifier.html("hi @bob!") == "hi <a class=\"mn\" href=\"index.html#p-bob\">@bob</a>!")
+        #expect(linkifier.html("@Bob Stone look") == "<a class=\"mn\" href=\"index.html#p-bob\">@Bob Stone</a> look")
+        #expect(linkifier.html("@alice") == "<a class=\"mn\" href=\"index.html#p-alice\">@alice</a>")
         #expect(linkifier.html("@bobby and @zed") == "@bobby and @zed")
     }
 
@@ -295,7 +295,7 @@ import Testing
             linkifier.html("see(https://e.com/a)x,www.e.org ;@bob hi@bob a@b.co \u{1}é\u{85}")
                 == "see(<a href=\"https://e.com/a\" rel=\"nofollow noopener\">https://e.com/a</a>)x,"
                 + "<a href=\"https://www.e.org\" rel=\"nofollow noopener\">www.e.org</a> ;"
-                + "<a class=\"mn\" href=\"#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}"
+                + "<a class=\"mn\" href=\"index.html#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}"
         )
     }
 
