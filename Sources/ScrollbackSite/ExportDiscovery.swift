@@ -61,8 +61,11 @@ public struct ExportDiscovery: Sendable {
                 return
             }
             var byFormat: [ExportFormat: [URL]] = [:]
+            // Links stay inside what is being read: the input folder, or the zip's unpacked copy.
+            let boundary = zip == nil ? root : mediaRoot.path
             for name in FileSystem.entries(folder) where !InputDiscovery.isHidden(name) {
                 let path = folder + "/" + name
+                guard InputDiscovery.staysInside(path, root: boundary) else { continue }
                 switch FileSystem.kind(path) {
                 case .directory:
                     if zip == nil, folder == root, InputDiscovery.specialFolders.contains(name) { continue }
