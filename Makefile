@@ -1,24 +1,39 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test bench bench-quick deps deps-test clean
+.PHONY: site serve test lint install bench bench-quick deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
+# The release binary: the Swift standard library and Foundation linked in, templates embedded.
+RELEASE_BUILD := swift build -c release --product scrollback --static-swift-stdlib
+PREFIX ?= /usr/local
 
 # Build the sample site into _site/ (installs the C libraries and builds the release binary).
 site: deps
-	swift build -c release --product scrollback
+	$(RELEASE_BUILD)
 	$(SCROLLBACK) build sample-logs -o _site
 
 # Serve the sample site on http://127.0.0.1:8000/, rebuilding and reloading on every change.
 serve: deps
-	swift build -c release --product scrollback
+	$(RELEASE_BUILD)
 	$(SCROLLBACK) serve sample-logs
 
-# Run every test: the Swift unit tests, the benchmark tools' tests, then the browser suite.
-test: deps-test
-	swift build -c release --product scrollback
+# Run every test: the format lint, the portable-binary check, the Swift unit tests, the
+# benchmark tools' tests, then the browser suite.
+test: deps-test lint
+	$(RELEASE_BUILD)
+	bash scripts/test-portable-binary.sh $(SCROLLBACK)
 	swift test
 	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
+
+# Fails on Swift code that `swift format` would change (fix: swift format -i -r Sources Tests Plugins).
+lint:
+	swift format lint --strict -r Sources Tests Package.swift Plugins
+
+# Install the one self-contained binary into $(PREFIX)/bin (needs only libcmark-gfm and libxml2 at run time).
+install: deps
+	$(RELEASE_BUILD)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -s -m 755 $(SCROLLBACK) $(DESTDIR)$(PREFIX)/bin/scrollback
 
 # The performance benchmark (1M messages; bench-quick uses 100k).
 bench: deps

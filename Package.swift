@@ -8,6 +8,7 @@
 //   ScrollbackHTML       the one wrapper around libxml2 (C library: CLibXML2)
 //   ScrollbackReading    read: JSON and Markdown logs, config, media references -> model
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
+//   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
 //   ScrollbackRendering  render: templates, message bodies, CSS -> page text
 //   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
 //   ScrollbackCLI        the `scrollback` command (build, serve)
@@ -47,16 +48,21 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]),
         .target(name: "ScrollbackLayout", dependencies: ["ScrollbackModel"]),
+        // Templates/ embedded as generated code, so the binary needs no source tree beside it.
+        .target(name: "ScrollbackTemplates", plugins: ["EmbedTemplates"]),
+        .plugin(name: "EmbedTemplates", capability: .buildTool(), dependencies: ["EmbedTemplatesTool"]),
+        .executableTarget(name: "EmbedTemplatesTool", path: "Plugins/EmbedTemplatesTool"),
         .target(
             name: "ScrollbackRendering",
             dependencies: [
-                "ScrollbackModel", "ScrollbackLayout",
+                "ScrollbackModel", "ScrollbackLayout", "ScrollbackTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
         .target(
             name: "ScrollbackSite",
             dependencies: [
                 "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
+                "ScrollbackTemplates",
             ]),
         .executableTarget(
             name: "ScrollbackCLI",
@@ -68,7 +74,8 @@ let package = Package(
         .testTarget(name: "ScrollbackHTMLTests", dependencies: ["ScrollbackHTML"]),
         .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading", "ScrollbackLayout"]),
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
-        .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering"]),
-        .testTarget(name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel"]),
+        .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering", "ScrollbackTemplates"]),
+        .testTarget(
+            name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates"]),
     ]
 )

@@ -1,9 +1,11 @@
 import Foundation
 import Mustache
 import ScrollbackModel
+import ScrollbackTemplates
 
-/// The templates a site renders with: the shipped defaults from the repository's `Templates/`
-/// folder, overridden file by file (same relative name) by the site's `templates/` folder.
+/// The templates a site renders with: the shipped defaults (`ShippedTemplates`, embedded from the
+/// repository's `Templates/` folder), overridden file by file (same relative name) by the site's
+/// `templates/` folder.
 ///
 /// Templates are parsed once, here; rendering only walks the parsed tokens. Static files
 /// (`assets/…`) follow the same override rule.
@@ -20,78 +22,60 @@ public struct TemplateLibrary: Sendable {
     let assets: [String: [UInt8]]
     /// The templates a page is made of, compiled for their view models (`CompiledTemplate`).
     private var compiled: [String: CompiledTemplate]
-    /// Problems found while loading (template parse errors: the default is used instead).
+    /// Problems found while loading: unreadable shipped templates, parse errors, partials that
+    /// name no template. Any of them stops a build before it publishes.
     public private(set) var diagnostics: [Diagnostic]
-
-    /// The folder of shipped templates: `$SCROLLBACK_TEMPLATES`, else `Templates/` at the repository root.
-    public static var defaultTemplatesDirectory: String {
-        if let override = ProcessInfo.processInfo.environment["SCROLLBACK_TEMPLATES"], !override.isEmpty {
-            return override
-        }
-        // This file is Sources/ScrollbackRendering/TemplateLibrary.swift: three levels below the root.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent("Templates").path
-    }
 
     /// The shipped templates alone, loaded once per process.
     public static let shipped = TemplateLibrary(siteTemplatesDirectory: nil)
 
-    /// Loads the shipped templates, then the site's overrides from `siteTemplatesDirectory` (if it exists).
+    /// Loads the shipped templates (`ShippedTemplates`: embedded in the binary, or the
+    /// `SCROLLBACK_TEMPLATES` folder), then the site's overrides from `siteTemplatesDirectory`
+    /// (if it exists). Every problem is an error diagnostic: a build with one publishes nothing.
     ///
-    /// - Parameters:
-    ///   - siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
-    ///   - defaultsDirectory: the shipped templates (default: `defaultTemplatesDirectory`).
-    public init(siteTemplatesDirectory: String?, defaultsDirectory: String = TemplateLibrary.defaultTemplatesDirectory)
-    {
-        self.init(
-            siteTemplatesDirectory: siteTemplatesDirectory, defaultsDirectory: defaultsDirectory,
-            renderingEverythingWithMustache: false)
+    /// - Parameter siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
+    public init(siteTemplatesDirectory: String?) {
+        self.init(siteTemplatesDirectory: siteTemplatesDirectory, renderingEverythingWithMustache: false)
     }
 
     /// The same library, with every template rendered through swift-mustache instead of compiled
     /// when `renderingEverythingWithMustache` (tests compare the two).
-    init(siteTemplatesDirectory: String?, defaultsDirectory: String, renderingEverythingWithMustache: Bool) {
+    init(siteTemplatesDirectory: String?, renderingEverythingWithMustache: Bool) {
         var templates: [String: MustacheTemplate] = [:]
         var empty: Set<String> = []
         var assets: [String: [UInt8]] = [:]
         var diagnostics: [Diagnostic] = []
         var overridden: Set<String> = []
-        for (directory, isSite) in [(defaultsDirectory, false), (siteTemplatesDirectory, true)] {
-            guard let directory else { continue }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                if !isSite {
-                    diagnostics.append(
-                        .error(
-                            .templateError("shipped templates not found at \(directory); set SCROLLBACK_TEMPLATES"),
-                            at: nil))
-                }
-                continue
-            }
-            let files = (FileManager.default.subpaths(atPath: directory) ?? []).sorted()
-            for relative in files {
-                let path = (directory as NSString).appendingPathComponent(relative)
-                let label = isSite ? "templates/\(relative)" : "Templates/\(relative)"
+        var sources: [String: (label: String, text: String)] = [:]
+        var shipped: [ShippedTemplates.File] = []
+        let shippedLabel = ShippedTemplates.overrideDirectory == nil ? "Templates" : ShippedTemplates.overrideVariable
+        do {
+            shipped = try ShippedTemplates.files()
+            diagnostics += TemplateReferences.missingShippedTemplates(in: shipped, label: shippedLabel)
+        } catch {
+            diagnostics.append(.error(.templateError(error.description), at: nil))
+        }
+        var site: [ShippedTemplates.File] = []
+        if let siteTemplatesDirectory {
+            // No folder (the usual case) means no overrides.
+            site = (try? ShippedTemplates.files(inFolder: siteTemplatesDirectory)) ?? []
+        }
+        for (files, isSite) in [(shipped, false), (site, true)] {
+            for file in files {
+                let relative = file.path
+                let label = isSite ? "templates/\(relative)" : "\(shippedLabel)/\(relative)"
                 if relative.hasPrefix("assets/") {
-                    if let data = FileManager.default.contents(atPath: path) { assets[relative] = Array(data) }
+                    assets[relative] = file.contents
                     continue
                 }
                 guard relative.hasSuffix(".mustache") else { continue }
                 let name = String(relative.dropLast(".mustache".count))
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    diagnostics.append(
-                        .error(
-                            .templateError("cannot read \(label)"), at: SourceLocation(file: label, line: 1, column: 1))
-                    )
-                    continue
-                }
-                var text = String(decoding: data, as: UTF8.self)
+                var text = String(decoding: file.contents, as: UTF8.self)
                 // A file's final newline is the editor's, not the page's.
                 if text.hasSuffix("\n") { text.removeLast() }
                 do {
                     templates[name] = try MustacheTemplate(string: PageEscaping.pragma + text)
+                    sources[name] = (label, text)
                     if isSite { overridden.insert(name) }
                     if text.allSatisfy(\.isWhitespace) { empty.insert(name) } else { empty.remove(name) }
                 } catch let error as MustacheTemplate.ParserError {
@@ -108,6 +92,7 @@ public struct TemplateLibrary: Sendable {
                 }
             }
         }
+        diagnostics += TemplateReferences.missingPartials(in: sources, known: Set(templates.keys))
         self.mustache = MustacheLibrary(templates: templates)
         self.parsed = templates
         self.emptyTemplates = empty
@@ -123,7 +108,7 @@ public struct TemplateLibrary: Sendable {
                 compiled[name] = try CompiledTemplate(
                     name: name, library: self, schema: schema, forceMustache: renderingEverythingWithMustache)
             } catch {
-                let label = (overridden.contains(name) ? "templates/" : "Templates/") + name + ".mustache"
+                let label = (overridden.contains(name) ? "templates/" : "\(shippedLabel)/") + name + ".mustache"
                 diagnostics.append(
                     .error(.templateError("\(label): \(error)"), at: SourceLocation(file: label, line: 1, column: 1)))
             }

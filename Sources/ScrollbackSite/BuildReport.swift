@@ -12,6 +12,8 @@ public enum SiteBuildError: Error, Hashable, Sendable, CustomStringConvertible {
     case fileSystem(String)
     /// The site config has errors (they are in the diagnostics), so nothing was built.
     case invalidConfig
+    /// A template failed to load (the diagnostics say where), so nothing was built.
+    case invalidTemplates
 
     /// One sentence for the terminal.
     public var description: String {
@@ -20,6 +22,7 @@ public enum SiteBuildError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsafeOutput(let path, let reason): return "refusing to write the site to '\(path)': \(reason)"
         case .fileSystem(let detail): return detail
         case .invalidConfig: return "the site config has errors; nothing was built"
+        case .invalidTemplates: return "the templates have errors; nothing was built"
         }
     }
 }

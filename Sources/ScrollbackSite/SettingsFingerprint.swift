@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackReading
+import ScrollbackTemplates
 
 /// The fingerprint of everything that affects every page of a site: when it changes, the
 /// build cache is dropped and every conversation is rebuilt.
@@ -10,11 +11,11 @@ import ScrollbackReading
 /// (read from the repository's `Templates/` at run time, so editing one invalidates the cache).
 enum SettingsFingerprint {
     /// Computes the fingerprint for `inputRoot` built by generator `generator` with the shipped
-    /// templates in `shippedTemplates`.
-    static func compute(inputRoot: URL, generator: String, shippedTemplates: String) -> String {
+    /// templates `shippedTemplates`.
+    static func compute(inputRoot: URL, generator: String, shippedTemplates: [ShippedTemplates.File]) -> String {
         var lines: [String] = ["generator \(generator)", "executable \(executableIdentity())"]
-        for file in filesUnder(shippedTemplates) {
-            lines.append("shipped \(file.relative) \(ContentFingerprint.hex(ofFileAt: file.path) ?? "-")")
+        for file in shippedTemplates {
+            lines.append("shipped \(file.path) \(ContentFingerprint.hex(of: file.contents[...]))")
         }
         let root = FileSystem.canonicalPath(inputRoot.path)
         lines.append("input \(root)")

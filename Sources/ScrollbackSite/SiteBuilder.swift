@@ -4,6 +4,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackTemplates
 
 /// The build pipeline: turns an input folder of logs into a site folder.
 ///
@@ -172,10 +173,12 @@ struct BuildRun {
         self.config = config
         let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
         record(templates.diagnostics)
+        // A template that fails to load would print empty pages: publish nothing instead.
+        if templates.diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidTemplates }
         renderer = SiteRenderer(config: config, templates: templates)
         settingsFingerprint = SettingsFingerprint.compute(
             inputRoot: inputRoot, generator: SiteBuilder.version,
-            shippedTemplates: TemplateLibrary.defaultTemplatesDirectory)
+            shippedTemplates: (try? ShippedTemplates.files()) ?? [])
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
         assetFiles = renderer.assetFiles().sorted { $0.path < $1.path }
     }

@@ -10,9 +10,7 @@ import Testing
 /// what swift-mustache prints for the same view models.
 @Suite struct TemplateCompilerTests {
     /// The shipped templates, every one rendered through swift-mustache's own renderer.
-    static let mustacheOnly = TemplateLibrary(
-        siteTemplatesDirectory: nil, defaultsDirectory: TemplateLibrary.defaultTemplatesDirectory,
-        renderingEverythingWithMustache: true)
+    static let mustacheOnly = TemplateLibrary(siteTemplatesDirectory: nil, renderingEverythingWithMustache: true)
 
     /// Conversations that use every shipped template: every kind, a poll and an unknown custom id,
     /// hostile text, several pages (pagination, repeated days, continued groups).

@@ -10,12 +10,18 @@ func scrollbackExecutable() throws -> URL {
     return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
 }
 
-/// Runs `scrollback` with `arguments` in `folder`; returns status, stdout and stderr.
-func runScrollback(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String, errors: String) {
+/// Runs `scrollback` with `arguments` in `folder` (with `environment` added to this process's);
+/// returns status, stdout and stderr.
+func runScrollback(
+    _ arguments: [String], in folder: URL, environment: [String: String] = [:]
+) throws -> (
+    status: Int32, output: String, errors: String
+) {
     let process = Process()
     process.executableURL = try scrollbackExecutable()
     process.arguments = arguments
     process.currentDirectoryURL = folder
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

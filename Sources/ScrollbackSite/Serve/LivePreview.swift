@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ScrollbackRendering
+import ScrollbackTemplates
 
 /// The `serve` loop: builds the site, then polls the input for changes and rebuilds
 /// incrementally, bumping a version number that open pages poll to reload themselves.
@@ -72,14 +73,15 @@ public final class LivePreview: @unchecked Sendable {
     }
 
     /// Paths, sizes and modification times of every file the site depends on: the input folder
-    /// (config, `templates/` and `previews/` included) and the shipped templates.
+    /// (config, `templates/` and `previews/` included) and the `SCROLLBACK_TEMPLATES` folder
+    /// when one replaces the embedded templates.
     private func inputFingerprint() -> String {
-        let shipped = URL(fileURLWithPath: TemplateLibrary.defaultTemplatesDirectory)
+        var watched = [("input", InputDiscovery(inputRoot: options.input, excluding: [options.output]))]
+        if let shipped = ShippedTemplates.overrideDirectory {
+            watched.append(("shipped", InputDiscovery(inputRoot: URL(fileURLWithPath: shipped))))
+        }
         var lines = ""
-        for (label, discovery) in [
-            ("input", InputDiscovery(inputRoot: options.input, excluding: [options.output])),
-            ("shipped", InputDiscovery(inputRoot: shipped)),
-        ] {
+        for (label, discovery) in watched {
             for file in discovery.watchedFiles() {
                 lines += "\(label)/\(file.relativePath)\t\(file.stamp.size)\t\(file.stamp.modifiedNanoseconds)\n"
             }
