@@ -87,6 +87,7 @@ public struct SiteRenderer: Sendable {
             "\(Self.bubbleWidthStyle(plan.options.messageMaxWidth));"
             + "--bubble-radius:\(plan.options.messageCornerRadius)"
         body.noAvatars = noAvatars
+        body.paged = plan.pageCount > 1
         body.participants = conversation.participants.map { participant in
             ParticipantView(
                 name: participant.name, anchor: "p-" + HTMLText.slug(participant.id),
@@ -133,6 +134,9 @@ public struct SiteRenderer: Sendable {
     public func renderIndex(_ summaries: [ConversationSummary]) -> RenderedFile {
         let entries = summaries.map { summary in
             let entry = IndexEntryView()
+            entry.avatar = AvatarView(
+                name: summary.title, initials: HTMLText.initials(summary.title),
+                colorClass: "c\(Int(HTMLText.stableHash(summary.id)) % MessageRenderer.paletteSize)", colorStyle: nil, src: nil)
             entry.href = summary.id + "/index.html"
             entry.title = summary.title
             entry.participants = summary.participantNames.joined(separator: ", ")
