@@ -98,7 +98,8 @@ def test_reply_quotes_show_text_not_markdown(open_page):
 
 
 def test_print_keeps_outgoing_bubbles_visible_and_prints_link_targets(open_page):
-    page = open_page(file_url("sample", "design-team/index.html")).page
+    # weekend-trip has outgoing (`me`) bubbles and links to other sites.
+    page = open_page(file_url("sample", "weekend-trip/index.html")).page
     page.emulate_media(media="print")
     render_everything(page)
     outgoing = page.eval_on_selector_all(
