@@ -10,8 +10,10 @@
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
 //   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
 //   ScrollbackRendering  render: templates, message bodies, CSS -> page text
+//   ScrollbackSearch     the static search index (tokens, shards, documents) and date lists
 //   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
-//   ScrollbackCLI        the `scrollback` command (build, serve)
+//   ScrollbackServe      the dev server (Hummingbird): static files, watcher, live reload, error overlay
+//   ScrollbackCLI        the `scrollback` command (build, serve, init)
 import PackageDescription
 
 let package = Package(
@@ -30,6 +32,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own dependencies, named because the dev server uses their types directly.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -46,6 +54,7 @@ let package = Package(
             dependencies: [
                 "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .target(name: "ScrollbackLayout", dependencies: ["ScrollbackModel"]),
         // Templates/ embedded as generated code, so the binary needs no source tree beside it.
@@ -58,16 +67,26 @@ let package = Package(
                 "ScrollbackModel", "ScrollbackLayout", "ScrollbackTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
+        .target(name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout"]),
         .target(
             name: "ScrollbackSite",
             dependencies: [
                 "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
-                "ScrollbackTemplates",
+                "ScrollbackTemplates", "ScrollbackSearch",
+            ]),
+        .target(
+            name: "ScrollbackServe",
+            dependencies: [
+                "ScrollbackSite", "ScrollbackModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .executableTarget(
             name: "ScrollbackCLI",
             dependencies: [
-                "ScrollbackSite",
+                "ScrollbackSite", "ScrollbackServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "ScrollbackMarkdownTests", dependencies: ["ScrollbackMarkdown"]),
@@ -76,6 +95,10 @@ let package = Package(
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering", "ScrollbackTemplates"]),
         .testTarget(
-            name: "ScrollbackSiteTests", dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates"]),
+            name: "ScrollbackSiteTests",
+            dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading"]),
+        .testTarget(
+            name: "ScrollbackServeTests", dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel"]),
+        .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),
     ]
 )

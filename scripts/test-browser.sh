@@ -56,6 +56,12 @@ build_site sample "$repo_root/sample-logs"
 build_site hostile "$artifacts/fixtures/hostile/input"
 build_site long "$artifacts/fixtures/long/input"
 build_site options "$artifacts/fixtures/options/input"
+# Search (Tests/Browser/test_search.py): the multilingual fixture, and the same with `search: false`.
+build_site search "$repo_root/Tests/Fixtures/search"
+mkdir -p "$artifacts/fixtures/search-off"
+cp -R "$repo_root/Tests/Fixtures/search/." "$artifacts/fixtures/search-off/"
+printf 'search: false\n' >>"$artifacts/fixtures/search-off/scrollback.yml"
+build_site search-off "$artifacts/fixtures/search-off"
 
 # --- The suite. ---
 exec .venv/bin/python -m pytest Tests/Browser -p no:cacheprovider "$@"

@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ScrollbackModel
+import ScrollbackServe
+import ScrollbackReading
 import ScrollbackSite
 
 #if canImport(Glibc)
@@ -10,30 +12,35 @@ import Glibc
 
 /// The `scrollback` command: chat logs in, a static chat website out.
 @main
-struct Scrollback: ParsableCommand {
+struct Scrollback: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scrollback",
         abstract: "Turn chat logs (JSON or Markdown) into a static chat website.",
         version: SiteBuilder.version,
-        subcommands: [Build.self, Serve.self])
+        subcommands: [Init.self, Build.self, Serve.self, Import.self])
 }
 
-/// Writes diagnostics to standard error as they arrive; one lock keeps lines whole.
+/// Writes diagnostics to standard error as they arrive, each file named relative to the current
+/// folder with its offending line; one lock keeps lines whole.
 final class DiagnosticPrinter: @unchecked Sendable {
     private let lock = NSLock()
+    private let presenter: DiagnosticPresenter
 
     /// Whether notes (files skipped as not logs) are printed too (`--verbose`).
     let verbose: Bool
 
-    init(verbose: Bool = false) {
+    /// A printer for diagnostics of a build of `inputRoot`.
+    init(inputRoot: URL, verbose: Bool = false) {
+        presenter = DiagnosticPresenter(inputRoot: inputRoot)
         self.verbose = verbose
     }
 
-    /// Prints `diagnostics`, one `file:line:column: error: …` line each; notes only when verbose.
+    /// Prints `diagnostics`: `file:line:column: error: …`, the source line and a caret; notes
+    /// only when verbose.
     func print(_ diagnostics: [Diagnostic]) {
         let shown = verbose ? diagnostics : diagnostics.filter { $0.severity != .note }
         guard !shown.isEmpty else { return }
-        let text = shown.map { $0.description + "\n" }.joined()
+        let text = shown.map { presenter.present($0).terminalText + "\n" }.joined()
         lock.lock()
         FileHandle.standardError.write(Data(text.utf8))
         lock.unlock()
@@ -41,7 +48,6 @@ final class DiagnosticPrinter: @unchecked Sendable {
 
     /// Prints one line to standard error.
     func line(_ text: String) {
-        print([])
         lock.lock()
         FileHandle.standardError.write(Data((text + "\n").utf8))
         lock.unlock()
@@ -68,6 +74,13 @@ struct Build: ParsableCommand {
     @Flag(help: "Ignore the previous build's cache and rebuild everything.")
     var clean = false
 
+    @Option(
+        help: """
+            The address the site is published at (https://example.com/chats/). Adds canonical links, \
+            sitemap.xml, robots.txt, Atom feeds and social card tags; links stay relative.
+            """)
+    var baseURL: String?
+
     @Flag(name: .shortAndLong, help: "Print only diagnostics, no summary line.")
     var quiet = false
 
@@ -76,11 +89,18 @@ struct Build: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Also report files that are skipped because they are not logs (a README.md).")
     var verbose = false
+    @Option(
+        help: ArgumentHelp(
+            "Read exports only as this format instead of detecting each by its structure.",
+            valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: "|")))
+    var format: ExportFormat?
 
     func run() throws {
-        let printer = DiagnosticPrinter(verbose: verbose)
+        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         var options = SiteBuilder.Options(
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
+        options.baseURL = baseURL
+        options.format = format
         options.onDiagnostics = { printer.print($0) }
         let report: BuildReport
         do {
@@ -97,18 +117,60 @@ struct Build: ParsableCommand {
                 "  conversations: \(report.rebuiltConversations) rebuilt "
                     + "(\(report.appendedConversations) by the append fast path), \(report.reusedConversations) reused")
         }
-        if !quiet { Swift.print(report.summaryLine) }
+        if !quiet {
+            for line in report.importCounts { Swift.print("  " + line) }
+            Swift.print(report.summaryLine)
+        }
+        if report.hasErrors { throw ExitCode.failure }
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
+
+/// `scrollback import FORMAT PATH -o DIR`: an export as v1.1 JSON logs plus media (spec §6).
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an export (Slack, Discord, ChatGPT, ...) as v1.1 JSON logs plus their media, to edit them.",
+        discussion: """
+            Building the written folder gives the same site as building the export directly. \
+            Prints, per conversation, messages in and messages out.
+            """)
+
+    @Argument(help: "The export's format: slack, discord, telegram, whatsapp or chatgpt.")
+    var format: ExportFormat
+
+    @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())
+    var path: String
+
+    @Option(name: .shortAndLong, help: "The folder to write the logs into.", completion: .directory)
+    var output: String
+
+    func run() throws {
+        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: path), verbose: false)
+        let report: ImportReport
+        do {
+            report = try ExportWriter(
+                input: URL(fileURLWithPath: path), format: format, output: URL(fileURLWithPath: output),
+                onDiagnostics: { printer.print($0) }
+            ).write()
+        } catch let error as SiteBuildError {
+            printer.line("error: \(error)")
+            throw ExitCode.failure
+        }
+        for line in report.counts { Swift.print("  " + line) }
+        Swift.print("wrote \(report.logs) logs, \(report.mediaFiles) media files to \(output)")
         if report.hasErrors { throw ExitCode.failure }
     }
 }
 
 /// `scrollback serve INPUT`: build, serve over HTTP, rebuild and live-reload on change.
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build the site, serve it on localhost and rebuild it when the logs change.",
         discussion: """
-            Open pages reload themselves after each rebuild (a script is added to served HTML \
-            only; the built files are unchanged). Stop with Ctrl-C.
+            Open pages reload themselves after each rebuild, and show the build's errors over the \
+            page while the last good version of each conversation is still served (a script is \
+            added to served HTML only; the built files are unchanged). Stop with Ctrl-C.
             """)
 
     @Argument(help: "The folder of logs (*.json, *.md).", completion: .directory)
@@ -117,65 +179,88 @@ struct Serve: ParsableCommand {
     @Option(name: .shortAndLong, help: "Build into this folder instead of a temporary one.", completion: .directory)
     var output: String?
 
-    @Option(help: "The port to listen on (0: any free port).")
-    var port: UInt16 = 8000
+    @Option(help: "The port to listen on (0, the default: any free port; the address is printed).")
+    var port = 0
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(
+        name: [.long, .customLong("host")],
+        help: "The address to listen on. Loopback by default; 0.0.0.0 makes the preview reachable from other machines.")
+    var bind = "127.0.0.1"
 
     @Flag(name: .shortAndLong, help: "Print only diagnostics.")
     var quiet = false
 
-    func run() throws {
-        let printer = DiagnosticPrinter()
+    @Flag(help: "Also say which files changed and how each rebuild went.")
+    var verbose = false
+
+    func run() async throws {
+        let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         let temporaryFolder: URL? =
             output == nil
             ? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "scrollback-serve-\(ProcessInfo.processInfo.processIdentifier)") : nil
         let outputURL = output.map { URL(fileURLWithPath: $0) } ?? temporaryFolder!.appendingPathComponent("site")
-        var options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
-        options.onDiagnostics = { printer.print($0) }
+        let options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
         let quiet = self.quiet
         let preview = LivePreview(options: options) { result in
             switch result {
-            case .success(let report): if !quiet { printer.line(report.summaryLine) }
+            case .success(let report):
+                printer.print(report.diagnostics)
+                if !quiet { printer.line(report.summaryLine) }
             case .failure(let error): printer.line("error: \(error)")
             }
         }
         func removeTemporaryFolder() {
             if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
         }
-        preview.rebuildIfChanged()
-        if preview.version == "0" {  // The first build could not publish anything.
-            removeTemporaryFolder()
-            throw ExitCode.failure
-        }
-        let server = StaticSiteServer(root: outputURL, host: host, liveReloadVersion: { preview.version })
-        do {
-            let actualPort = try server.start(port: port)
-            // Written unbuffered, so a script waiting for this line sees it at once.
-            FileHandle.standardOutput.write(
-                Data("Serving \(input) at http://\(host):\(actualPort)/ (Ctrl-C to stop)\n".utf8))
-        } catch {
-            printer.line("error: \(error)")
-            removeTemporaryFolder()
+        defer { removeTemporaryFolder() }
+        if case .failure = preview.build() {  // The first build could not publish anything.
             throw ExitCode.failure
         }
         preview.startWatching()
-
-        // Ctrl-C and SIGTERM: stop serving and delete the temporary site.
-        let signals = [SIGINT, SIGTERM].map { signalNumber -> DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                preview.stop()
-                server.stop()
-                removeTemporaryFolder()
-                Foundation.exit(0)
+        var configuration = DevServer.Configuration()
+        configuration.host = bind
+        configuration.port = port
+        let server = DevServer(site: outputURL, preview: preview, configuration: configuration)
+        let host = bind.contains(":") ? "[\(bind)]" : bind
+        let input = self.input
+        let verbose = self.verbose
+        do {
+            try await server.run { port in
+                // Written unbuffered, so a script waiting for this line sees it at once.
+                FileHandle.standardOutput.write(
+                    Data("Serving \(input) at http://\(host):\(port)/ (Ctrl-C to stop)\n".utf8))
+                if verbose { printer.line("watching \(input) with \(preview.watchMechanism?.rawValue ?? "?")") }
             }
-            source.resume()
-            return source
+        } catch {
+            preview.stop()
+            printer.line("error: cannot serve on \(host):\(port): \(error)")
+            throw ExitCode.failure
         }
-        withExtendedLifetime(signals) { dispatchMain() }
+        preview.stop()
+    }
+}
+
+/// `scrollback init [DIR]`: a new site folder that builds as it is.
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a site folder: settings with their defaults, two example logs, a templates folder.")
+
+    @Argument(help: "The folder to create (or fill, if it has none of the files).", completion: .directory)
+    var folder = "."
+
+    func run() throws {
+        let url = URL(fileURLWithPath: folder)
+        do {
+            try SiteScaffold.write(into: url)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let names = SiteScaffold.files().map(\.path).joined(separator: ", ")
+        Swift.print("Created \(names) in \(folder).")
+        Swift.print(
+            "Next: scrollback serve \(folder)   (or: scrollback build \(folder) -o \(folder == "." ? "" : folder + "/")_site)"
+        )
     }
 }

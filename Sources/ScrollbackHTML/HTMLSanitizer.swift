@@ -374,6 +374,22 @@ private struct SanitizingWriter {
 
     /// Appends text or an attribute value with `& < > " '` escaped, valid in both places.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        HTMLSanitizer.appendEscaped(bytes, to: &html)
+    }
+}
+
+extension HTMLSanitizer {
+    /// `text` with `& < > " '` escaped: safe as HTML text and as a quoted attribute value.
+    /// For readers that build a fragment from an export's formatted text before sanitizing it.
+    public static func escape(_ text: String) -> String {
+        var text = text
+        var html: [UInt8] = []
+        text.withUTF8 { appendEscaped($0, to: &html) }
+        return String(decoding: html, as: UTF8.self)
+    }
+
+    /// Appends `bytes` with `& < > " '` escaped: the one escaping loop of this module.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to html: inout [UInt8]) {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "&"): html.append(contentsOf: "&amp;".utf8)

@@ -48,8 +48,19 @@ public struct ConversationLayouter: Sendable {
     /// `ConversationPlan.forEachPlannedRow(ofPage:_:)` hands out one page at a time.
     ///
     /// All the formatter work happens here, once per conversation; pages are then pure assembly.
+    ///
+    /// Threads (spec §1.1): a reply whose root is in the log is laid out in its root's thread,
+    /// a conversation of its own planned by this same layouter; a thread of at most
+    /// `threadInlineLimit` replies opens in place on its root's page, a longer one gets its own
+    /// pages (`thread-<root>.html`, `thread-<root>-page-2.html`, …). A broadcast reply also
+    /// stands in the timeline, as a reference (its message element is in the thread). A reply
+    /// whose root is missing stays in the timeline. A reply to a reply belongs to the first
+    /// one's root (threads are flat, as in Slack).
     public func plan(_ conversation: Conversation) -> ConversationPlan {
-        plan(conversation, globalIndexes: nil, totalMessageCount: nil)
+        if conversation.messages.contains(where: { $0.thread != nil || $0.pinned }) {
+            return planWithThreads(conversation)
+        }
+        return plan(conversation, globalIndexes: nil, totalMessageCount: nil, extras: nil)
     }
 
     /// Plans a date-sorted subset of a larger conversation, for rebuilding only some of its pages
@@ -61,11 +72,140 @@ public struct ConversationLayouter: Sendable {
     /// the neighbours present. So a page is right when all its messages, the message before it,
     /// the first message and the targets of its replies are in the subset.
     public func plan(_ conversation: Conversation, globalIndexes: [Int], totalMessageCount: Int) -> ConversationPlan {
-        plan(conversation, globalIndexes: Optional(globalIndexes), totalMessageCount: totalMessageCount)
+        plan(conversation, globalIndexes: Optional(globalIndexes), totalMessageCount: totalMessageCount, extras: nil)
     }
 
-    private func plan(_ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?) -> ConversationPlan
-    {
+    /// What a plan of a conversation with threads or pins is given besides its messages.
+    struct PlanExtras {
+        var anchors: AnchorTable
+        var pageFiles: PageFiles
+        var directory: MessageDirectory
+        var threadsByRoot: [String: ThreadPlan]
+        var referenceFlags: [Bool]
+        var pinned: [PinnedMessage]
+        /// The whole conversation's summary (a thread's list or the timeline hold only some).
+        var summary: ConversationSummary?
+    }
+
+    /// The plan of a conversation with threads or pins: the timeline's, holding its threads'.
+    private func planWithThreads(_ conversation: Conversation) -> ConversationPlan {
+        let messages = Self.orderedByDate(conversation.messages)
+        var indexOfMessage = [String: Int](minimumCapacity: messages.count)
+        for index in messages.indices.reversed() { indexOfMessage[messages[index].id] = index }
+        // Each reply's root: follow `thread` up to a message that is in no thread. A missing
+        // root, or a loop, leaves the reply in the timeline (an orphan).
+        var rootOf = [Int?](repeating: nil, count: messages.count)
+        for index in messages.indices {
+            guard var rootID = messages[index].thread, rootID != messages[index].id else { continue }
+            var steps = 0
+            while let rootIndex = indexOfMessage[rootID], let next = messages[rootIndex].thread,
+                next != messages[rootIndex].id, steps < 64
+            {
+                rootID = next
+                steps += 1
+            }
+            if steps < 64, let rootIndex = indexOfMessage[rootID], rootIndex != index { rootOf[index] = rootIndex }
+        }
+        let options = self.options.applying(conversation.layout)
+        let messagesPerPage = pageSize > 0 ? pageSize : max(messages.count, 1)
+        // The timeline: messages in no thread, orphans, and broadcast replies as references.
+        var timeline: [Message] = []
+        var referenceFlags: [Bool] = []
+        var repliesOfRoot: [Int: [Message]] = [:]
+        for index in messages.indices {
+            if let root = rootOf[index] {
+                repliesOfRoot[root, default: []].append(messages[index])
+                if messages[index].broadcast {
+                    timeline.append(messages[index])
+                    referenceFlags.append(true)
+                }
+            } else {
+                timeline.append(messages[index])
+                referenceFlags.append(false)
+            }
+        }
+        let anchors = AnchorTable(messages: messages)
+        var files = [String: String](minimumCapacity: messages.count)
+        var timelineFileOfRoot: [Int: String] = [:]
+        for (position, message) in timeline.enumerated() where !referenceFlags[position] {
+            let file = PageFiles.conversation.name(ofPage: position / messagesPerPage)
+            if files[message.id] == nil { files[message.id] = file }
+            if let index = indexOfMessage[message.id], repliesOfRoot[index] != nil { timelineFileOfRoot[index] = file }
+        }
+        var pageFilesOfRoot: [Int: PageFiles] = [:]
+        for (root, replies) in repliesOfRoot {
+            let pageFiles: PageFiles
+            if replies.count <= options.threadInlineLimit {
+                pageFiles = .inline(file: timelineFileOfRoot[root] ?? PageFiles.conversation.name(ofPage: 0))
+            } else {
+                pageFiles = .thread(stem: "thread-" + anchors.anchor(messages[root].id).dropFirst(2))
+            }
+            pageFilesOfRoot[root] = pageFiles
+            for (position, reply) in replies.enumerated() where files[reply.id] == nil {
+                files[reply.id] = pageFiles.name(ofPage: position / messagesPerPage)  // inline: the root's file
+            }
+        }
+        var participants = [String: Participant](minimumCapacity: conversation.participants.count)
+        for participant in conversation.participants.reversed() { participants[participant.id] = participant }
+        let directory = MessageDirectory(
+            messages: messages, indexOfMessage: indexOfMessage, files: files, participants: participants)
+        let pinned = messages.filter(\.pinned).map { message in
+            PinnedMessage(
+                messageID: message.id, fileName: files[message.id] ?? "index.html",
+                senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
+        }
+
+        var threadsByRoot: [String: ThreadPlan] = [:]
+        for root in repliesOfRoot.keys.sorted() {
+            let replies = repliesOfRoot[root]!
+            let pageFiles = pageFilesOfRoot[root]!
+            var thread = conversation
+            thread.messages = replies
+            var layouter = self
+            if case .inline = pageFiles { layouter.pageSize = 0 }
+            let plan = layouter.plan(
+                thread, globalIndexes: nil, totalMessageCount: nil,
+                extras: PlanExtras(
+                    anchors: anchors, pageFiles: pageFiles, directory: directory, threadsByRoot: [:],
+                    referenceFlags: [], pinned: pinned, summary: nil))
+            var names: [String] = []
+            var seen: Set<String> = []
+            for reply in replies {
+                guard let sender = reply.sender, reply.kind.name != .system, seen.insert(sender).inserted else {
+                    continue
+                }
+                names.append(participants[sender]?.name ?? sender)
+            }
+            let isInline: Bool
+            if case .inline = pageFiles { isInline = true } else { isInline = false }
+            let summary = ThreadSummary(
+                replyCount: replies.count, replierNames: names,
+                lastReply: plan.summary.lastDate ?? FormattedDate(text: "", iso: ""), isInline: isInline,
+                firstFile: pageFiles.name(ofPage: 0))
+            let rootID = messages[root].id
+            if threadsByRoot[rootID] == nil {
+                threadsByRoot[rootID] = ThreadPlan(rootID: rootID, replies: plan, summary: summary)
+            }
+        }
+        var main = conversation
+        main.messages = timeline
+        var whole = conversation
+        whole.messages = messages
+        let zoneName = conversation.timeZone ?? options.timeZone
+        let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        let summary = Self.summary(
+            whole, participants: participants, formats: ConversationDateFormats(options: options, timeZone: timeZone),
+            messageCount: messages.count)
+        return plan(
+            main, globalIndexes: nil, totalMessageCount: nil,
+            extras: PlanExtras(
+                anchors: anchors, pageFiles: .conversation, directory: directory, threadsByRoot: threadsByRoot,
+                referenceFlags: referenceFlags, pinned: pinned, summary: summary))
+    }
+
+    private func plan(
+        _ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?, extras: PlanExtras?
+    ) -> ConversationPlan {
         let options = self.options.applying(conversation.layout)
         let zoneName = conversation.timeZone ?? options.timeZone
         // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
@@ -110,10 +250,12 @@ public struct ConversationLayouter: Sendable {
             if !ConversationPlan.handFormatsISO(date) {
                 isoOutsideYears1To9999[index] = formats.formatISO(date, localSeconds: local)
             }
+            let references = extras?.referenceFlags ?? []
             startsGroup.append(
                 index == 0
                     || !Self.groups(
                         messages, previous: index - 1, next: index, sameDay: previousDay == day, options.grouping)
+                    || (!references.isEmpty && (references[index] || references[index - 1]))
             )
             previousDay = day
         }
@@ -149,13 +291,16 @@ public struct ConversationLayouter: Sendable {
         }
         return ConversationPlan(
             conversation: conversation, options: options, messagesPerPage: messagesPerPage,
-            summary: Self.summary(
-                conversation, participants: participants, formats: formats, messageCount: totalCount),
+            summary: extras?.summary
+                ?? Self.summary(conversation, participants: participants, formats: formats, messageCount: totalCount),
             participants: participants, indexOfMessage: indexOfMessage, positions: positions,
             localSeconds: localSeconds, timeTexts: timeTexts, tooltipTexts: tooltipTexts,
             namesSenders: Self.namesSenders(conversation), daySeparators: daySeparators,
             editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999,
-            globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders)
+            globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders,
+            anchors: extras?.anchors ?? AnchorTable(messages: messages), pageFiles: extras?.pageFiles ?? .conversation,
+            directory: extras?.directory, threadsByRoot: extras?.threadsByRoot ?? [:],
+            referenceFlags: extras?.referenceFlags ?? [], pinned: extras?.pinned ?? [])
     }
 
     /// Whether the conversation is a group: more than one participant besides `me`, or messages
@@ -219,7 +364,7 @@ public struct ConversationLayouter: Sendable {
         let messages = conversation.messages
         var lastMessagePreview: String?
         if let last = messages.last {
-            let excerpt = TextExcerpt.make(last.kind.plainText)
+            let excerpt = MessageNotices.excerpt(last)
             if last.kind.name != .system, let senderID = last.sender {
                 lastMessagePreview = "\(participants[senderID]?.name ?? senderID): \(excerpt)"
             } else {

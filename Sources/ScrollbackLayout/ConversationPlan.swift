@@ -45,13 +45,29 @@ public final class ConversationPlan: Sendable {
     /// Each page's header, when all its messages are in the plan.
     let pageHeaders: [PageHeader?]
 
+    /// Permalink anchors of the whole conversation (threads included).
+    public let anchors: AnchorTable
+    /// Where this list's pages are: the conversation's, a thread's own, or its root's page.
+    public let pageFiles: PageFiles
+    /// Every message of the conversation with its page file, when it has threads or pins.
+    let directory: MessageDirectory?
+    /// The threads whose roots are in this list, by root id.
+    let threadsByRoot: [String: ThreadPlan]
+    /// Per message: whether it is a broadcast reply's reference in the main timeline (its
+    /// element is in its thread); empty when there is none.
+    let referenceFlags: [Bool]
+    /// The conversation's pinned messages, by date.
+    public let pinned: [PinnedMessage]
+
     init(
         conversation: Conversation, options: LayoutOptions, messagesPerPage: Int, summary: ConversationSummary,
         participants: [String: Participant], indexOfMessage: [String: Int], positions: [GroupPosition],
         localSeconds: [Int64], timeTexts: [String], tooltipTexts: [String], namesSenders: Bool,
         daySeparators: [Int64: FormattedDate],
         editedTimes: [Int: FormattedDate], isoOutsideYears1To9999: [Int: String], globalIndexes: [Int]?,
-        totalMessageCount: Int, pageHeaders: [PageHeader?]
+        totalMessageCount: Int, pageHeaders: [PageHeader?], anchors: AnchorTable, pageFiles: PageFiles,
+        directory: MessageDirectory?, threadsByRoot: [String: ThreadPlan], referenceFlags: [Bool],
+        pinned: [PinnedMessage]
     ) {
         self.conversation = conversation
         self.options = options
@@ -70,6 +86,56 @@ public final class ConversationPlan: Sendable {
         self.globalIndexes = globalIndexes
         self.totalMessageCount = totalMessageCount
         self.pageHeaders = pageHeaders
+        self.anchors = anchors
+        self.pageFiles = pageFiles
+        self.directory = directory
+        self.threadsByRoot = threadsByRoot
+        self.referenceFlags = referenceFlags
+        self.pinned = pinned
+    }
+
+    /// The file name of page `index` of this list, inside the conversation's folder.
+    public func pageFileName(_ index: Int) -> String {
+        pageFiles.name(ofPage: index)
+    }
+
+    /// The page file that holds message `id`, wherever it is drawn (timeline or thread).
+    public func fileName(ofMessage id: String) -> String? {
+        if let directory { return directory.files[id] }
+        return pageIndex(ofMessage: id).map(pageFileName)
+    }
+
+    /// The thread whose root is `conversation.messages[messageIndex]`, if it has replies.
+    public func thread(ofRoot messageIndex: Int) -> ThreadPlan? {
+        threadsByRoot.isEmpty ? nil : threadsByRoot[conversation.messages[messageIndex].id]
+    }
+
+    /// Every thread of this list whose replies have their own pages, ordered by root date.
+    public var threadsWithOwnPages: [ThreadPlan] {
+        conversation.messages.compactMap { threadsByRoot.isEmpty ? nil : threadsByRoot[$0.id] }
+            .filter { !$0.summary.isInline }
+    }
+
+    /// Whether `conversation.messages[messageIndex]` is only a reference to a broadcast reply
+    /// ("replied to a thread"): its message element is in the thread.
+    public func isThreadReference(_ messageIndex: Int) -> Bool {
+        !referenceFlags.isEmpty && referenceFlags[messageIndex]
+    }
+
+    /// Whether `conversation.messages[messageIndex]` is a thread reply shown in the timeline
+    /// because its root is not in the log ("thread root not in this archive").
+    public func isOrphanedReply(_ messageIndex: Int) -> Bool {
+        pageFiles == .conversation && conversation.messages[messageIndex].thread != nil
+            && !isThreadReference(messageIndex)
+    }
+
+    /// The reply a thread reference stands for: a quote linking to its message element.
+    public func threadReference(ofMessage messageIndex: Int) -> ReplyPreview? {
+        guard isThreadReference(messageIndex), let directory else { return nil }
+        let message = conversation.messages[messageIndex]
+        return ReplyPreview(
+            messageID: message.id, pageIndex: 0, fileName: directory.files[message.id] ?? pageFileName(0),
+            senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
     }
 
     /// Number of pages; never 0 (a conversation with no message has one empty page).
@@ -259,12 +325,21 @@ public final class ConversationPlan: Sendable {
 
     private func replyPreview(of message: Message) -> ReplyPreview? {
         // A missing target has no preview; the reader already warned about it.
-        guard let targetID = message.replyTo, let targetIndex = indexOfMessage[targetID] else { return nil }
+        guard let targetID = message.replyTo else { return nil }
+        if let directory {
+            guard let targetIndex = directory.indexOfMessage[targetID] else { return nil }
+            let target = directory.messages[targetIndex]
+            return ReplyPreview(
+                messageID: target.id, pageIndex: 0, fileName: directory.files[target.id] ?? pageFileName(0),
+                senderName: directory.senderName(target), excerpt: MessageNotices.excerpt(target))
+        }
+        guard let targetIndex = indexOfMessage[targetID] else { return nil }
         let target = conversation.messages[targetIndex]
         let senderName = target.kind.name == .system ? nil : target.sender.map { participants[$0]?.name ?? $0 }
+        let pageIndex = globalIndex(targetIndex) / messagesPerPage
         return ReplyPreview(
-            messageID: target.id, pageIndex: globalIndex(targetIndex) / messagesPerPage, senderName: senderName,
-            excerpt: TextExcerpt.make(target.kind.plainText))
+            messageID: target.id, pageIndex: pageIndex, fileName: pageFileName(pageIndex), senderName: senderName,
+            excerpt: MessageNotices.excerpt(target))
     }
 
     private func reactionSummary(_ reaction: Reaction) -> ReactionSummary {

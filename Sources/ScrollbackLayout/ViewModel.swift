@@ -140,15 +140,19 @@ public struct ReplyPreview: Hashable, Sendable {
     public var messageID: String
     /// Page index of the quoted message, so the link resolves across pages.
     public var pageIndex: Int
+    /// The page file (inside the conversation's folder) that holds the quoted message: one of
+    /// the conversation's pages, or a thread's.
+    public var fileName: String
     /// Display name of the quoted message's sender, `nil` for system messages.
     public var senderName: String?
     /// A plain-text excerpt of the quoted message.
     public var excerpt: String
 
-    /// Creates a reply preview.
-    public init(messageID: String, pageIndex: Int, senderName: String?, excerpt: String) {
+    /// Creates a reply preview; `fileName` defaults to the conversation's page `pageIndex`.
+    public init(messageID: String, pageIndex: Int, fileName: String? = nil, senderName: String?, excerpt: String) {
         self.messageID = messageID
         self.pageIndex = pageIndex
+        self.fileName = fileName ?? PageFiles.conversation.name(ofPage: pageIndex)
         self.senderName = senderName
         self.excerpt = excerpt
     }

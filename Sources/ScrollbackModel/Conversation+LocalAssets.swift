@@ -21,6 +21,8 @@ extension Conversation {
                 add(media.poster)
             case .linkPreview(_, let link):
                 add(link.thumbnail)
+            case .file(let file):
+                add(file.source)
             case .text, .attributedText, .emoji, .location, .contact, .system, .custom:
                 break
             }

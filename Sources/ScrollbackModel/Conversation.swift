@@ -88,14 +88,34 @@ public struct Message: Hashable, Sendable {
     public var edited: Date?
     /// Delivery status, shown on right-aligned messages.
     public var status: DeliveryStatus?
+    /// Id of the thread's root message when this message is a reply inside a thread (spec §1.1).
+    public var thread: String?
+    /// A thread reply that is also shown in the main timeline (Slack "also send to channel").
+    public var broadcast: Bool
+    /// The original author of a forwarded message.
+    public var forwardedFrom: String?
+    /// The message was deleted: "This message was deleted" in place of its body.
+    public var deleted: Bool
+    /// The message is pinned.
+    public var pinned: Bool
+    /// Where an importer read the message (never shown). Boxed: most messages have none, and a
+    /// `Message` should stay small (a million of them are held one conversation at a time).
+    private var sourceBox: ExportSourceBox?
     /// Where the message was written.
     public var location: SourceLocation
+
+    /// Where an importer read the message (spec §1.1 `source`): diagnostics and re-import.
+    public var source: ExportSource? {
+        get { sourceBox?.value }
+        set { sourceBox = newValue.map(ExportSourceBox.init) }
+    }
 
     /// Creates a message.
     public init(
         id: String, sender: String?, date: Date, kind: MessageKind, replyTo: String? = nil,
         reactions: [Reaction] = [], edited: Date? = nil, status: DeliveryStatus? = nil,
-        location: SourceLocation
+        thread: String? = nil, broadcast: Bool = false, forwardedFrom: String? = nil, deleted: Bool = false,
+        pinned: Bool = false, source: ExportSource? = nil, location: SourceLocation
     ) {
         self.id = id
         self.sender = sender
@@ -105,8 +125,48 @@ public struct Message: Hashable, Sendable {
         self.reactions = reactions
         self.edited = edited
         self.status = status
+        self.thread = thread
+        self.broadcast = broadcast
+        self.forwardedFrom = forwardedFrom
+        self.deleted = deleted
+        self.pinned = pinned
+        self.sourceBox = source.map(ExportSourceBox.init)
         self.location = location
     }
+}
+
+/// Where an importer read a message (spec §1.1 `source`): `{ format, file, line?, path?, id? }`.
+public struct ExportSource: Hashable, Sendable {
+    /// The export format's name (`slack`, `discord`, `chatgpt`, …).
+    public var format: String
+    /// The export file, relative to the export's root.
+    public var file: String
+    /// 1-based line in `file`, for line-based formats.
+    public var line: Int?
+    /// JSON path inside `file` (`$.messages[3]`), for JSON formats.
+    public var path: String?
+    /// The message's id in the export, before any derived id.
+    public var id: String?
+
+    /// Creates a source reference.
+    public init(format: String, file: String, line: Int? = nil, path: String? = nil, id: String? = nil) {
+        self.format = format
+        self.file = file
+        self.line = line
+        self.path = path
+        self.id = id
+    }
+}
+
+/// `ExportSource` behind a reference, compared by value; immutable, so sharing it is safe.
+final class ExportSourceBox: Hashable, Sendable {
+    let value: ExportSource
+
+    init(_ value: ExportSource) { self.value = value }
+
+    static func == (lhs: ExportSourceBox, rhs: ExportSourceBox) -> Bool { lhs.value == rhs.value }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// One emoji and who reacted with it.

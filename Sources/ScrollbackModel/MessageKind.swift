@@ -25,10 +25,12 @@ public enum MessageKind: Hashable, Sendable {
     case system(String)
     /// Anything else, drawn by the renderer registered for its id.
     indirect case custom(CustomItem)
+    /// A file to download (spec §1.1): a card with a type icon, its name and size.
+    indirect case file(FileItem)
 
     /// The names spec §1 gives the kinds, as written in logs and in `data-kind`.
     public enum Name: String, CaseIterable, Hashable, Sendable {
-        case text, attributedText, emoji, photo, video, audio, location, contact, linkPreview, system, custom
+        case text, attributedText, emoji, photo, video, audio, location, contact, linkPreview, system, custom, file
     }
 
     /// This kind's name.
@@ -45,6 +47,7 @@ public enum MessageKind: Hashable, Sendable {
         case .linkPreview: return .linkPreview
         case .system: return .system
         case .custom: return .custom
+        case .file: return .file
         }
     }
 
@@ -62,6 +65,7 @@ public enum MessageKind: Hashable, Sendable {
         case .contact(let contact): return "👤 Contact: \(contact.name)"
         case .linkPreview(let text, let link): return text.isEmpty ? (link.title ?? link.url) : text
         case .custom(let custom): return custom.label
+        case .file(let file): return "📎 " + file.displayName
         }
     }
 }
@@ -93,11 +97,21 @@ public struct RichText: Hashable, Sendable {
     public var html: String
     /// The same content as plain text, for excerpts.
     public var plainText: String
+    /// The Markdown the HTML was rendered from, when an importer made it: what
+    /// `scrollback import` writes, so the log renders to the same HTML again.
+    public var markdownSource: String?
 
     /// Wraps HTML that a sanitizing reader produced.
     public init(sanitizedHTML html: String, plainText: String) {
         self.html = html
         self.plainText = plainText
+    }
+
+    /// Wraps HTML that cmark-gfm rendered from `markdownSource`.
+    public init(sanitizedHTML html: String, plainText: String, markdownSource: String) {
+        self.html = html
+        self.plainText = plainText
+        self.markdownSource = markdownSource
     }
 }
 
@@ -170,6 +184,40 @@ public struct MediaItem: Hashable, Sendable {
         self.poster = poster
         self.duration = duration
         self.title = title
+    }
+}
+
+/// The payload of a `file` message (spec §1.1).
+public struct FileItem: Hashable, Sendable {
+    /// The file.
+    public var source: MediaSource
+    /// The file name to show and to download as; `displayName` falls back to the reference's last part.
+    public var name: String?
+    /// Size in bytes, from the log or the export.
+    public var size: Int64?
+    /// MIME type, from the log or the export; chooses the card's icon.
+    public var mimeType: String?
+
+    /// Creates a file item.
+    public init(source: MediaSource, name: String? = nil, size: Int64? = nil, mimeType: String? = nil) {
+        self.source = source
+        self.name = name
+        self.size = size
+        self.mimeType = mimeType
+    }
+
+    /// The name shown on the card: `name`, else the last path part of the reference, else "File".
+    public var displayName: String {
+        if let name, !name.isEmpty { return name }
+        let reference: String
+        switch source {
+        case .local(let asset): reference = asset.sourcePath
+        case .remote(let url): reference = url
+        case .unavailable(let original): reference = original
+        }
+        let withoutQuery = reference.split(separator: "?", maxSplits: 1).first.map(String.init) ?? reference
+        let last = withoutQuery.split(separator: "/").last.map(String.init) ?? ""
+        return last.isEmpty ? "File" : last
     }
 }
 

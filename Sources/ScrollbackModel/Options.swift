@@ -91,6 +91,9 @@ public struct LayoutOptions: Hashable, Sendable {
     public var locale = "en_US"
     /// IANA time zone for display and day splits when the conversation names none.
     public var timeZone = "UTC"
+    /// A thread of at most this many replies opens in place under its root; a longer one gets
+    /// its own pages (spec §1.1 `threadInlineLimit`).
+    public var threadInlineLimit = 50
 
     /// The defaults of spec §3.
     public init() {}
@@ -114,6 +117,7 @@ public struct LayoutOptions: Hashable, Sendable {
         if let value = overrides.timestampFormat { result.timestampFormat = value }
         if let value = overrides.locale { result.locale = value }
         if let value = overrides.timeZone { result.timeZone = value }
+        if let value = overrides.threadInlineLimit { result.threadInlineLimit = value }
         return result
     }
 }
@@ -132,6 +136,7 @@ public struct LayoutOverrides: Hashable, Sendable {
     public var timestampFormat: TimestampFormat?
     public var locale: String?
     public var timeZone: String?
+    public var threadInlineLimit: Int?
 
     /// No overrides.
     public init() {}
@@ -149,7 +154,26 @@ public struct SiteConfig: Hashable, Sendable {
     public var pageSize = 1000
     /// Whether media a log names by `http(s)` URL is loaded; off shows a placeholder with the link.
     public var remoteMedia = true
+    /// The address the site is published at, ending in `/` (`--base-url` or `baseURL`); `nil`
+    /// (the default) keeps every link relative and emits no canonical links, sitemap or feeds.
+    public var baseURL: String?
+    /// Whether the site ships its search box and index (`search: false` ships none of it).
+    public var search = true
 
     /// The defaults.
     public init() {}
+}
+
+extension SiteConfig {
+    /// `text` as a base URL: absolute http(s) with a host, no query or fragment, ending in `/`;
+    /// `nil` when it is not one.
+    public static func normalizedBaseURL(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let components = URLComponents(string: trimmed),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+            components.user == nil, components.password == nil
+        else { return nil }
+        return trimmed.hasSuffix("/") ? trimmed : trimmed + "/"
+    }
 }

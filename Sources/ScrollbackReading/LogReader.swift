@@ -83,8 +83,7 @@ public struct LogReader: Sendable {
         return read(contents: bytes, of: file)
     }
 
-    /// Reads a log whose bytes are `bytes` (read already, or made up by an incremental build);
-    /// `file` names it and chooses the reader. With `tracingMessages`, a JSON log's result
+    /// Reads a log whose bytes are `bytes` (read already); `file` names it and chooses the reader. With `tracingMessages`, a JSON log's result
     /// says where each message was written.
     public func read(contents bytes: [UInt8], of file: URL, tracingMessages: Bool = false) -> ReadResult {
         let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
@@ -102,6 +101,55 @@ public struct LogReader: Sendable {
 }
 
 extension LogReader {
+    /// Reads some of the messages of JSON log `file` (whose bytes are `bytes`) without the others:
+    /// the log's head up to its `messages` array's `[` (at `arrayOpenOffset`), the messages whose
+    /// byte ranges are `messageRanges` (from an earlier read's `JSONMessageTrace`, in file order),
+    /// and every message from `tailStart` (where the array goes on with `,` after the last of the
+    /// earlier messages) to the end of the file. For an incremental build of a log that only
+    /// gained messages at the end: it reads the new ones and the old ones it needs.
+    ///
+    /// The result's trace gives each message's range in `bytes`. A diagnostic's position is in
+    /// the text the reader saw, not always the file's: a caller that needs exact positions reads
+    /// the whole file instead.
+    public func read(
+        contents bytes: [UInt8], of file: URL, arrayOpenOffset: Int, messageRanges: [Range<Int>], tailStart: Int
+    ) -> ReadResult? {
+        guard arrayOpenOffset < tailStart, tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ","),
+            messageRanges.allSatisfy({ $0.lowerBound > arrayOpenOffset && $0.upperBound <= tailStart })
+        else { return nil }
+        // The log as the reader sees it: head, the chosen messages joined by commas, the tail.
+        var text: [UInt8] = []
+        text.reserveCapacity(
+            arrayOpenOffset + 1 + messageRanges.reduce(0) { $0 + $1.count + 1 } + bytes.count - tailStart)
+        text += bytes[0...arrayOpenOffset]
+        // Where each chosen message starts in `text`, and its offset from there to the file.
+        var shifts: [(start: Int, shift: Int)] = []
+        for (number, range) in messageRanges.enumerated() {
+            if number > 0 { text.append(UInt8(ascii: ",")) }
+            shifts.append((text.count, range.lowerBound - text.count))
+            text += bytes[range]
+        }
+        if messageRanges.isEmpty {
+            // No earlier message: the tail's leading `,` would follow the `[`.
+            shifts.append((text.count, tailStart + 1 - text.count))
+            text += bytes[(tailStart + 1)...]
+        } else {
+            shifts.append((text.count, tailStart - text.count))
+            text += bytes[tailStart...]
+        }
+        var result = read(contents: text, of: file, tracingMessages: true)
+        if var trace = result.messageTrace {
+            // Back to the file's offsets: each range lies in one piece of `text`.
+            trace.arrayOpenOffset = arrayOpenOffset
+            trace.elementRanges = trace.elementRanges.map { range in
+                let shift = shifts.last { $0.start <= range.lowerBound }?.shift ?? 0
+                return (range.lowerBound + shift)..<(range.upperBound + shift)
+            }
+            result.messageTrace = trace
+        }
+        return result
+    }
+
     /// The bytes of the file at `path`, read straight into an array (no `Data` copy: logs can
     /// be hundreds of megabytes), or `nil` if it cannot be read.
     public static func contents(ofFile path: String) -> [UInt8]? {

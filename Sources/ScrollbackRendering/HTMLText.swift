@@ -243,46 +243,19 @@ enum HTMLText {
         }
     }
 
-    /// A URL slug: ASCII letters and digits lowercased, every other run of characters one `-`.
-    static func slug(_ text: String) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity(text.utf8.count)
-        var pendingDash = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                if pendingDash, !output.isEmpty { output.append(UInt8(ascii: "-")) }
-                pendingDash = false
-                output.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if pendingDash, !output.isEmpty { output.append(UInt8(ascii: "-")) }
-                pendingDash = false
-                output.append(byte + 32)
-            default:
-                pendingDash = true
-            }
+    /// `1.2 MB`-style size, decimal units as file managers show them.
+    static func humanSize(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["kB", "MB", "GB", "TB", "PB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
         }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Whether `text` is already its own slug (the common case: ids such as `m42` or `msg-7`).
-    static func isSlug(_ text: String) -> Bool {
-        // Over the contiguous bytes: iterating `utf8` of a small string costs ~20 instructions a byte.
-        var text = text
-        return text.withUTF8 { bytes in
-            var previousDash = true
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                    previousDash = false
-                case UInt8(ascii: "-"):
-                    if previousDash { return false }
-                    previousDash = true
-                default: return false
-                }
-            }
-            return !previousDash
-        }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return text + " " + units[unit]
     }
 
     /// FNV-1a over UTF-8: a stable hash (Swift's `Hasher` is seeded per process).

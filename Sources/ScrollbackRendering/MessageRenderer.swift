@@ -3,32 +3,31 @@ import Mustache
 import ScrollbackLayout
 import ScrollbackModel
 
-/// Permalink anchors of one conversation: `m-<slug of id>`, made unique when two ids slug alike.
-struct AnchorTable: Sendable {
-    /// Anchors of ids that are not already slugs; the common case leaves this empty.
-    private var slugged: [String: String] = [:]
+/// `TemplateValue.writer` of a root's thread (`[data-part=thread]`): its summary, and, for a
+/// short thread, its replies in place.
+final class ThreadBlock: TemplateWriter {
+    let thread: ThreadPlan
+    unowned let rows: MessageRenderer
 
-    init(messages: [Message]) {
-        guard messages.contains(where: { !HTMLText.isSlug($0.id) }) else { return }
-        var used = Set(messages.lazy.filter { HTMLText.isSlug($0.id) }.map(\.id))
-        for message in messages where !HTMLText.isSlug(message.id) && slugged[message.id] == nil {
-            var base = HTMLText.slug(message.id)
-            if base.isEmpty { base = "x" }
-            var candidate = base
-            var suffix = 2
-            while used.contains(candidate) {
-                candidate = "\(base)-\(suffix)"
-                suffix += 1
-            }
-            used.insert(candidate)
-            slugged[message.id] = candidate
-        }
+    init(thread: ThreadPlan, rows: MessageRenderer) {
+        self.thread = thread
+        self.rows = rows
     }
 
-    /// The element id of message `id`.
-    func anchor(_ id: String) -> String {
-        if slugged.isEmpty { return "m-" + id }  // no hashing in the common case
-        return "m-" + (slugged[id] ?? id)
+    func write(into output: HTMLBuffer) {
+        let summary = thread.summary
+        let view = ThreadView()
+        view.count = SiteRenderer.countText(summary.replyCount, noun: "reply", plural: "replies")
+        view.names = summary.replierNames.joined(separator: ", ")
+        view.last = DateView(summary.lastReply)
+        view.inline = summary.isInline
+        if summary.isInline {
+            let child = rows.renderer(of: thread)
+            view.replies = .writer(PageRows(rows: child, plan: thread.replies, page: 0))
+        } else {
+            view.href = summary.firstFile
+        }
+        rows.templates.compiledTemplate("thread").render(view, into: output)
     }
 }
 
@@ -70,6 +69,8 @@ final class MessageRenderer {
     var diagnostics: [Diagnostic] = []
     /// Extra files the messages need (contact cards' `.vcf`).
     var extraFiles: [RenderedFile] = []
+    /// The renderers of this list's threads, by root id, made when first needed.
+    private var threadRenderers: [String: MessageRenderer] = [:]
     /// The page of the last row rendered, and whether a message has been rendered on it yet.
     private var currentPage = -1
     private var pageHasMessage = false
@@ -79,12 +80,18 @@ final class MessageRenderer {
     private let dayTemplate: CompiledTemplate
     private let textTemplate: CompiledTemplate
     private let attributedTextTemplate: CompiledTemplate
+    private let emojiTemplate: CompiledTemplate
+    private let systemTemplate: CompiledTemplate
+    /// The context stack's storage, reused from row to row.
+    private var stack: [TemplateValue] = []
     private let message = MessageRowView()
     private let day = DayView()
     private let timeTop = TimeView(place: "tt")
     private let timeBottom = TimeView(place: "tb")
     private let htmlBody = HTMLBodyView()
     private let textBody = TextBodyView()
+    /// The page file of the row being rendered (links to messages in the same file are `#m-…`).
+    private var currentFile = ""
     /// Linkified text of the current row, written in place (`htmlBody.html` points to it).
     private let linkified = HTMLBuffer(capacity: 1024)
 
@@ -97,7 +104,7 @@ final class MessageRenderer {
         self.customRenderers = customRenderers
         self.remoteMedia = remoteMedia
         let conversation = plan.conversation
-        self.anchors = AnchorTable(messages: conversation.messages)
+        self.anchors = plan.anchors
         self.linkifier = TextLinkifier(participants: conversation.participants)
         self.bubbleMaxWidth = plan.options.messageMaxWidth.description
         self.cornerRadius = plan.options.messageCornerRadius.description
@@ -108,6 +115,9 @@ final class MessageRenderer {
         self.dayTemplate = templates.compiledTemplate("day-separator")
         self.textTemplate = templates.compiledTemplate("kinds/text")
         self.attributedTextTemplate = templates.compiledTemplate("kinds/attributedText")
+        self.emojiTemplate = templates.compiledTemplate("kinds/emoji")
+        self.systemTemplate = templates.compiledTemplate("kinds/system")
+        stack.reserveCapacity(8)
         var avatars: [String: AvatarView] = [:]
         var headers: [String: HeaderView] = [:]
         var names: [String: String] = [:]
@@ -125,7 +135,7 @@ final class MessageRenderer {
                 name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
                 colorStyle: colorStyle, src: src)
             headers[participant.id] = HeaderView(
-                name: participant.name, anchor: "p-" + HTMLText.slug(participant.id), colorClass: colorClass,
+                name: participant.name, anchor: "p-" + Slug.make(participant.id), colorClass: colorClass,
                 colorStyle: colorStyle)
             names[participant.id] = participant.name
         }
@@ -205,12 +215,13 @@ final class MessageRenderer {
 
     /// Appends row `row` of page `pageIndex` and a line feed to `output`.
     func render(_ row: PlannedRow, pageIndex: Int, into output: HTMLBuffer) {
+        currentFile = plan.pageFileName(pageIndex)
         switch row {
         case .daySeparator(let separator):
             day.text = separator.day.text
             day.iso = separator.day.iso
             day.repeats = separator.repeatsPreviousPage
-            dayTemplate.render(day, into: output)
+            dayTemplate.render(day, into: output, stack: &stack)
         case .message(let index, let decisions):
             renderMessage(index, decisions: decisions, pageIndex: pageIndex, into: output)
         }
@@ -225,6 +236,15 @@ final class MessageRenderer {
             pageHasMessage = false
         }
         let messages = plan.conversation.messages
+        if plan.isThreadReference(index), let reference = plan.threadReference(ofMessage: index) {
+            // A broadcast reply's place in the timeline: a link to its message element.
+            templates.compiledTemplate("thread-reference").render(
+                ThreadReferenceView(
+                    href: link(toMessage: reference.messageID, inFile: reference.fileName),
+                    author: reference.senderName, excerpt: reference.excerpt, time: plan.timeText(ofMessage: index),
+                    iso: plan.isoTime(ofMessage: index).text), into: output)
+            return
+        }
         let anchor = anchors.anchor(messages[index].id)
         let isSystem = messages[index].kind.name == .system
         let senderID = isSystem ? nil : messages[index].sender
@@ -265,13 +285,14 @@ final class MessageRenderer {
         }
         message.reply = plan.replyPreview(ofMessage: index).map { preview in
             ReplyView(
-                href: link(toMessage: preview.messageID, onPage: preview.pageIndex, from: pageIndex),
+                href: link(toMessage: preview.messageID, inFile: preview.fileName),
                 author: preview.senderName, excerpt: quoteLabel(of: preview) ?? preview.excerpt)
         }
         message.reactions =
             messages[index].reactions.isEmpty ? [] : plan.reactionSummaries(ofMessage: index).map(ReactionView.init)
         let spokenSender = isSystem || message.header != nil ? nil : senderName ?? senderID
-        message.spoken = Self.spokenLabel(sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil)
+        message.spoken = Self.writeSpokenLabel(
+            sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil, into: message.spokenText)
         message.continuedName = nil
         if !pageHasMessage {
             pageHasMessage = true
@@ -280,9 +301,18 @@ final class MessageRenderer {
                 message.continuedName = senderName
             }
         }
+        message.pinned = messages[index].pinned
+        message.forwardedFrom = messages[index].forwardedFrom
+        message.orphan = plan.isOrphanedReply(index)
+        message.thread = plan.thread(ofRoot: index).map { .writer(ThreadBlock(thread: $0, rows: self)) } ?? .absent
         message.body.removeAll()
-        renderBody(messages[index].kind, messageIndex: index, anchor: anchor, into: message.body)
-        messageTemplate.render(message, into: output)
+        if messages[index].deleted {
+            textBody.text = MessageNotices.deleted
+            templates.compiledTemplate("kinds/deleted").render(textBody, into: message.body)
+        } else {
+            renderBody(messages[index].kind, messageIndex: index, anchor: anchor, into: message.body)
+        }
+        messageTemplate.render(message, into: output, stack: &stack)
     }
 
     private func fill(_ view: TimeView, anchor: String, text: String, index: Int) -> TimeView {
@@ -301,22 +331,44 @@ final class MessageRenderer {
         return customRenderers[item.id]?.quoteLabel(item: item).map { TextExcerpt.make($0) }
     }
 
-    /// The link to message `id` on page `targetPage`, from page `pageIndex`.
-    func link(toMessage id: String, onPage targetPage: Int, from pageIndex: Int) -> String {
+    /// The link to message `id` in page file `file`, from the page being rendered.
+    func link(toMessage id: String, inFile file: String) -> String {
         let anchor = anchors.anchor(id)
-        if targetPage == pageIndex { return "#" + anchor }
-        return SiteRenderer.pageFileName(targetPage) + "#" + anchor
+        if file == currentFile { return "#" + anchor }
+        return file + "#" + anchor
     }
 
-    /// What a screen reader must hear before the message's text when the page does not draw it:
-    /// "Mia Hoffmann, 9:02 AM:", "Mia Hoffmann:" or "9:02 AM:"; `nil` when both are drawn.
-    static func spokenLabel(sender: String?, time: String?) -> String? {
-        switch (sender, time) {
-        case (nil, nil): return nil
-        case (let sender?, nil): return sender + ":"
-        case (nil, let time?): return time + ":"
-        case (let sender?, let time?): return sender + ", " + time + ":"
+    /// The renderer of a thread's replies: the same templates, the thread's plan.
+    func renderer(of thread: ThreadPlan) -> MessageRenderer {
+        if let child = threadRenderers[thread.rootID] { return child }
+        let child = MessageRenderer(
+            plan: thread.replies, templates: templates, customRenderers: customRenderers, remoteMedia: remoteMedia)
+        threadRenderers[thread.rootID] = child
+        return child
+    }
+
+    /// The warnings and extra files of this list and of its threads.
+    var allDiagnostics: [Diagnostic] {
+        diagnostics + threadRenderers.keys.sorted().flatMap { threadRenderers[$0]!.allDiagnostics }
+    }
+    var allExtraFiles: [RenderedFile] {
+        extraFiles + threadRenderers.keys.sorted().flatMap { threadRenderers[$0]!.allExtraFiles }
+    }
+
+    /// Writes what a screen reader must hear before the message's text when the page does not
+    /// draw it, "Mia Hoffmann, 9:02 AM:", "Mia Hoffmann:" or "9:02 AM:", into `output` (as text,
+    /// unescaped); `false` (and nothing written) when both are drawn.
+    static func writeSpokenLabel(sender: String?, time: String?, into output: HTMLBuffer) -> Bool {
+        output.removeAll()
+        guard sender != nil || time != nil else { return false }
+        var sink = output
+        if let sender {
+            raw(sender, &sink)
+            if time != nil { sink += ", " }
         }
+        if let time { raw(time, &sink) }
+        sink += ":"
+        return true
     }
 
     // MARK: - Bodies
@@ -331,7 +383,7 @@ final class MessageRenderer {
             var sink = linkified
             linkifier.append(text, to: &sink)
             htmlBody.html = .bytes(linkified)
-            textTemplate.render(htmlBody, into: output)
+            textTemplate.render(htmlBody, into: output, stack: &stack)
         case .attributedText(let rich):
             // Sanitized by the reader; most needs no rebasing, labelling or cleaning.
             htmlBody.html = .text(
@@ -339,13 +391,13 @@ final class MessageRenderer {
                     ? rich.html
                     : Self.labelTaskCheckboxes(
                         HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root))))
-            attributedTextTemplate.render(htmlBody, into: output)
+            attributedTextTemplate.render(htmlBody, into: output, stack: &stack)
         case .emoji(let text):
             textBody.text = text
-            templates.compiledTemplate("kinds/emoji").render(textBody, into: output)
+            emojiTemplate.render(textBody, into: output, stack: &stack)
         case .system(let text):
             textBody.text = text
-            templates.compiledTemplate("kinds/system").render(textBody, into: output)
+            systemTemplate.render(textBody, into: output, stack: &stack)
         case .photo(let media):
             let view = PhotoView()
             view.caption = nonEmpty(media.caption)
@@ -411,7 +463,7 @@ final class MessageRenderer {
             view.emails = contact.emails.map { email in
                 ContactLinkView(text: email, href: Self.isPlainEmail(email) ? "mailto:" + email : nil)
             }
-            var fileName = HTMLText.slug(contact.name)
+            var fileName = Slug.make(contact.name)
             if fileName.isEmpty { fileName = "contact" }
             view.vcf = anchor + ".vcf"
             view.vcfName = fileName + ".vcf"
@@ -432,7 +484,31 @@ final class MessageRenderer {
             templates.compiledTemplate("kinds/linkPreview").render(view, into: output)
         case .custom(let custom):
             renderCustom(custom, messageIndex: index, into: output)
+        case .file(let file):
+            let view = FileView()
+            view.name = file.displayName
+            view.icon = Self.fileIcon(mimeType: file.mimeType, name: view.name)
+            view.size = file.size.map(HTMLText.humanSize)
+            switch resolve(file.source) {
+            case .url(let url): view.href = url
+            case .placeholder(let original, let link):
+                view.placeholder = placeholder(original: original, link: link, label: "File")
+            }
+            templates.compiledTemplate("kinds/file").render(view, into: output)
         }
+    }
+
+    /// An emoji standing for a file's type, by MIME type or extension (the `file` card's icon).
+    static func fileIcon(mimeType: String?, name: String) -> String {
+        let type = (mimeType ?? "").lowercased()
+        let ext = (name as NSString).pathExtension.lowercased()
+        if type.hasPrefix("image/") || ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(ext) { return "🖼️" }
+        if type.hasPrefix("video/") || ["mp4", "mov", "webm", "mkv"].contains(ext) { return "🎞️" }
+        if type.hasPrefix("audio/") || ["mp3", "ogg", "opus", "wav", "m4a"].contains(ext) { return "🎵" }
+        if type == "application/pdf" || ext == "pdf" { return "📕" }
+        if type.contains("zip") || ["zip", "gz", "tar", "7z", "rar"].contains(ext) { return "🗜️" }
+        if type.hasPrefix("text/") || ["txt", "md", "csv", "json", "log"].contains(ext) { return "📝" }
+        return "📄"
     }
 
     /// The bubble of a `custom` message: a custom renderer's, the `custom/<id>` template's, or the
@@ -668,4 +744,3 @@ final class MessageRenderer {
         return card
     }
 }
-

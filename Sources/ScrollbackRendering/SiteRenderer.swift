@@ -50,12 +50,12 @@ public struct SiteRenderer: Sendable {
     /// Whether message `id`'s permalink anchor is `m-<id>` whatever other ids the conversation
     /// has (it is its own slug); an incremental build that renders only some messages needs this.
     public static func hasOwnAnchor(_ id: String) -> Bool {
-        HTMLText.isSlug(id)
+        Slug.isSlug(id)
     }
 
     /// The file name of page `index` (0-based) inside its conversation folder.
     public static func pageFileName(_ index: Int) -> String {
-        index == 0 ? "index.html" : "page-\(index + 1).html"
+        PageFiles.conversation.name(ofPage: index)
     }
 
     /// The site's own static files (`assets/scrollback.css`, `assets/favicon.svg`), sorted by path.
@@ -90,14 +90,16 @@ public struct SiteRenderer: Sendable {
         body.paged = plan.pageCount > 1
         body.participants = conversation.participants.map { participant in
             ParticipantView(
-                name: participant.name, anchor: "p-" + HTMLText.slug(participant.id),
+                name: participant.name, anchor: "p-" + Slug.make(participant.id),
                 avatar: noAvatars ? nil : rows.avatars[participant.id])
         }
         let description = conversation.description ?? defaultDescription(plan.summary)
         let pageCount = plan.pageCount
+        body.pinnedCount = plan.pinned.isEmpty ? nil : Self.countText(plan.pinned.count, noun: "pinned message")
         let conversationTemplate = templates.compiledTemplate("conversation")
         let paginationTemplate = templates.compiledTemplate("pagination")
         let shell = ShellView()
+        shell.search = config.search
         shell.lang = Self.languageTag(plan.options.locale)
         shell.description = description
         shell.root = "../"
@@ -109,25 +111,80 @@ public struct SiteRenderer: Sendable {
             // leaves earlier pages as they are.
             let header = plan.pageHeader(index)
             body.count = Self.countText(header?.messageCount ?? 0)
+            body.pinned = pinnedLinks(plan, from: plan.pageFileName(index), rows: rows)
             body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
             // The rows go straight into the page where the template prints `{{{messages}}}`.
             body.messages = .writer(PageRows(rows: rows, plan: plan, page: index))
             if pageCount > 1 {
                 // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
                 body.pagination = .writer(
-                    TemplateInvocation(paginationTemplate, PaginationView(place: "top", current: index, count: pageCount)))
+                    TemplateInvocation(
+                        paginationTemplate,
+                        PaginationView(place: "top", current: index, count: pageCount, files: plan.pageFiles)))
                 body.paginationBottom = .writer(
                     TemplateInvocation(
-                        paginationTemplate, PaginationView(place: "bottom", current: index, count: pageCount)))
+                        paginationTemplate,
+                        PaginationView(place: "bottom", current: index, count: pageCount, files: plan.pageFiles)))
             }
             let title = index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(index + 1))"
             shell.title = "\(title) · \(config.title)"
+            shell.publishing = publishingView(path: conversation.id + "/" + Self.pageFileName(index))
             contents.removeAll()
             templates.compiledTemplate("base").render(shell, into: contents)
             try contents.withBytes { try write(conversation.id + "/" + Self.pageFileName(index), $0) }
         }
-        for file in rows.extraFiles { try file.contents.withUnsafeBufferPointer { try write(file.path, $0) } }
-        return rows.diagnostics
+        // Long threads: their own pages, after the timeline's (whose rendering drew the roots).
+        if pages == nil || pages?.lowerBound == 0 {
+            for thread in plan.threadsWithOwnPages {
+                let replies = thread.replies
+                let threadRows = rows.renderer(of: thread)
+                let threadPageCount = replies.pageCount
+                let rootFile = plan.fileName(ofMessage: thread.rootID) ?? Self.pageFileName(0)
+                let root = plan.messageIndex(ofMessage: thread.rootID).map { plan.conversation.messages[$0] }
+                body.threadOf = ReplyView(
+                    href: rootFile + "#" + plan.anchors.anchor(thread.rootID),
+                    author: root.flatMap { $0.kind.name == .system ? nil : $0.sender.map { rows.names[$0] ?? $0 } },
+                    excerpt: root.map(MessageNotices.excerpt) ?? "")
+                body.pagination = .absent
+                body.paginationBottom = .absent
+                for index in 0..<threadPageCount {
+                    let header = replies.pageHeader(index)
+                    body.count = Self.countText(header?.messageCount ?? 0, noun: "reply", plural: "replies")
+                    body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
+                    body.pinned = pinnedLinks(plan, from: replies.pageFileName(index), rows: rows)
+                    body.messages = .writer(PageRows(rows: threadRows, plan: replies, page: index))
+                    if threadPageCount > 1 {
+                        body.pagination = .writer(
+                            TemplateInvocation(
+                                paginationTemplate,
+                                PaginationView(
+                                    place: "top", current: index, count: threadPageCount, files: replies.pageFiles)))
+                        body.paginationBottom = .writer(
+                            TemplateInvocation(
+                                paginationTemplate,
+                                PaginationView(
+                                    place: "bottom", current: index, count: threadPageCount, files: replies.pageFiles)))
+                    }
+                    let title = "Thread · \(conversation.displayTitle)" + (index == 0 ? "" : " (page \(index + 1))")
+                    shell.title = "\(title) · \(config.title)"
+                    contents.removeAll()
+                    templates.compiledTemplate("base").render(shell, into: contents)
+                    try contents.withBytes { try write(conversation.id + "/" + replies.pageFileName(index), $0) }
+                }
+            }
+        }
+        for file in rows.allExtraFiles { try file.contents.withUnsafeBufferPointer { try write(file.path, $0) } }
+        return rows.allDiagnostics
+    }
+
+    /// The header's links to the pinned messages, from page file `file`.
+    private func pinnedLinks(_ plan: ConversationPlan, from file: String, rows: MessageRenderer) -> [ReplyView] {
+        plan.pinned.map { pin in
+            let anchor = plan.anchors.anchor(pin.messageID)
+            return ReplyView(
+                href: pin.fileName == file ? "#" + anchor : pin.fileName + "#" + anchor, author: pin.senderName,
+                excerpt: pin.excerpt)
+        }
     }
 
     /// The index page.
@@ -150,10 +207,12 @@ public struct SiteRenderer: Sendable {
         if description?.isEmpty ?? true { description = nil }
         let index = IndexView(title: config.title, description: description, conversations: entries)
         let shell = ShellView()
+        shell.search = config.search
         shell.lang = Self.languageTag(config.layout.locale)
         shell.title = config.title
         shell.description = config.description ?? Self.countText(summaries.count, noun: "conversation")
         shell.root = ""
+        shell.publishing = publishingView(path: "index.html")
         shell.body = .writer(TemplateInvocation(templates.compiledTemplate("index"), index))
         let contents = HTMLBuffer(capacity: 1 << 14)
         templates.compiledTemplate("base").render(shell, into: contents)
@@ -161,6 +220,42 @@ public struct SiteRenderer: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// With a base URL (publishing): the page's absolute address, for the canonical link and the
+    /// Open Graph and Twitter card tags (`head-publishing.mustache`); `nil` without one.
+    func publishingView(path: String) -> PublishingView? {
+        guard let baseURL = config.baseURL else { return nil }
+        return PublishingView(url: Self.absoluteURL(baseURL: baseURL, sitePath: path), siteName: config.title)
+    }
+
+    /// The address of the site file at `sitePath` under `baseURL`: `a/index.html` is `a/`.
+    public static func absoluteURL(baseURL: String, sitePath: String) -> String {
+        var path = sitePath
+        if path == "index.html" {
+            path = ""
+        } else if path.hasSuffix("/index.html") {
+            path.removeLast("index.html".count)
+        }
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return baseURL + encoded
+    }
+
+    /// `404.html`: the page a static host shows for a missing address (links are root-relative
+    /// there, since it is served at any depth; without a base URL, `/`).
+    public func renderNotFound() -> RenderedFile {
+        let root = config.baseURL ?? "/"
+        let shell = ShellView()
+        shell.search = config.search
+        shell.lang = Self.languageTag(config.layout.locale)
+        shell.title = "Not found · \(config.title)"
+        shell.description = "This page does not exist."
+        shell.root = root
+        shell.body = .writer(
+            TemplateInvocation(templates.compiledTemplate("not-found"), NotFoundView(home: root + "index.html")))
+        let contents = HTMLBuffer(capacity: 4096)
+        templates.compiledTemplate("base").render(shell, into: contents)
+        return RenderedFile(path: "404.html", contents: contents.withBytes { Array($0) })
+    }
 
     /// `en_US` → `en-US`; anything that is not letters, digits and separators → `en`.
     static func languageTag(_ locale: String) -> String {
@@ -185,14 +280,14 @@ public struct SiteRenderer: Sendable {
     }
 
     /// "1 message", "12,345 messages": grouping done here so it does not depend on the process locale.
-    static func countText(_ count: Int, noun: String = "message") -> String {
+    static func countText(_ count: Int, noun: String = "message", plural: String? = nil) -> String {
         var digits = String(count)
         var grouped = ""
         while digits.count > 3 {
             grouped = "," + digits.suffix(3) + grouped
             digits.removeLast(3)
         }
-        return "\(digits)\(grouped) \(noun)\(count == 1 ? "" : "s")"
+        return "\(digits)\(grouped) " + (count == 1 ? noun : plural ?? noun + "s")
     }
 
     /// A conversation page's `<meta name=description>` when the log has none: the same on every
@@ -229,7 +324,7 @@ public struct SiteRenderer: Sendable {
 }
 
 /// `TemplateValue.writer` of the rows of one page: rendered straight into the page.
-private final class PageRows: TemplateWriter {
+final class PageRows: TemplateWriter {
     let rows: MessageRenderer
     let plan: ConversationPlan
     let page: Int

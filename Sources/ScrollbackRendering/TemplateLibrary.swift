@@ -124,18 +124,23 @@ public struct TemplateLibrary: Sendable {
         case "base": return ShellView.templateSchema
         case "conversation": return ConversationPageView.templateSchema
         case "index": return IndexView.templateSchema
+        case "not-found": return NotFoundView.templateSchema
+        case "dates": return DateListView.templateSchema
         case "pagination": return PaginationView.templateSchema
         case "message": return MessageRowView.templateSchema
         case "day-separator": return DayView.templateSchema
         case "image-placeholder": return PlaceholderView.templateSchema
         case "kinds/text", "kinds/attributedText": return HTMLBodyView.templateSchema
-        case "kinds/emoji", "kinds/system": return TextBodyView.templateSchema
+        case "kinds/emoji", "kinds/system", "kinds/deleted": return TextBodyView.templateSchema
+        case "thread": return ThreadView.templateSchema
+        case "thread-reference": return ThreadReferenceView.templateSchema
         case "kinds/photo": return PhotoView.templateSchema
         case "kinds/video": return VideoView.templateSchema
         case "kinds/audio": return AudioView.templateSchema
         case "kinds/location": return LocationView.templateSchema
         case "kinds/contact": return ContactView.templateSchema
         case "kinds/linkPreview": return LinkPreviewView.templateSchema
+        case "kinds/file": return FileView.templateSchema
         case "kinds/custom": return CustomBodyView.templateSchema
         case "kinds/custom-fallback": return CustomFallbackView.templateSchema
         default: return name.hasPrefix("custom/") ? CustomTemplateView.templateSchema : nil

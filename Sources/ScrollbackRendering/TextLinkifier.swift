@@ -1,3 +1,4 @@
+import ScrollbackLayout
 import ScrollbackModel
 
 /// Turns plain message text into HTML in one pass over its UTF-8 bytes: escapes it, keeps
@@ -19,7 +20,7 @@ struct TextLinkifier: Sendable {
     init(participants: [Participant]) {
         var mentions: [Mention] = []
         for participant in participants {
-            let anchor = "p-" + HTMLText.slug(participant.id)
+            let anchor = "p-" + Slug.make(participant.id)
             mentions.append(Mention(name: Array(participant.id.utf8), anchor: anchor))
             if participant.name != participant.id, !participant.name.isEmpty {
                 mentions.append(Mention(name: Array(participant.name.utf8), anchor: anchor))

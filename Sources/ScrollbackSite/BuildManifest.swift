@@ -10,7 +10,7 @@ import ScrollbackModel
 /// it. Its content is deterministic: entries sorted by path, keys sorted, no build time.
 struct BuildManifest: Codable, Equatable {
     /// The manifest's own format; another value means "ignore the cache".
-    static let currentFormat = 2
+    static let currentFormat = 3
     /// Folder of the marker and the manifest, relative to the output.
     static let folderName = ".scrollback"
     /// File name of the manifest inside `folderName`.
@@ -44,10 +44,26 @@ struct BuildManifest: Codable, Equatable {
         var warnings: [StoredDiagnostic]
         /// The conversation's `AppendCheckpoint` file, relative to the output (JSON logs only).
         var checkpoint: String?
+        /// The conversation's cached `SearchPart` (messages for the search index, days for the
+        /// date list), relative to the output.
+        var searchPart: String?
+    }
+
+    /// `path` relative to `inputRoot` (media are always inside it; anything else is kept as it is).
+    static func relativeSource(_ path: String, inputRoot: URL) -> String {
+        let prefix = inputRoot.path + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// The absolute path of a media file the manifest names relative to `inputRoot`.
+    static func absoluteSource(_ path: String, inputRoot: URL) -> String {
+        path.hasPrefix("/") ? path : inputRoot.path + "/" + path
     }
 
     /// A media file of the input and where the site keeps it.
     struct Media: Codable, Equatable {
+        /// The file's path relative to the input folder: the manifest is published with the site,
+        /// so it names no path of the build machine.
         var sourcePath: String
         var sitePath: String
         var size: Int64

@@ -47,6 +47,8 @@ public struct BuildReport: Sendable {
     public var keptConversations = 0
     /// Media files published.
     public var mediaFiles = 0
+    /// Per imported conversation (spec §6): `general: 120 in → 120 out`, in discovery order.
+    public var importCounts: [String] = []
     /// Every error and warning, sorted by file, line and column.
     public var diagnostics: [Diagnostic] = []
     /// Wall-clock seconds per named pipeline step, in the order they ran.

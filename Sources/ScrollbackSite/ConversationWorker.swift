@@ -3,6 +3,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 
 /// Builds one log into its own part of the staging folder: reusing the previous build's files
 /// when nothing it depends on changed, else reading, laying out and rendering it.
@@ -89,7 +90,7 @@ struct ConversationWorker: Sendable {
             entry.checkpoint = nil
         }
         var folder = StagedFolder(root: parts)
-        let files = entry.files + (entry.checkpoint.map { [$0] } ?? [])
+        let files = entry.files + (entry.checkpoint.map { [$0] } ?? []) + (entry.searchPart.map { [$0] } ?? [])
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
@@ -158,256 +159,18 @@ struct ConversationWorker: Sendable {
     ) -> BuildManifest.Entry? {
         for media in previous.media {
             guard
-                FileSystem.stamp(media.sourcePath)
+                FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
         var folder = StagedFolder(root: parts)
-        let files = previous.files + (previous.checkpoint.map { [$0] } ?? [])
+        let files = previous.files + (previous.checkpoint.map { [$0] } ?? []) + (previous.searchPart.map { [$0] } ?? [])
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
         }
         var entry = previous
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
-        return entry
-    }
-
-    // MARK: Append fast path
-
-    /// Rebuilds a JSON log that only gained messages at the end of its `messages` array since
-    /// the previous build, re-rendering only the pages from the one that held the previous last
-    /// message; every other file is linked from the previous output. `nil` means "take the full
-    /// path" (which is always right, only slower): the caller then rebuilds from scratch.
-    ///
-    /// The log is not read in full: a synthetic document made of the file's unchanged head (up to
-    /// the array's `[`), the old messages the re-rendered pages need (their own, the one before
-    /// them, the first message and reply targets, by the byte ranges of the checkpoint) and the
-    /// file's new tail (`,` new messages `]` and the rest of the object) goes through the normal
-    /// reader. Anything unusual falls back: no checkpoint, a changed head or tail, a diagnostic
-    /// (positions in the synthetic document are not the file's), a new message dated before the
-    /// old last one, a new id that may clash with an old one, a new id an old reply was waiting
-    /// for, ids that are not their own anchors, or a new page when the site's own templates
-    /// print the pagination.
-    private func appendFast(
-        _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
-        into parts: String
-    ) -> BuildManifest.Entry? {
-        guard Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
-            let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
-            let checkpoint = AppendCheckpoint(decoding: stored), checkpoint.idsAreOwnAnchors,
-            !checkpoint.records.isEmpty
-        else { return nil }
-        for media in previous.media {
-            guard
-                FileSystem.stamp(media.sourcePath)
-                    == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
-            else { return nil }
-        }
-        guard bytes.count > checkpoint.prefixLength,
-            checkpoint.arrayOpenOffset < checkpoint.prefixLength,
-            ContentFingerprint.hex(of: bytes[0..<checkpoint.prefixLength]) == checkpoint.prefixFingerprint
-        else { return nil }
-        // The new tail must go on with `,` (then the new messages): anything else is no append.
-        var tailStart = checkpoint.prefixLength
-        while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
-        guard tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
-
-        let records = checkpoint.records
-        let oldCount = records.count
-        let perPage = config.pageSize
-        let firstPage = (oldCount - 1) / perPage
-        var fileIndexOfSorted = [Int](repeating: 0, count: oldCount)
-        for (fileIndex, record) in records.enumerated() {
-            guard record.sortedIndex < oldCount else { return nil }
-            fileIndexOfSorted[record.sortedIndex] = fileIndex
-        }
-        var subset = Set<Int>()
-        subset.insert(fileIndexOfSorted[0])
-        if firstPage > 0 { subset.insert(fileIndexOfSorted[firstPage * perPage - 1]) }
-        for position in (firstPage * perPage)..<oldCount { subset.insert(fileIndexOfSorted[position]) }
-        for fileIndex in Array(subset) {
-            if let target = records[fileIndex].replyTarget, target < oldCount { subset.insert(target) }
-        }
-
-        // Read the synthetic document; a reply to an old message left out is added, once.
-        let previousWarnings = Set(previous.warnings.map(\.message))
-        var attempt = 0
-        while true {
-            attempt += 1
-            let chosen = subset.sorted()
-            var synthetic: [UInt8] = []
-            synthetic.reserveCapacity(
-                checkpoint.arrayOpenOffset + chosen.reduce(0) { $0 + records[$1].length + 1 }
-                    + bytes.count - checkpoint.prefixLength)
-            synthetic += bytes[0...checkpoint.arrayOpenOffset]
-            for (number, fileIndex) in chosen.enumerated() {
-                if number > 0 { synthetic.append(UInt8(ascii: ",")) }
-                let record = records[fileIndex]
-                guard record.start + record.length <= checkpoint.prefixLength else { return nil }
-                synthetic += bytes[record.start..<(record.start + record.length)]
-            }
-            let shift = checkpoint.prefixLength - synthetic.count  // synthetic offset + shift = file offset
-            synthetic += bytes[checkpoint.prefixLength...]
-            let read = reader.read(contents: synthetic, of: input.url, tracingMessages: true)
-            // An unknown field is reported once per file, at its first use: when the previous
-            // build reported it, that first use is in the unchanged head, and a full read reports
-            // it there again (the previous warnings are kept as they are).
-            let diagnostics = read.diagnostics.filter { diagnostic in
-                guard diagnostic.severity == .warning, case .unknownField = diagnostic.problem else { return true }
-                return !previousWarnings.contains(diagnostic.problem.message)
-            }
-            if attempt == 1, !diagnostics.isEmpty {
-                // Only warnings about reply targets that are old messages left out: add them.
-                var added = false
-                for diagnostic in diagnostics {
-                    guard diagnostic.severity == .warning, case .unknownReplyTarget(let id) = diagnostic.problem,
-                        let fileIndex = records.indices.first(where: {
-                            records[$0].idHash == AppendCheckpoint.idHash(id)
-                        }),
-                        !subset.contains(fileIndex)
-                    else { return nil }
-                    subset.insert(fileIndex)
-                    added = true
-                }
-                if added { continue }
-            }
-            guard diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
-            else { return nil }
-            return appendedEntry(
-                input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint, chosen: chosen,
-                conversation: conversation, trace: trace, shift: shift, firstPage: firstPage, into: parts)
-        }
-    }
-
-    /// The fast path once the synthetic document was read: checks, layout of the subset,
-    /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
-    private func appendedEntry(
-        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
-        checkpoint: AppendCheckpoint, chosen: [Int], conversation: Conversation, trace: JSONMessageTrace, shift: Int,
-        firstPage: Int, into parts: String
-    ) -> BuildManifest.Entry? {
-        let records = checkpoint.records
-        let oldCount = records.count
-        let chosenCount = chosen.count
-        let messages = conversation.messages
-        let newCount = messages.count - chosenCount
-        guard newCount > 0, trace.elementRanges.count == messages.count,
-            trace.elementRanges[chosenCount].lowerBound + shift > checkpoint.prefixLength
-        else { return nil }
-        // The new messages must sort after every old one: dated no earlier than the old last one
-        // (ties keep file order, and they come last in the file).
-        let sortedPosition = { (syntheticIndex: Int) in trace.sortedPositions?[syntheticIndex] ?? syntheticIndex }
-        let oldHashes = Set(records.map(\.idHash))
-        let previousWarnings = Set(previous.warnings.map(\.message))
-        for syntheticIndex in chosenCount..<messages.count {
-            let position = sortedPosition(syntheticIndex)
-            guard position >= chosenCount else { return nil }
-            let message = messages[position]
-            guard message.date.timeIntervalSinceReferenceDate >= checkpoint.maxDate,
-                !oldHashes.contains(AppendCheckpoint.idHash(message.id)), SiteRenderer.hasOwnAnchor(message.id),
-                !previousWarnings.contains(Problem.unknownReplyTarget(message.id).message)
-            else { return nil }
-        }
-        for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
-        // The rest of the file after the last message must be what followed the old last one.
-        let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound + shift
-        guard bytes.count - newPrefixLength == checkpoint.suffixLength,
-            ContentFingerprint.hex(of: bytes[newPrefixLength..<bytes.count]) == checkpoint.suffixFingerprint
-        else { return nil }
-        let totalCount = oldCount + newCount
-        let perPage = config.pageSize
-        let pageCount = (totalCount + perPage - 1) / perPage
-        // More pages change the pagination of every earlier page (it links the last page): then
-        // the full path renders them all.
-        guard pageCount == previous.pageCount else { return nil }
-
-        // Global positions: old messages keep theirs, new ones follow in their own order.
-        var globalIndexes = chosen.map { records[$0].sortedIndex }.sorted()
-        globalIndexes += (0..<newCount).map { oldCount + $0 }
-        let plan = layouter.plan(conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount)
-
-        var written: [String] = []
-        var folder = StagedFolder(root: parts)
-        do {
-            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
-                try folder.writeRendered(bytes, at: path)
-                written.append(path)
-            }
-            guard diagnostics.isEmpty else {
-                FileSystem.removeTree(parts)
-                return nil
-            }
-            let writtenSet = Set(written)
-            guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
-                FileSystem.removeTree(parts)
-                return nil
-            }
-        } catch {
-            FileSystem.removeTree(parts)
-            return nil
-        }
-
-        // Media: the previous ones, and those of the messages read now (the same site path keeps
-        // its first source, which is the previous one: new messages come last).
-        var media = previous.media
-        var sitePaths = Set(media.map(\.sitePath))
-        for asset in conversation.localAssets where sitePaths.insert(asset.sitePath).inserted {
-            guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
-            media.append(
-                BuildManifest.Media(
-                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
-                    modifiedNanoseconds: assetStamp.modifiedNanoseconds))
-        }
-
-        // The checkpoint again, with the new messages' records.
-        var fileIndexOfSyntheticSorted = [Int](repeating: 0, count: messages.count)
-        for syntheticIndex in 0..<messages.count {
-            fileIndexOfSyntheticSorted[sortedPosition(syntheticIndex)] =
-                syntheticIndex < chosenCount ? chosen[syntheticIndex] : oldCount + syntheticIndex - chosenCount
-        }
-        var newRecords = records
-        newRecords.reserveCapacity(totalCount)
-        for syntheticIndex in chosenCount..<messages.count {
-            let position = sortedPosition(syntheticIndex)
-            let range = trace.elementRanges[syntheticIndex]
-            var target: Int?
-            if let replyTo = messages[position].replyTo, let targetPosition = plan.messageIndex(ofMessage: replyTo) {
-                target = fileIndexOfSyntheticSorted[targetPosition]
-            }
-            newRecords.append(
-                AppendCheckpoint.Record(
-                    start: range.lowerBound + shift, length: range.count, sortedIndex: globalIndexes[position],
-                    idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
-        }
-        let newCheckpoint = AppendCheckpoint(
-            prefixLength: newPrefixLength, prefixFingerprint: ContentFingerprint.hex(of: bytes[0..<newPrefixLength]),
-            suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
-            arrayOpenOffset: checkpoint.arrayOpenOffset,
-            maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
-            records: newRecords)
-        let checkpointPath = AppendCheckpoint.relativePath(conversationID: conversation.id)
-        guard conversation.id == previous.conversationID else {
-            FileSystem.removeTree(parts)
-            return nil
-        }
-        do {
-            try folder.write(newCheckpoint.encoded(), at: checkpointPath)
-        } catch {
-            FileSystem.removeTree(parts)
-            return nil
-        }
-
-        var entry = previous
-        entry.size = stamp.size
-        entry.modifiedNanoseconds = stamp.modifiedNanoseconds
-        entry.contentHash = ContentFingerprint.hex(of: bytes[0..<bytes.count])
-        entry.summary = BuildManifest.Summary(plan.summary)
-        entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
-        entry.pageCount = pageCount
-        entry.files = Array(Set(previous.files).union(written)).sorted()
-        entry.media = media.sorted { $0.sitePath < $1.sitePath }
-        entry.checkpoint = checkpointPath
         return entry
     }
 
@@ -425,6 +188,27 @@ struct ConversationWorker: Sendable {
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
             return (nil, diagnostics)
         }
+        guard
+            let (rendered, plan) = try renderModel(
+                conversation, relativePath: input.relativePath, stamp: stamp, contentHash: contentHash, into: parts,
+                diagnostics: &diagnostics)
+        else { return (nil, diagnostics) }
+        var entry = rendered
+        var folder = StagedFolder(root: parts)
+        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
+            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
+            try folder.write(checkpoint.encoded(), at: path)
+            entry.checkpoint = path
+        }
+        return (entry, diagnostics)
+    }
+
+    /// Lays out and renders a conversation of the model into `parts`: the part of `render` that
+    /// native logs and imported exports share. `nil` when rendering reported an error.
+    func renderModel(
+        _ conversation: Conversation, relativePath: String, stamp: FileSystem.Stamp, contentHash: String,
+        into parts: String, diagnostics: inout [Diagnostic]
+    ) throws -> (BuildManifest.Entry, ConversationPlan)? {
         let plan = layouter.plan(conversation)
         var folder = StagedFolder(root: parts)
         var files: [String] = []
@@ -434,30 +218,64 @@ struct ConversationWorker: Sendable {
             try folder.writeRendered(bytes, at: path)
             files.append(path)
         }
+        var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
+        let anchors = SiteRenderer.messageAnchors(of: conversation)
+        let searchFiles = try writeSearchPart(
+            &part, plan: plan, pages: 0..<plan.pageCount, anchor: { anchors[$0] }, into: &folder)
+        files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
-        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        if diagnostics.contains(where: { $0.severity == .error }) { return nil }
+        if let baseURL = config.baseURL {
+            let feed = SitePublishing.conversationFeed(conversation, config: config, baseURL: baseURL)
+            let path = conversation.id + "/" + SitePublishing.feedFileName
+            try folder.write(Array(feed.utf8), at: path)
+            files.append(path)
+        }
         var media: [BuildManifest.Media] = []
         for asset in conversation.localAssets {
             guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
             media.append(
                 BuildManifest.Media(
-                    sourcePath: asset.sourcePath, sitePath: asset.sitePath, size: assetStamp.size,
+                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
+                    sitePath: asset.sitePath, size: assetStamp.size,
                     modifiedNanoseconds: assetStamp.modifiedNanoseconds))
         }
-        var entry = BuildManifest.Entry(
-            path: input.relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
+        let entry = BuildManifest.Entry(
+            path: relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
-            pageCount: files.filter { $0.hasSuffix(".html") }.count,
+            pageCount: plan.pageCount,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
-            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init))
-        if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
-            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
-            try folder.write(checkpoint.encoded(), at: path)
-            entry.checkpoint = path
+            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part)
+        return (entry, plan)
+    }
+
+    /// Lays out and renders one conversation an importer read (`number`: its parts folder).
+    func build(imported: ImportedConversation, number: Int) -> ConversationOutcome {
+        let parts = partsRoot + "/\(number)"
+        let relativePath = "import:" + imported.key
+        let input = InputDiscovery.Input(
+            relativePath: relativePath, url: URL(fileURLWithPath: imported.sourceFiles.first ?? imported.key))
+        var outcome = ConversationOutcome(
+            input: input, entry: nil, diagnostics: imported.diagnostics, reused: false, partsFolder: parts)
+        outcome.importCount = imported.countLine
+        guard let conversation = imported.conversation else { return outcome }
+        do {
+            var diagnostics = imported.diagnostics
+            let entry = try renderModel(
+                conversation, relativePath: relativePath, stamp: FileSystem.Stamp(size: 0, modifiedNanoseconds: 0),
+                contentHash: "", into: parts, diagnostics: &diagnostics)
+            outcome.entry = entry?.0
+            outcome.diagnostics = diagnostics
+        } catch {
+            FileSystem.removeTree(parts)
+            outcome.diagnostics.append(
+                .error(
+                    .fileSystem("cannot write the pages: \(error)"),
+                    at: SourceLocation(file: imported.sourceFiles.first ?? imported.key, line: 1, column: 1)))
         }
-        return (entry, diagnostics)
+        return outcome
     }
 
     /// Whether the log is read as JSON (everything but Markdown, as `LogReader` decides).
@@ -470,6 +288,9 @@ struct ConversationWorker: Sendable {
     static func checkpoint(of bytes: [UInt8], trace: JSONMessageTrace, plan: ConversationPlan) -> AppendCheckpoint? {
         let messages = plan.conversation.messages
         let count = messages.count
+        // Threads and pins (spec §1.1) reach back: a new reply changes its root's page, a new pin
+        // every page's header. Such logs always take the full path (no checkpoint).
+        guard !Self.reachesBack(messages) else { return nil }
         guard count > 0, trace.elementRanges.count == count, count < Int(UInt32.max),
             trace.elementRanges.allSatisfy({ $0.count < Int(UInt32.max) })
         else { return nil }
@@ -500,6 +321,12 @@ struct ConversationWorker: Sendable {
             suffixFingerprint: ContentFingerprint.hex(of: bytes[prefixLength..<bytes.count]),
             arrayOpenOffset: trace.arrayOpenOffset, maxDate: messages[count - 1].date.timeIntervalSinceReferenceDate,
             idsAreOwnAnchors: idsAreOwnAnchors, records: records)
+    }
+
+    /// Whether a message of `messages` changes pages other than its own: a thread reply (its
+    /// root's summary), or a pin (every page's header).
+    static func reachesBack(_ messages: [Message]) -> Bool {
+        messages.contains { $0.thread != nil || $0.pinned }
     }
 
     /// A relative path with no empty, `.` or `..` component: it stays inside the site.

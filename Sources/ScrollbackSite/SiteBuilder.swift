@@ -4,6 +4,7 @@ import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackRendering
+import ScrollbackSearch
 import ScrollbackTemplates
 
 /// The build pipeline: turns an input folder of logs into a site folder.
@@ -23,8 +24,10 @@ import ScrollbackTemplates
 ///    copied from the input (or linked from the previous output) to `media/<hash>.<ext>`.
 /// 7. `writeIndexAndAssets` — the index (summaries newest first, then by id) and the
 ///    renderer's static files.
-/// 8. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
-/// 9. `publish` — swap the staging folder in for the output in one rename.
+/// 8. `writeSearchIndex` — `search/`: the conversations' search parts merged (`SearchStep`);
+///    nothing with `search: false`.
+/// 9. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
+/// 10. `publish` — swap the staging folder in for the output in one rename.
 ///
 /// Any thrown error deletes the staging folder and leaves the previous output as it was.
 /// A log with errors keeps the pages (and index entry) of the last build that read it without
@@ -42,6 +45,10 @@ public struct SiteBuilder: Sendable {
         public var output: URL
         /// Ignore the previous build's cache and rebuild every conversation (`--clean`).
         public var ignoresCache = false
+        /// The published address (`--base-url`); overrides the config's `baseURL`.
+        public var baseURL: String?
+        /// `--format`: read exports only as this format (spec §6); `nil` detects each by structure.
+        public var format: ExportFormat?
         /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
         /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
@@ -70,7 +77,7 @@ public struct SiteBuilder: Sendable {
     /// The pipeline's steps, in order.
     public static let stepNames = [
         "checkFolders", "discoverInputs", "readConfig", "buildConversations", "placeConversations", "copyMedia",
-        "writeIndexAndAssets", "writeManifest", "publish",
+        "writeIndexAndAssets", "writeSearchIndex", "writeManifest", "publish",
     ]
 
     /// Builds the site; returns the report. Throws `SiteBuildError` when nothing could be published.
@@ -88,6 +95,7 @@ public struct SiteBuilder: Sendable {
         try run.step("placeConversations") { try $0.placeConversations() }
         try run.step("copyMedia") { try $0.copyMedia() }
         try run.step("writeIndexAndAssets") { try $0.writeIndexAndAssets() }
+        try run.step("writeSearchIndex") { try $0.writeSearchIndex() }
         try run.step("writeManifest") { try $0.writeManifest() }
         try run.step("publish") { try $0.publish() }
         run.report.diagnostics.sort()
@@ -102,6 +110,8 @@ struct BuildRun {
     var report = BuildReport()
     var output: OutputFolder?
     var inputs: [InputDiscovery.Input] = []
+    /// Exports of other apps found under the input (spec §6).
+    var exports: [ExportDiscovery.Found] = []
     var config = SiteConfig()
     /// The renderer with the shipped templates and the site's `templates/` overrides.
     var renderer = SiteRenderer(config: SiteConfig())
@@ -129,7 +139,21 @@ struct BuildRun {
 
     /// The input folder, absolute and symlink-free: discovery, the readers' containment checks
     /// and diagnostics all see the same paths.
-    var inputRoot: URL { URL(fileURLWithPath: FileSystem.canonicalPath(options.input.path)) }
+    /// A single file given as INPUT is read in its folder (which bounds its media).
+    var inputRoot: URL {
+        let path = FileSystem.canonicalPath(options.input.path)
+        if FileSystem.kind(path) == .file { return URL(fileURLWithPath: (path as NSString).deletingLastPathComponent) }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// The INPUT when it is a single file.
+    var inputFile: String? {
+        let path = FileSystem.canonicalPath(options.input.path)
+        return FileSystem.kind(path) == .file ? path : nil
+    }
+
+    /// Where zip exports are unpacked for this build (inside the staging folder's private part).
+    var unpackFolder: URL { URL(fileURLWithPath: staging + "/" + BuildManifest.folderName + "/unpacked") }
 
     /// The path of the staging folder.
     var staging: String { output!.stagingPath }
@@ -159,17 +183,40 @@ struct BuildRun {
         output = folder
     }
 
-    /// Step 2: the logs, sorted; the output folder is never walked even when inside the input.
+    /// Step 2: the exports (spec §6) and the logs, sorted; the output folder is never walked
+    /// even when inside the input. Files an export claims are not read as logs.
     mutating func discoverInputs() {
         let outputURL = URL(fileURLWithPath: output!.path)
-        inputs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL]).logs()
+        let found = ExportDiscovery(
+            inputRoot: inputFile.map { URL(fileURLWithPath: $0) } ?? inputRoot, format: options.format,
+            unpackFolder: unpackFolder, excluding: [outputURL]
+        ).find()
+        exports = found.exports
+        record(found.diagnostics)
+        let claimed = found.claimed
+        var logs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL]).logs()
+        if let inputFile {
+            logs = logs.filter { FileSystem.canonicalPath($0.url.path) == inputFile }
+        }
+        inputs = logs.filter { log in
+            let path = FileSystem.canonicalPath(log.url.path)
+            return !claimed.contains(path) && !claimed.contains { path.hasPrefix($0 + "/") }
+        }
     }
 
     /// Step 3: the site config, and the fingerprint of everything that affects every page.
     mutating func readConfig() throws {
-        let (config, diagnostics) = ConfigReader.read(inputRoot: inputRoot)
+        var (config, diagnostics) = ConfigReader.read(inputRoot: inputRoot)
         record(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidConfig }
+        if let baseURL = options.baseURL {
+            guard let normalized = SiteConfig.normalizedBaseURL(baseURL) else {
+                throw SiteBuildError.fileSystem(
+                    "invalid base URL '\(baseURL)'; expected an absolute http or https URL such as https://example.com/chats/"
+                )
+            }
+            config.baseURL = normalized
+        }
         self.config = config
         let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
         record(templates.diagnostics)
@@ -179,8 +226,11 @@ struct BuildRun {
         settingsFingerprint = SettingsFingerprint.compute(
             inputRoot: inputRoot, generator: SiteBuilder.version,
             shippedTemplates: (try? ShippedTemplates.files()) ?? [])
+        // The base URL may come from the command line: pages built for another one are not reused.
+        settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
-        assetFiles = renderer.assetFiles().sorted { $0.path < $1.path }
+        assetFiles = renderer.assetFiles().filter { config.search || !SearchIndex.isSearchFile($0.path) }
+            .sorted { $0.path < $1.path }
     }
 
     /// Step 4: every log, reused or built, in parallel. Results land in input order.
@@ -200,9 +250,47 @@ struct BuildRun {
             slots.store(outcome, at: index)
         }
         outcomes = slots.values()
+        outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
         for outcome in outcomes {
             report.diagnostics += outcome.diagnostics
+            if let line = outcome.importCount { report.importCounts.append(line) }
         }
+    }
+
+    /// The conversations of every export, each laid out and rendered as soon as its importer
+    /// hands it over (so one conversation is held at a time per export); exports in parallel,
+    /// results in discovery order.
+    func importedOutcomes(worker: ConversationWorker, firstNumber: Int) -> [ConversationOutcome] {
+        let exports = self.exports
+        let slots = ExportSlots(count: exports.count)
+        let config = self.config
+        let inputRoot = self.inputRoot
+        DispatchQueue.concurrentPerform(iterations: exports.count) { index in
+            let found = exports[index]
+            guard let importer = ExportImporters.importer(for: found.export.format) else { return }
+            let context = ImportContext(
+                root: found.export.root, config: config, inputRoot: inputRoot, shownAs: found.zip)
+            var results: [ConversationOutcome] = []
+            var number = 0
+            let exportDiagnostics = importer.read(found.export, context: context) { imported in
+                // Parts folders: after the logs', by export then conversation, never shared.
+                let outcome = worker.build(imported: imported, number: firstNumber + index * 1_000_000 + number)
+                number += 1
+                results.append(outcome)
+            }
+            slots.store(results, exportDiagnostics, at: index)
+        }
+        var outcomes: [ConversationOutcome] = []
+        for (results, diagnostics) in slots.values() {
+            outcomes += results
+            if !diagnostics.isEmpty {
+                outcomes.append(
+                    ConversationOutcome(
+                        input: InputDiscovery.Input(relativePath: "import:", url: inputRoot), entry: nil,
+                        diagnostics: diagnostics, reused: false, partsFolder: ""))
+            }
+        }
+        return outcomes
     }
 
     /// Step 5: first log (in path order) to claim an id keeps it; later ones get an error naming
@@ -234,10 +322,10 @@ struct BuildRun {
             for top in Set(entry.files.map(Self.topLevelName)).sorted() {
                 try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
             }
-            if let checkpoint = entry.checkpoint {
-                let destination = staging + "/" + checkpoint
+            for cached in [entry.checkpoint, entry.searchPart].compactMap({ $0 }) {
+                let destination = staging + "/" + cached
                 try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-                try FileSystem.move(parts + "/" + checkpoint, to: destination)
+                try FileSystem.move(parts + "/" + cached, to: destination)
             }
         }
         FileSystem.removeTree(staging + "/" + BuildManifest.folderName + "/parts")
@@ -262,7 +350,7 @@ struct BuildRun {
         var sources: [String: String] = [:]
         for outcome in outcomes {
             for media in outcome.entry?.media ?? [] where sources[media.sitePath] == nil {
-                sources[media.sitePath] = media.sourcePath
+                sources[media.sitePath] = BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot)
             }
         }
         var folder = StagedFolder(root: staging)
@@ -298,8 +386,20 @@ struct BuildRun {
         }
         let index = renderer.renderIndex(published.map(\.summary.conversationSummary))
         var folder = StagedFolder(root: staging)
-        for file in [index] + assetFiles {
+        for file in [index, renderer.renderNotFound()] + assetFiles {
             try folder.write(file.contents, at: file.path)
+        }
+        if let baseURL = config.baseURL {
+            let pages = ["index.html"] + published.flatMap { $0.files.filter { $0.hasSuffix(".html") } }
+            let extra: [(String, String)] = [
+                ("sitemap.xml", SitePublishing.sitemap(baseURL: baseURL, pagePaths: pages)),
+                ("robots.txt", SitePublishing.robots(baseURL: baseURL)),
+                (
+                    SitePublishing.feedFileName,
+                    SitePublishing.siteFeed(config: config, baseURL: baseURL, entries: published)
+                ),
+            ]
+            for (path, text) in extra { try folder.write(Array(text.utf8), at: path) }
         }
         report.pages += 1
     }
@@ -333,7 +433,12 @@ struct BuildRun {
 
     /// Top-level names of the site that belong to the site, not to a conversation.
     func reservedTopLevelNames() -> Set<String> {
-        Set(["index.html", "media", BuildManifest.folderName] + assetFiles.map { Self.topLevelName($0.path) })
+        Set(
+            [
+                "index.html", "404.html", "sitemap.xml", "robots.txt", SitePublishing.feedFileName, "media",
+                BuildManifest.folderName,
+            ] + (config.search ? [SearchIndex.folder] : [])
+                + assetFiles.map { Self.topLevelName($0.path) })
     }
 
     /// `a` for `a/b/c.html`.
@@ -357,6 +462,30 @@ struct ConversationOutcome: Sendable {
     var kept = false
     /// Where its files were staged before placement.
     var partsFolder: String
+    /// For an imported conversation: its "messages in → messages out" line.
+    var importCount: String?
+}
+
+/// Per-export results that the parallel importers fill, one slot each.
+final class ExportSlots: @unchecked Sendable {
+    private var slots: [([ConversationOutcome], [Diagnostic])]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: ([], []), count: count)
+    }
+
+    func store(_ outcomes: [ConversationOutcome], _ diagnostics: [Diagnostic], at index: Int) {
+        lock.lock()
+        slots[index] = (outcomes, diagnostics)
+        lock.unlock()
+    }
+
+    func values() -> [([ConversationOutcome], [Diagnostic])] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
 }
 
 /// Result storage that the parallel workers fill, one slot each.

@@ -50,7 +50,8 @@ def conversation_pages(site):
     if not root.is_dir():
         return result
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        pages = sorted(folder.glob("*.html"), key=page_number)
+        # (`dates.html` is the conversation's date list, not one of its pages.)
+        pages = sorted((p for p in folder.glob("*.html") if p.name != "dates.html"), key=page_number)
         if pages and pages[0].name == "index.html":
             result[folder.name] = pages
     return result

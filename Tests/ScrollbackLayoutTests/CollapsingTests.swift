@@ -5,8 +5,7 @@ import Testing
 @testable import ScrollbackLayout
 
 /// A group of three from Alice, then one edited message from Bob.
-private func threeAndOne(me: String? = nil, layout overrides: LayoutOverrides = LayoutOverrides()) -> ConversationPlan
-{
+private func threeAndOne(me: String? = nil, layout overrides: LayoutOverrides = LayoutOverrides()) -> ConversationPlan {
     layOut(
         conversation(
             [

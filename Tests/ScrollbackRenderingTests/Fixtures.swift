@@ -199,6 +199,13 @@ enum Fixture {
                 row(
                     "m13", .custom(CustomItem(id: "dice", data: .object([(key: "roll", value: .number("6"))]))),
                     sender: bob)),
+            .message(
+                row(
+                    "m14",
+                    .file(
+                        FileItem(
+                            source: .local(LocalAsset(sourcePath: "/tmp/plan.pdf", sitePath: "media/plan.pdf")),
+                            name: "Berlin plan.pdf", size: 1_234_567, mimeType: "application/pdf")), sender: bob)),
         ]
         return layout(pages: [rows], description: "Planning the Berlin weekend")
     }

@@ -16,6 +16,12 @@ struct RenderedMessage {
 }
 
 enum Inspect {
+    /// `html` without the site's own search script tag (conversation pages or the index).
+    static func withoutOwnSearchScript(_ html: String) -> String {
+        html.replacingOccurrences(of: "<script src=\"../assets/search.js\" defer></script>", with: "")
+            .replacingOccurrences(of: "<script src=\"assets/search.js\" defer></script>", with: "")
+    }
+
     /// The page's HTML as text.
     static func text(_ file: RenderedFile) -> String { String(decoding: file.contents, as: UTF8.self) }
 

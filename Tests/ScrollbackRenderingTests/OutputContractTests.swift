@@ -178,8 +178,11 @@ import Testing
 
     @Test func assetsAreShippedAndSmall() throws {
         let assets = SiteRenderer(config: SiteConfig()).assetFiles()
-        #expect(assets.map(\.path) == ["assets/favicon.svg", "assets/scrollback.css"])
-        let css = try #require(assets.last)
+        #expect(
+            assets.map(\.path) == [
+                "assets/favicon.svg", "assets/scrollback.css", "assets/search.css", "assets/search.js",
+            ])
+        let css = try #require(assets.first { $0.path == "assets/scrollback.css" })
         #expect(css.contents.count <= 20_000)
         let text = Inspect.text(css)
         #expect(text.contains("prefers-color-scheme: dark"))

@@ -87,4 +87,3 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationPlan {
         #expect(MessageRenderer.rebaseRoot(sample, root: "../") == reference(sample), "\(sample.debugDescription)")
     }
 }
-

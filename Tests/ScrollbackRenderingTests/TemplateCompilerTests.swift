@@ -42,7 +42,7 @@ import Testing
             if TemplateLibrary.viewModel(ofTemplate: name) != nil {
                 #expect(library.compiledTemplate(name).fallbackReason == nil, "\(name) is not compiled")
             } else {
-                #expect(["avatar", "header", "footer", "timestamp", "reply"].contains(name), "\(name) is never rendered")
+                #expect(["avatar", "header", "footer", "timestamp", "reply", "thread-summary"].contains(name), "\(name) is never rendered")
             }
         }
     }
@@ -78,7 +78,8 @@ import Testing
         let shipped = TemplateLibrary.defaultTemplatesDirectory
         var overrides: [String: String] = [:]
         for name in ["message", "conversation", "base", "pagination", "kinds/text", "avatar"] {
-            overrides[name + ".mustache"] = try String(contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
+            overrides[name + ".mustache"] = try String(
+                contentsOfFile: shipped + "/" + name + ".mustache", encoding: .utf8)
         }
         let library = TemplateLibrary(siteTemplatesDirectory: try Inspect.siteTemplates(overrides))
         #expect(library.overridden.contains("message"))
@@ -104,7 +105,9 @@ import Testing
         #expect(library.compiledTemplate("day-separator").fallbackReason != nil)
         let loop = try #require(library.diagnostics.first { $0.location?.file == "templates/kinds/system.mustache" })
         #expect(loop.severity == .error)
-        let plan = Fixture.layout(pages: [[Fixture.day("Friday", "2024-05-03"), .message(Fixture.row("e", .emoji("hi")))]])
+        let plan = Fixture.layout(pages: [
+            [Fixture.day("Friday", "2024-05-03"), .message(Fixture.row("e", .emoji("hi")))]
+        ])
         let html = try #require(Inspect.render(plan, templates: library).pages["trip/index.html"])
         #expect(html.contains("<div class=\"b em\">HI</div>"))
         #expect(html.contains("<h2>Friday, May 3, 2024</h2>"))

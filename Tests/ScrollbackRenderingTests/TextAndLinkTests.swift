@@ -111,7 +111,8 @@ import Testing
         let numbers = pages.map { entry in
             if case .page(let index, _) = entry { String(index + 1) } else { "…" }
         }
-        #expect(pages.filter { if case .page(_, true) = $0 { true } else { false } } == [.page(index: 10, current: true)])
+        #expect(
+            pages.filter { if case .page(_, true) = $0 { true } else { false } } == [.page(index: 10, current: true)])
         #expect(numbers == ["1", "…", "8", "9", "10", "11", "12", "13", "14", "…", "30"])
     }
 

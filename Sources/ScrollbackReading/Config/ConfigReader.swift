@@ -27,7 +27,7 @@ public enum ConfigReader {
     public static let fileNames = ["scrollback.yml", "scrollback.yaml", "scrollback.json"]
 
     /// The top-level keys a config may hold.
-    static let topLevelKeys = ["title", "description", "pageSize", "remoteMedia", "layout"]
+    static let topLevelKeys = ConfigOptions.topLevelKeys
 
     /// The shape of the file, decoded by `YAMLDecoder`.
     struct ConfigFile: Decodable {
@@ -35,6 +35,8 @@ public enum ConfigReader {
         var description: String?
         var pageSize: Int?
         var remoteMedia: Bool?
+        var baseURL: String?
+        var search: Bool?
         var layout: [String: LayoutOptionValue]?
     }
 
@@ -133,6 +135,19 @@ public enum ConfigReader {
             }
         }
         if let remoteMedia = decoded.remoteMedia { config.remoteMedia = remoteMedia }
+        if let baseURL = decoded.baseURL {
+            if let normalized = SiteConfig.normalizedBaseURL(baseURL) {
+                config.baseURL = normalized
+            } else {
+                diagnostics.append(
+                    .error(
+                        .invalidOption(
+                            name: "baseURL", value: baseURL,
+                            expected: "an absolute http or https URL such as https://example.com/chats/"),
+                        at: location(mapping["baseURL"])))
+            }
+        }
+        if let search = decoded.search { config.search = search }
         if let layout = decoded.layout, let layoutNode = mapping["layout"]?.mapping {
             var overrides = LayoutOverrides()
             // In file order, so diagnostics come out in a stable order.
@@ -156,7 +171,8 @@ public enum ConfigReader {
     ) -> Diagnostic {
         let expectedByKey = [
             "title": "text", "description": "text", "pageSize": "a whole number of at least 1",
-            "remoteMedia": "true or false", "layout": "a mapping of layout options",
+            "remoteMedia": "true or false", "search": "true or false", "baseURL": "an http or https URL",
+            "layout": "a mapping of layout options",
         ]
         let path: [any CodingKey]
         let detail: String

@@ -42,12 +42,14 @@ public enum LayoutOptionValue: Hashable, Sendable, Decodable, CustomStringConver
 /// (`top`, `bottom`, `off`), `messageMaxWidth` and `messageCornerRadius` (`75%`, `480px`,
 /// `30rem`, or a number of px), `timestampFormat` (`short`, `medium`, `long`, `full`, or a
 /// Unicode date pattern such as `HH:mm`), `locale` (`en_US`, `de-DE`) and `timezone`
-/// (an IANA name; `timeZone` is accepted too).
+/// (an IANA name; `timeZone` is accepted too), `threadInlineLimit` (replies a thread may have
+/// and still open in place; a whole number).
 public enum LayoutOptionParsing {
     /// Every option name, in the order spec §3 lists them.
     public static let optionNames = [
         "grouping", "groupGap", "collapseProfilePicture", "collapseEnclosingViews", "collapseTimestamps",
         "messageMaxWidth", "messageCornerRadius", "timestampFormat", "locale", "timezone",
+        "threadInlineLimit",
     ]
 
     /// Whether `name` is a layout option (including the alias `timeZone`).
@@ -123,6 +125,11 @@ public enum LayoutOptionParsing {
             guard case .string(let text) = value else { return .unknownTimeZone(value.description) }
             guard isTimeZone(text) else { return .unknownTimeZone(text) }
             overrides.timeZone = text
+        case "threadInlineLimit":
+            guard case .number(let text) = value, let limit = Int(text), limit >= 0 else {
+                return invalid("a whole number of replies, 0 or more")
+            }
+            overrides.threadInlineLimit = limit
         default:
             return unknownOption(name)
         }

@@ -99,7 +99,7 @@ extension JSONNode: JSONObjectFields {
 /// The members of a message object the reader knows; each is a slot of `MessageFields`.
 enum MessageField: Int, CaseIterable {
     case id, kind, sender, date, edited, status, replyTo, reactions, text, markdown, html, media, location, contact,
-        link, custom
+        link, custom, thread, broadcast, forwardedFrom, deleted, pinned, source
 
     /// The member names, in slot order.
     static let names: [String] = allCases.map(\.name)
@@ -123,6 +123,12 @@ enum MessageField: Int, CaseIterable {
         case .contact: "contact"
         case .link: "link"
         case .custom: "custom"
+        case .thread: "thread"
+        case .broadcast: "broadcast"
+        case .forwardedFrom: "forwardedFrom"
+        case .deleted: "deleted"
+        case .pinned: "pinned"
+        case .source: "source"
         }
     }
 }
@@ -667,11 +673,51 @@ private struct JSONLogSession {
         }
         let replyTo = string(object, .replyTo)
         let reactions = self.reactions(object)
-        guard kindIsKnown, let kind = kind(kindName, object) else { return nil }
+        let thread = string(object, .thread)
+        let broadcast = bool(object, .broadcast) ?? false
+        let forwardedFrom = string(object, .forwardedFrom)
+        let deleted = bool(object, .deleted) ?? false
+        let pinned = bool(object, .pinned) ?? false
+        let source = exportSource(object)
+        guard kindIsKnown else { return nil }
+        let kind: MessageKind
+        if deleted, !hasPayload(object) {
+            kind = .text("")  // spec §1.1: a deleted message's kind and payload may be absent
+        } else if let read = self.kind(kindName, object) {
+            kind = read
+        } else {
+            return nil
+        }
         guard let date else { return nil }
         return Message(
             id: id, sender: kindName == .system ? nil : sender, date: date, kind: kind, replyTo: replyTo,
-            reactions: reactions, edited: edited, status: status, location: at(object))
+            reactions: reactions, edited: edited, status: status, thread: thread, broadcast: broadcast,
+            forwardedFrom: forwardedFrom, deleted: deleted, pinned: pinned, source: source, location: at(object))
+    }
+
+    /// Whether the message carries any kind payload member.
+    func hasPayload(_ object: MessageFields) -> Bool {
+        let payloads: [MessageField] = [.text, .markdown, .html, .media, .location, .contact, .link, .custom]
+        return payloads.contains { object.value($0) != nil }
+    }
+
+    /// The `source` member (spec §1.1): `{ format, file, line?, path?, id? }`.
+    mutating func exportSource(_ object: MessageFields) -> ExportSource? {
+        guard let node = self.object(object, .source) else { return nil }
+        let format = string(node, "format", required: true)
+        let file = string(node, "file", required: true)
+        var line: Int?
+        if let lineNode = member(node, "line", required: false) {
+            if let value = lineNode.number, value.isFinite, value >= 1, value <= 9e15, value == value.rounded() {
+                line = Int(value)
+            } else {
+                error(.wrongType(field: "line", expected: "a whole number from 1, not \(lineNode.typeName)"), lineNode)
+            }
+        }
+        let path = string(node, "path")
+        let id = string(node, "id")
+        guard let format, let file else { return nil }
+        return ExportSource(format: format, file: file, line: line, path: path, id: id)
     }
 
     /// `MessageKind.Name(rawValue:)`, comparing with the one or few names of the same length
@@ -679,7 +725,7 @@ private struct JSONLogSession {
     static func kindName(_ text: String) -> MessageKind.Name? {
         let candidate: MessageKind.Name?
         switch text.utf8.count {
-        case 4: candidate = .text
+        case 4: candidate = text.utf8.first == UInt8(ascii: "f") ? .file : .text
         case 5:
             switch text.utf8.first {
             case UInt8(ascii: "e"): candidate = .emoji
@@ -746,7 +792,23 @@ private struct JSONLogSession {
         case .contact: return contact(object)
         case .linkPreview: return linkPreview(object)
         case .custom: return custom(object)
+        case .file: return fileItem(object).map(MessageKind.file)
         }
+    }
+
+    mutating func fileItem(_ object: MessageFields) -> FileItem? {
+        guard let media = self.object(object, .media, required: true) else { return nil }
+        guard let source = self.media(media, "url", required: true) else { return nil }
+        var size: Int64?
+        if let sizeNode = member(media, "size", required: false) {
+            if let value = sizeNode.number, value.isFinite, value >= 0, value <= 9e15, value == value.rounded() {
+                size = Int64(value)
+            } else {
+                error(
+                    .wrongType(field: "size", expected: "a whole number of bytes, not \(sizeNode.typeName)"), sizeNode)
+            }
+        }
+        return FileItem(source: source, name: string(media, "name"), size: size, mimeType: string(media, "mimeType"))
     }
 
     mutating func attributedText(_ object: MessageFields) -> MessageKind? {

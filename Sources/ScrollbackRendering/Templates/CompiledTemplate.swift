@@ -60,11 +60,19 @@ final class CompiledTemplate: @unchecked Sendable {
 
     /// Appends the template rendered with `root` (an object of the schema it was compiled for).
     func render(_ root: TemplateObject, into output: HTMLBuffer) {
+        var stack: [TemplateValue] = []
+        render(root, into: output, stack: &stack)
+    }
+
+    /// The same, with `stack` as the context stack's storage (left empty), so a caller that
+    /// renders a row after another allocates it once.
+    func render(_ root: TemplateObject, into output: HTMLBuffer, stack: inout [TemplateValue]) {
         switch body {
         case .steps(let steps):
-            var stack: [TemplateValue] = [.object(root)]
-            stack.reserveCapacity(8)
+            stack.removeAll(keepingCapacity: true)
+            stack.append(.object(root))
             TemplateStep.run(steps, &stack, output)
+            stack.removeAll(keepingCapacity: true)
         case .mustache(let library, _):
             if let text = library.render(MustacheView(value: .object(root)), withTemplate: name) {
                 var sink = output
@@ -126,60 +134,100 @@ enum TemplateKey {
     case missing
 }
 
-indirect enum TemplateStep {
-    case bytes([UInt8])
-    case print(TemplateLookup, escaped: Bool)
-    case section(TemplateLookup, [TemplateStep])
-    case inverted(TemplateLookup, [TemplateStep])
+/// One step of a compiled template. Classes rather than an enum: running a step is one call,
+/// with no payload copied out (and retained) per step.
+class TemplateStep {
+    func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {}
 
+    /// Runs `steps` in order.
+    @inline(__always)
     static func run(_ steps: [TemplateStep], _ stack: inout [TemplateValue], _ output: HTMLBuffer) {
-        for step in steps {
-            switch step {
-            case .bytes(let bytes):
-                output.append(contentsOf: bytes)
-            case .print(let lookup, let escaped):
-                print(resolve(lookup, stack), escaped: escaped, into: output)
-            case .section(let lookup, let body):
-                let value = resolve(lookup, stack)
-                switch value {
-                case .absent, .transparent, .flag(false):
-                    break
-                case .flag(true):
-                    stack.append(.transparent)
-                    run(body, &stack, output)
+        steps.withUnsafeBufferPointer { steps in
+            for index in steps.indices { steps[index].run(&stack, output) }
+        }
+    }
+
+    /// Static text.
+    final class Bytes: TemplateStep {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            output.append(contentsOf: bytes)
+        }
+    }
+
+    /// `{{name}}` or `{{{name}}}`.
+    final class Print: TemplateStep {
+        let lookup: TemplateLookup
+        let escaped: Bool
+        init(_ lookup: TemplateLookup, escaped: Bool) {
+            self.lookup = lookup
+            self.escaped = escaped
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            TemplateStep.print(TemplateStep.resolve(lookup, stack), escaped: escaped, into: output)
+        }
+    }
+
+    /// `{{#name}}…{{/name}}`.
+    final class Section: TemplateStep {
+        let lookup: TemplateLookup
+        let body: [TemplateStep]
+        init(_ lookup: TemplateLookup, _ body: [TemplateStep]) {
+            self.lookup = lookup
+            self.body = body
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            let value = TemplateStep.resolve(lookup, stack)
+            switch value {
+            case .absent, .transparent, .flag(false):
+                break
+            case .flag(true):
+                stack.append(.transparent)
+                TemplateStep.run(body, &stack, output)
+                stack.removeLast()
+            case .objects(let objects):
+                for object in objects {
+                    stack.append(.object(object))
+                    TemplateStep.run(body, &stack, output)
                     stack.removeLast()
-                case .objects(let objects):
-                    for object in objects {
-                        stack.append(.object(object))
-                        run(body, &stack, output)
-                        stack.removeLast()
-                    }
-                case .json(.array(let elements)):
-                    for element in elements {
-                        let value = TemplateValue(element)
-                        if case .absent = value { continue }
-                        stack.append(value)
-                        run(body, &stack, output)
-                        stack.removeLast()
-                    }
-                default:
+                }
+            case .json(.array(let elements)):
+                for element in elements {
+                    let value = TemplateValue(element)
+                    if case .absent = value { continue }
                     stack.append(value)
-                    run(body, &stack, output)
+                    TemplateStep.run(body, &stack, output)
                     stack.removeLast()
                 }
-            case .inverted(let lookup, let body):
-                let shows: Bool
-                switch resolve(lookup, stack) {
-                case .absent, .flag(false): shows = true
-                case .objects(let objects): shows = objects.isEmpty
-                case .json(.array(let elements)): shows = !elements.contains { if case .null = $0 { false } else { true } }
-                default: shows = false
-                }
-                if shows {
-                    stack.append(.transparent)
-                    run(body, &stack, output)
-                    stack.removeLast()
-                }
+            default:
+                stack.append(value)
+                TemplateStep.run(body, &stack, output)
+                stack.removeLast()
+            }
+        }
+    }
+
+    /// `{{^name}}…{{/name}}`.
+    final class Inverted: TemplateStep {
+        let lookup: TemplateLookup
+        let body: [TemplateStep]
+        init(_ lookup: TemplateLookup, _ body: [TemplateStep]) {
+            self.lookup = lookup
+            self.body = body
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            let shows: Bool
+            switch TemplateStep.resolve(lookup, stack) {
+            case .absent, .flag(false): shows = true
+            case .objects(let objects): shows = objects.isEmpty
+            case .json(.array(let elements)): shows = !elements.contains { if case .null = $0 { false } else { true } }
+            default: shows = false
+            }
+            if shows {
+                stack.append(.transparent)
+                TemplateStep.run(body, &stack, output)
+                stack.removeLast()
             }
         }
     }
@@ -238,12 +286,14 @@ indirect enum TemplateStep {
         case .number(let number):
             appendDecimal(number, &sink)
         case .bytes(let bytes):
-            bytes.withBytes { if escaped { HTMLText.appendEscaped($0, to: &sink) } else { sink.append(contentsOf: $0) } }
-        case .isoTime(let time):
-            if time.isPlainASCII || !escaped {
-                time.withUTF8 { sink.append(contentsOf: $0) }  // digits and `-:T+Z`: nothing to escape
+            bytes.withBytes {
+                if escaped { HTMLText.appendEscaped($0, to: &sink) } else { sink.append(contentsOf: $0) }
+            }
+        case .isoTime(let view):
+            if view.iso.isPlainASCII || !escaped {
+                view.iso.withUTF8 { sink.append(contentsOf: $0) }  // digits and `-:T+Z`: nothing to escape
             } else {
-                esc(time.text, &sink)
+                esc(view.iso.text, &sink)
             }
         case .writer(let writer):
             if escaped {
@@ -300,15 +350,14 @@ struct TemplateCompiler {
     }
 
     /// The steps of `template` (named `name`) with contexts of `stack` (outermost first).
-    mutating func compile(_ template: MustacheTemplate, name: String, stack: [TemplateShape]) throws -> [TemplateStep]
-    {
+    mutating func compile(_ template: MustacheTemplate, name: String, stack: [TemplateShape]) throws -> [TemplateStep] {
         guard let tokens = MustacheToken.tokens(of: template) else {
             throw Failure.unsupported("\(name): swift-mustache's parsed form is not the one this build reads")
         }
         var steps: [TemplateStep] = []
         var pendingText: [UInt8] = []
         func flushText() {
-            if !pendingText.isEmpty { steps.append(.bytes(pendingText)) }
+            if !pendingText.isEmpty { steps.append(TemplateStep.Bytes(pendingText)) }
             pendingText = []
         }
         for token in tokens {
@@ -320,20 +369,20 @@ struct TemplateCompiler {
             case .variable(let variable, let escaped, let transforms):
                 guard transforms.isEmpty else { throw Failure.unsupported("\(name): transforms in {{\(variable)}}") }
                 flushText()
-                steps.append(.print(lookup(variable, stack).lookup, escaped: escaped))
+                steps.append(TemplateStep.Print(lookup(variable, stack).lookup, escaped: escaped))
             case .section(let section, let inverted, let transforms, let body):
                 guard transforms.isEmpty else { throw Failure.unsupported("\(name): transforms in {{#\(section)}}") }
                 flushText()
                 let (found, shape) = lookup(section, stack)
                 if inverted {
-                    steps.append(.inverted(found, try compile(body, name: name, stack: stack + [.scalar])))
+                    steps.append(TemplateStep.Inverted(found, try compile(body, name: name, stack: stack + [.scalar])))
                 } else {
                     let pushed: TemplateShape
                     switch shape {
                     case .list(let element): pushed = .object(element)
                     default: pushed = shape
                     }
-                    steps.append(.section(found, try compile(body, name: name, stack: stack + [pushed])))
+                    steps.append(TemplateStep.Section(found, try compile(body, name: name, stack: stack + [pushed])))
                 }
             case .partial(let partial, let indentation, let inherits):
                 guard !inherits else { throw Failure.unsupported("\(name): a partial with blocks ({{<\(partial)}})") }

@@ -19,7 +19,7 @@ struct MustacheView: MustacheParent {
         case .flag(let flag): return flag
         case .number(let number): return number
         case .bytes(let bytes): return bytes.string
-        case .isoTime(let time): return time.text
+        case .isoTime(let time): return time.iso.text
         case .writer(let writer):
             let output = HTMLBuffer(capacity: 1024)
             writer.write(into: output)

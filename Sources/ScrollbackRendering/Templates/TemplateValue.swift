@@ -22,8 +22,9 @@ enum TemplateValue {
     case number(Int)
     /// Text already made as bytes (markup, or text written in place): escaped by `{{ }}`.
     case bytes(HTMLBuffer)
-    /// An ISO 8601 time held inline (`InlineISOTime`), so a row makes no string for it.
-    case isoTime(InlineISOTime)
+    /// A timestamp's ISO 8601 time, held inline in its view (`TimeView.iso`), so a row makes no
+    /// string for it (and values stay small to copy).
+    case isoTime(TimeView)
     /// Markup written on demand straight into the output (a template rendering, a page's rows).
     case writer(any TemplateWriter)
     /// A view model: its names come from its schema.
@@ -90,8 +91,9 @@ final class AnyTemplateSchema: @unchecked Sendable {
         return (field.shape(), field.read)
     }
 
-    fileprivate func add(_ name: String, shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue)
-    {
+    fileprivate func add(
+        _ name: String, shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue
+    ) {
         precondition(fields[name] == nil, "\(typeName) declares \(name) twice")
         names.append(name)
         fields[name] = (shape, read)

@@ -18,9 +18,31 @@ private func schema<Object: TemplateObject>(_ type: Object.Type) -> TemplateSche
 final class ShellView: TemplateObject {
     var lang = "en", title = "", description = "", root = ""
     var body: TemplateValue = .absent
+    var publishing: PublishingView?
+    /// Whether the page carries the search box (`search` in the config).
+    var search = false
     static let templateSchema = schema(ShellView.self)
         .text("lang") { $0.lang }.text("title") { $0.title }.text("description") { $0.description }
-        .text("root") { $0.root }.value("body") { $0.body }.schema
+        .text("root") { $0.root }.value("body") { $0.body }.flag("search") { $0.search }
+        .object("publishing", { PublishingView.templateSchema }) { $0.publishing }.schema
+}
+
+/// `publishing` (with a base URL): the page's absolute address and the site's name.
+final class PublishingView: TemplateObject {
+    let url: String, siteName: String
+    init(url: String, siteName: String) {
+        self.url = url
+        self.siteName = siteName
+    }
+    static let templateSchema = schema(PublishingView.self)
+        .text("url") { $0.url }.text("siteName") { $0.siteName }.schema
+}
+
+/// `not-found`: the body of `404.html`.
+final class NotFoundView: TemplateObject {
+    let home: String
+    init(home: String) { self.home = home }
+    static let templateSchema = schema(NotFoundView.self).text("home") { $0.home }.schema
 }
 
 /// A date for people and for `<time datetime>`.
@@ -52,8 +74,15 @@ final class ConversationPageView: TemplateObject {
     var paged = false
     var participants: [ParticipantView] = []
     var count = "", range: DateRangeView?
-    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent, paginationBottom: TemplateValue = .absent
+    var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
+        paginationBottom: TemplateValue = .absent
+    /// "2 pinned messages" and the links to them (`href`, `author`, `excerpt`), on every page.
+    var pinnedCount: String?, pinned: [ReplyView] = []
+    /// On a thread's own pages: the link back to its root, with the root's quote.
+    var threadOf: ReplyView?
     static let templateSchema = schema(ConversationPageView.self)
+        .text("pinnedCount") { $0.pinnedCount }.list("pinned", { ReplyView.templateSchema }) { $0.pinned }
+        .object("threadOf", { ReplyView.templateSchema }) { $0.threadOf }
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }.flag("paged") { $0.paged }
         .list("participants", { ParticipantView.templateSchema }) { $0.participants }
@@ -113,12 +142,12 @@ final class PaginationView: TemplateObject {
     let place: String, prev: String?, next: String?, pages: [PageLinkView], pageNumber: Int, pageCount: Int
     /// The last page (the newest messages), from any other page.
     let newest: String?
-    init(place: String, current: Int, count: Int) {
+    init(place: String, current: Int, count: Int, files: PageFiles = .conversation) {
         self.place = place
-        prev = current > 0 ? SiteRenderer.pageFileName(current - 1) : nil
-        next = current < count - 1 ? SiteRenderer.pageFileName(current + 1) : nil
-        newest = current < count - 1 ? SiteRenderer.pageFileName(count - 1) : nil
-        pages = SiteRenderer.paginationEntries(current: current, count: count).map(PageLinkView.init)
+        prev = current > 0 ? files.name(ofPage: current - 1) : nil
+        next = current < count - 1 ? files.name(ofPage: current + 1) : nil
+        newest = current < count - 1 ? files.name(ofPage: count - 1) : nil
+        pages = SiteRenderer.paginationEntries(current: current, count: count).map { PageLinkView($0, files: files) }
         pageNumber = current + 1
         pageCount = count
     }
@@ -130,13 +159,16 @@ final class PaginationView: TemplateObject {
 
 /// One entry of the pagination: a page link or a gap.
 final class PageLinkView: TemplateObject {
-    let entry: SiteRenderer.PaginationEntry
-    init(_ entry: SiteRenderer.PaginationEntry) { self.entry = entry }
+    let entry: SiteRenderer.PaginationEntry, files: PageFiles
+    init(_ entry: SiteRenderer.PaginationEntry, files: PageFiles) {
+        self.entry = entry
+        self.files = files
+    }
     static let templateSchema = schema(PageLinkView.self)
         .flag("gap") { if case .gap = $0.entry { true } else { false } }
         .flag("current") { if case .page(_, let current) = $0.entry { current } else { false } }
         .number("number") { if case .page(let index, _) = $0.entry { index + 1 } else { nil } }
-        .text("href") { if case .page(let index, _) = $0.entry { SiteRenderer.pageFileName(index) } else { nil } }
+        .text("href") { if case .page(let index, _) = $0.entry { $0.files.name(ofPage: index) } else { nil } }
         .schema
 }
 
@@ -187,7 +219,7 @@ final class TimeView: TemplateObject {
     let place: String
     init(place: String) { self.place = place }
     static let templateSchema = schema(TimeView.self)
-        .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0.iso) }
+        .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0) }
         .text("text") { $0.text }.text("title") { $0.title }.schema
 }
 
@@ -253,12 +285,20 @@ final class MessageRowView: TemplateObject {
     var reactions: [ReactionView] = []
     var footer: FooterView?
     /// Visually hidden text for screen readers when the header or the timestamp is not drawn
-    /// (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:".
-    var spoken: String?
+    /// (collapsed in a group), e.g. "Mia Hoffmann, 9:02 AM:": written into `spokenText` (as
+    /// text, escaped when printed), so a row makes no string for it.
+    var spoken = false
+    let spokenText = HTMLBuffer(capacity: 128)
     /// The sender's name over the first message of a page that continues a group from the page
     /// before: not the group's header, a reminder of who is speaking.
     var continuedName: String?
+    /// Spec §1.1: a pin mark, the original author of a forward, a thread reply whose root is not
+    /// in the log, and a root's thread (`ThreadBlock`).
+    var pinned = false, forwardedFrom: String?, orphan = false
+    var thread: TemplateValue = .absent
     static let templateSchema = schema(MessageRowView.self)
+        .flag("pinned") { $0.pinned }.text("forwardedFrom") { $0.forwardedFrom }.flag("orphan") { $0.orphan }
+        .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan }.value("thread") { $0.thread }
         .text("anchor") { $0.anchor }.text("id") { $0.id }.text("kind") { $0.kind }.text("sender") { $0.sender }
         .text("align") { $0.align }.text("position") { $0.position }
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }
@@ -270,7 +310,32 @@ final class MessageRowView: TemplateObject {
         .flag("hasReactions") { !$0.reactions.isEmpty }
         .list("reactions", { ReactionView.templateSchema }) { $0.reactions }
         .object("footer", { FooterView.templateSchema }) { $0.footer }
-        .text("spoken") { $0.spoken }.text("continuedName") { $0.continuedName }.schema
+        .value("spoken") { $0.spoken ? .bytes($0.spokenText) : .absent }.text("continuedName") { $0.continuedName }
+        .schema
+}
+
+/// `thread`: a root's thread summary, and its replies when they open in place.
+final class ThreadView: TemplateObject {
+    var count = "", names = "", last: DateView?, inline = false, href: String?
+    var replies: TemplateValue = .absent
+    static let templateSchema = schema(ThreadView.self)
+        .text("count") { $0.count }.text("names") { $0.names }.object("last", { DateView.templateSchema }) { $0.last }
+        .flag("inline") { $0.inline }.text("href") { $0.href }.value("replies") { $0.replies }.schema
+}
+
+/// `thread-reference`: a broadcast reply's place in the timeline, linking to its message element.
+final class ThreadReferenceView: TemplateObject {
+    let href: String, author: String?, excerpt: String, time: String, iso: String
+    init(href: String, author: String?, excerpt: String, time: String, iso: String) {
+        self.href = href
+        self.author = author
+        self.excerpt = excerpt
+        self.time = time
+        self.iso = iso
+    }
+    static let templateSchema = schema(ThreadReferenceView.self)
+        .text("href") { $0.href }.text("author") { $0.author }.text("excerpt") { $0.excerpt }.text("time") { $0.time }
+        .text("iso") { $0.iso }.schema
 }
 
 // MARK: - Bubbles (`kinds/…`)
@@ -398,6 +463,14 @@ final class LinkPreviewView: TemplateObject {
         .text("html") { $0.html }.object("card", { LinkCardView.templateSchema }) { $0.card }.schema
 }
 
+/// `kinds/file`: a file card (type icon, name, human size) that downloads the file.
+final class FileView: TemplateObject {
+    var name = "", icon = "", size: String?, href: String?, placeholder: String?
+    static let templateSchema = schema(FileView.self)
+        .text("name") { $0.name }.text("icon") { $0.icon }.text("size") { $0.size }.text("href") { $0.href }
+        .text("placeholder") { $0.placeholder }.schema
+}
+
 /// `kinds/custom`: the bubble around what a custom renderer or `custom/<id>` template drew.
 final class CustomBodyView: TemplateObject {
     let id: String, html: String
@@ -504,4 +577,42 @@ final class CustomMessageView: TemplateObject {
     static let templateSchema = schema(CustomMessageView.self)
         .text("id") { $0.id }.text("date") { $0.date }.text("iso") { $0.iso }.text("sender") { $0.sender }
         .text("senderName") { $0.senderName }.schema
+}
+
+/// `dates`: a conversation's date list page.
+final class DateListView: TemplateObject {
+    var title = "", back = "../index.html", first = "index.html", count = ""
+    var newest: String?
+    var months: [DateListMonthView] = []
+    static let templateSchema = schema(DateListView.self)
+        .text("title") { $0.title }.text("back") { $0.back }.text("first") { $0.first }.text("count") { $0.count }
+        .text("newest") { $0.newest }.list("months", { DateListMonthView.templateSchema }) { $0.months }.schema
+}
+
+/// One month of the date list.
+final class DateListMonthView: TemplateObject {
+    let label: String, iso: String
+    let days: [DateListDayView]
+    init(label: String, iso: String, days: [DateListDayView]) {
+        self.label = label
+        self.iso = iso
+        self.days = days
+    }
+    static let templateSchema = schema(DateListMonthView.self)
+        .text("label") { $0.label }.text("iso") { $0.iso }
+        .list("days", { DateListDayView.templateSchema }) { $0.days }.schema
+}
+
+/// One day of the date list: its link to the day's first message.
+final class DateListDayView: TemplateObject {
+    let href: String, iso: String, text: String, number: String
+    init(href: String, iso: String, text: String, number: String) {
+        self.href = href
+        self.iso = iso
+        self.text = text
+        self.number = number
+    }
+    static let templateSchema = schema(DateListDayView.self)
+        .text("href") { $0.href }.text("iso") { $0.iso }.text("text") { $0.text }.text("number") { $0.number }
+        .schema
 }

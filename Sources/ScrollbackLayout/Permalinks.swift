@@ -1,0 +1,182 @@
+import Foundation
+import ScrollbackModel
+
+// Where every message is drawn: its anchor (`m-…`) and the page file that holds it, so a permalink
+// works from anywhere in the conversation's folder (spec §1.1, §5).
+
+/// URL slugs: ASCII letters and digits lowercased, every other run of characters one `-`.
+public enum Slug {
+    /// The slug of `text`.
+    public static func make(_ text: String) -> String {
+        var output = [UInt8]()
+        output.reserveCapacity(text.utf8.count)
+        var pendingDash = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                if pendingDash, !output.isEmpty { output.append(UInt8(ascii: "-")) }
+                pendingDash = false
+                output.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                if pendingDash, !output.isEmpty { output.append(UInt8(ascii: "-")) }
+                pendingDash = false
+                output.append(byte + 32)
+            default:
+                pendingDash = true
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether `text` is already its own slug (the common case: ids such as `m42` or `msg-7`).
+    public static func isSlug(_ text: String) -> Bool {
+        // Over the contiguous bytes: iterating `utf8` of a small string costs ~20 instructions a byte.
+        var text = text
+        return text.withUTF8 { bytes in
+            var previousDash = true
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                    previousDash = false
+                case UInt8(ascii: "-"):
+                    if previousDash { return false }
+                    previousDash = true
+                default: return false
+                }
+            }
+            return !previousDash
+        }
+    }
+}
+
+/// Permalink anchors of one conversation: `m-<slug of id>`, made unique when two ids slug alike.
+public struct AnchorTable: Sendable {
+    /// Anchors of ids that are not already slugs; the common case leaves this empty.
+    private var slugged: [String: String] = [:]
+
+    /// The anchors of `messages` (all of a conversation's, so threads and timeline agree).
+    public init(messages: [Message]) {
+        guard messages.contains(where: { !Slug.isSlug($0.id) }) else { return }
+        var used = Set(messages.lazy.filter { Slug.isSlug($0.id) }.map(\.id))
+        for message in messages where !Slug.isSlug(message.id) && slugged[message.id] == nil {
+            var base = Slug.make(message.id)
+            if base.isEmpty { base = "x" }
+            var candidate = base
+            var suffix = 2
+            while used.contains(candidate) {
+                candidate = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            used.insert(candidate)
+            slugged[message.id] = candidate
+        }
+    }
+
+    /// The element id of message `id`.
+    public func anchor(_ id: String) -> String {
+        if slugged.isEmpty { return "m-" + id }  // no hashing in the common case
+        return "m-" + (slugged[id] ?? id)
+    }
+}
+
+/// Where the pages of a message list live inside the conversation's folder.
+public enum PageFiles: Sendable, Hashable {
+    /// The conversation's own pages: `index.html`, `page-2.html`, …
+    case conversation
+    /// A long thread's own pages: `thread-<root>.html`, `thread-<root>-page-2.html`, …
+    case thread(stem: String)
+    /// A short thread, drawn in place under its root, in the root's page file.
+    case inline(file: String)
+
+    /// The file name of page `index` (0-based).
+    public func name(ofPage index: Int) -> String {
+        switch self {
+        case .conversation: return index == 0 ? "index.html" : "page-\(index + 1).html"
+        case .thread(let stem): return index == 0 ? stem + ".html" : "\(stem)-page-\(index + 1).html"
+        case .inline(let file): return file
+        }
+    }
+}
+
+/// Texts the layout writes in place of a message's own (one place for each).
+public enum MessageNotices {
+    /// Shown in place of a deleted message's body, and quoted for it.
+    public static let deleted = "This message was deleted"
+
+    /// The one-line excerpt of `message` for quotes, previews and lists.
+    public static func excerpt(_ message: Message) -> String {
+        message.deleted ? deleted : TextExcerpt.make(message.kind.plainText)
+    }
+}
+
+/// Every message of a conversation with threads or pins, with the page file it is drawn in.
+final class MessageDirectory: Sendable {
+    /// All the conversation's messages, ordered by date.
+    let messages: [Message]
+    /// Position in `messages` of every id (the first of a duplicate id).
+    let indexOfMessage: [String: Int]
+    /// The page file (inside the conversation's folder) of every id.
+    let files: [String: String]
+    let participants: [String: Participant]
+
+    init(
+        messages: [Message], indexOfMessage: [String: Int], files: [String: String], participants: [String: Participant]
+    ) {
+        self.messages = messages
+        self.indexOfMessage = indexOfMessage
+        self.files = files
+        self.participants = participants
+    }
+
+    func senderName(_ message: Message) -> String? {
+        message.kind.name == .system ? nil : message.sender.map { participants[$0]?.name ?? $0 }
+    }
+}
+
+/// A pinned message, as the conversation's header lists it.
+public struct PinnedMessage: Hashable, Sendable {
+    /// Its id (a link target, never a `data-message-id`).
+    public var messageID: String
+    /// The page file that holds it.
+    public var fileName: String
+    public var senderName: String?
+    public var excerpt: String
+
+    /// Creates a pinned-message entry.
+    public init(messageID: String, fileName: String, senderName: String?, excerpt: String) {
+        self.messageID = messageID
+        self.fileName = fileName
+        self.senderName = senderName
+        self.excerpt = excerpt
+    }
+}
+
+/// What a thread's root shows of it (`[data-part=thread]`).
+public struct ThreadSummary: Hashable, Sendable {
+    public var replyCount: Int
+    /// Display names of who replied, each once, in the order they first replied.
+    public var replierNames: [String]
+    /// When the last reply was sent.
+    public var lastReply: FormattedDate
+    /// Whether the replies open in place under the root; otherwise they have their own pages.
+    public var isInline: Bool
+    /// The first page file of a thread with its own pages.
+    public var firstFile: String
+
+    /// Creates a summary.
+    public init(replyCount: Int, replierNames: [String], lastReply: FormattedDate, isInline: Bool, firstFile: String) {
+        self.replyCount = replyCount
+        self.replierNames = replierNames
+        self.lastReply = lastReply
+        self.isInline = isInline
+        self.firstFile = firstFile
+    }
+}
+
+/// A thread: its root's id, its replies laid out as a conversation of their own, and its summary.
+public struct ThreadPlan: Sendable {
+    public let rootID: String
+    /// The replies, planned by the same layouter (grouping, days, timestamps, pages).
+    public let replies: ConversationPlan
+    public let summary: ThreadSummary
+}

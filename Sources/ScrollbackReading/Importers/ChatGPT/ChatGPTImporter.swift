@@ -1,0 +1,200 @@
+import Foundation
+import ScrollbackModel
+
+/// The ChatGPT data export's `conversations.json` (spec §6): an array of conversations, each
+/// a `mapping` tree of nodes; the branch shown in ChatGPT is followed up from `current_node`
+/// to the root (other branches, from edited prompts, are not part of the shown conversation
+/// and are not counted).
+///
+/// On that branch: system messages that are empty or marked hidden are left out and counted
+/// as left out; `text` and `multimodal_text` parts are Markdown (code blocks kept); `code`
+/// content becomes a fenced block; any other content type is shown as a visible fallback
+/// (its type and any text it carries) with a warning. Node ids are the message ids, the
+/// user is `me`, and the assistant is named by its model.
+public enum ChatGPTImporter: ExportImporter {
+    public static let format = ExportFormat.chatgpt
+    public static let shape = ExportShape.file
+
+    /// A JSON array whose first element has `mapping` (and `current_node` or `title` in the
+    /// first bytes), or one such conversation object on its own.
+    public static func detect(_ candidate: ExportCandidate) -> Bool {
+        guard !candidate.isDirectory else { return false }
+        let head = candidate.trimmedHead
+        var keys = JSONSniff.firstArrayElementKeys(head)
+        if keys.isEmpty { keys = JSONSniff.topLevelKeys(head) }
+        return keys.contains("mapping") && (keys.contains("current_node") || keys.contains("title"))
+    }
+
+    public static func read(
+        _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void
+    ) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for file in export.items {
+            let shown = context.displayPath(file)
+            guard let bytes = LogReader.contents(ofFile: file.path) else {
+                diagnostics.append(
+                    .error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
+                continue
+            }
+            let root: JSONNode
+            do {
+                root = try JSONParser.parse(bytes, file: shown)
+            } catch {
+                diagnostics.append(error)
+                continue
+            }
+            let conversations = root.elements ?? (root.members != nil ? [root] : [])
+            if conversations.isEmpty, root.elements == nil {
+                diagnostics.append(
+                    .error(
+                        .wrongType(field: "(top level)", expected: "an array of conversations, not \(root.typeName)"),
+                        at: root.location(in: shown)))
+            }
+            for (index, node) in conversations.enumerated() {
+                emit(conversation(node, index: index, file: file, shown: shown, context: context))
+            }
+        }
+        return diagnostics
+    }
+
+    static func conversation(
+        _ node: JSONNode, index: Int, file: URL, shown: String, context: ImportContext
+    ) -> ImportedConversation {
+        let title = node["title"]?.string
+        let sourceID = node["conversation_id"]?.string ?? node["id"]?.string
+        let slugBase = ConversationSlug.make(from: title ?? "chat")
+        let id = slugBase + "-" + (sourceID.map { String(ConversationSlug.make(from: $0).prefix(8)) } ?? "\(index + 1)")
+        var assembler = ConversationAssembler(
+            format: .chatgpt, id: id, title: title, key: context.relativePath(file) + "#" + (sourceID ?? "\(index)"),
+            sourceFiles: [shown], location: node.location(in: shown))
+        assembler.me = "user"
+        assembler.addParticipant(Participant(id: "user", name: "You"))
+        guard let mapping = node["mapping"], let nodes = mapping.members else {
+            assembler.report(.error(.missingField("mapping"), at: node.location(in: shown)))
+            return assembler.finish()
+        }
+        var byID: [String: JSONNode] = [:]
+        for member in nodes { byID[member.key] = member.value }
+        // The shown branch: from current_node up through the parents, then reversed.
+        var branch: [String] = []
+        var cursor = node["current_node"]?.string
+        if cursor == nil {
+            // No current node: the last leaf in file order.
+            cursor = nodes.last { ($0.value["children"]?.elements ?? []).isEmpty }?.key
+        }
+        var seen: Set<String> = []
+        while let id = cursor, let entry = byID[id], seen.insert(id).inserted {
+            branch.append(id)
+            cursor = entry["parent"]?.string
+        }
+        if let id = cursor, byID[id] == nil {
+            assembler.report(
+                .warning(
+                    .other("node '\(id)' named as a parent is not in the mapping; the branch starts below it"),
+                    at: mapping.location(in: shown)))
+        }
+        var lastDate =
+            node["create_time"]?.number.map { Date(timeIntervalSince1970: $0) } ?? Date(timeIntervalSince1970: 0)
+        for nodeID in branch.reversed() {
+            guard let message = byID[nodeID]?["message"], message.members != nil else { continue }
+            let location = message.location(in: shown)
+            let role = message["author"]?["role"]?.string ?? "unknown"
+            let content = message["content"]
+            let contentType = content?["content_type"]?.string ?? "text"
+            let parts = content?["parts"]?.elements ?? []
+            let textParts = parts.compactMap(\.string)
+            let hidden = message["metadata"]?["is_visually_hidden_from_conversation"]?.bool == true
+            let isEmpty =
+                textParts.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+                && parts.count == textParts.count && content?["text"]?.string?.isEmpty != false
+            if (role == "system" && (isEmpty || hidden)) || (hidden && isEmpty) {
+                assembler.leaveOut()
+                continue
+            }
+            if let time = message["create_time"]?.number { lastDate = Date(timeIntervalSince1970: time) }
+            var diagnostics: [Diagnostic] = []
+            let sender: String
+            switch role {
+            case "user": sender = "user"
+            case "assistant":
+                let model = message["metadata"]?["model_slug"]?.string
+                sender = "assistant"
+                if !assembler.hasParticipant(sender) {
+                    assembler.addParticipant(
+                        Participant(id: sender, name: model.map { "ChatGPT (\($0))" } ?? "ChatGPT"))
+                }
+            default:
+                sender = role
+                if !assembler.hasParticipant(sender) {
+                    let name = message["author"]?["name"]?.string ?? role.capitalized
+                    assembler.addParticipant(Participant(id: sender, name: name))
+                }
+            }
+            var markdown: String
+            switch contentType {
+            case "text", "multimodal_text":
+                var pieces: [String] = []
+                for part in parts {
+                    if let text = part.string {
+                        pieces.append(text)
+                    } else {
+                        let type = part["content_type"]?.string ?? "attachment"
+                        let pointer = part["asset_pointer"]?.string ?? ""
+                        pieces.append(
+                            "📎 " + SlackText.escapeMarkdown(type + (pointer.isEmpty ? "" : ": " + pointer))
+                                + " (not in this export)")
+                        diagnostics.append(.warning(.missingMediaFile(pointer.isEmpty ? type : pointer), at: location))
+                    }
+                }
+                markdown = pieces.joined(separator: "\n\n")
+            case "code":
+                let language = content?["language"]?.string ?? ""
+                let code = content?["text"]?.string ?? ""
+                markdown = "```" + (language == "unknown" ? "" : language) + "\n" + code + "\n```"
+            default:
+                let text = content?["text"]?.string ?? content?["result"]?.string ?? textParts.joined(separator: "\n\n")
+                markdown = "*Unsupported content (\(SlackText.escapeMarkdown(contentType)))*"
+                if !text.isEmpty { markdown += "\n\n```\n" + text + "\n```" }
+                diagnostics.append(
+                    .warning(
+                        .other("content type '\(contentType)' is not understood; shown as a fallback"), at: location))
+            }
+            // Raw HTML in Markdown would be dropped by the safe renderer: here it is text.
+            markdown = escapeHTMLOutsideCode(markdown)
+            let rich = context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
+            let item = Message(
+                id: nodeID, sender: sender, date: lastDate, kind: .attributedText(rich),
+                source: ExportSource(
+                    format: "chatgpt", file: context.relativePath(file),
+                    path: "$[\(index)].mapping.\(nodeID)", id: nodeID),
+                location: location)
+            for diagnostic in diagnostics { assembler.report(diagnostic) }
+            assembler.append(item)
+        }
+        return assembler.finish()
+    }
+
+    /// `<` outside code fences and spans escaped as `\<`, so cmark-gfm shows it as text.
+    static func escapeHTMLOutsideCode(_ markdown: String) -> String {
+        var out = ""
+        var inFence = false
+        for (number, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if number > 0 { out += "\n" }
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                inFence.toggle()
+                out += line
+                continue
+            }
+            if inFence {
+                out += line
+                continue
+            }
+            var inSpan = false
+            for character in line {
+                if character == "`" { inSpan.toggle() }
+                out += !inSpan && character == "<" ? "\\<" : String(character)
+            }
+        }
+        return out
+    }
+}

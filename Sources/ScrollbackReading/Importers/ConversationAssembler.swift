@@ -1,0 +1,150 @@
+import Foundation
+import ScrollbackModel
+
+/// The rules every importer follows (spec §6), in one place: an importer adds what it read,
+/// message by message, and gets back a conversation of the model with its counts.
+///
+/// - Duplicate source ids: both messages are kept; the later gets a derived id (`<id>-2`,
+///   `-3`, …, skipping ids in use), the same on every build, with a warning.
+/// - Messages in / out: every `append` and `leaveOut` counts as a message in.
+/// - Unknown senders: a participant is added (named by its id), so nothing is dropped.
+/// - Replies and thread roots naming a message that is not in the export stay as they are:
+///   the layout shows them as "not in this archive".
+/// - Order: by date, ties keep the order messages were appended.
+public struct ConversationAssembler {
+    /// The format, for `source.format`.
+    public let format: ExportFormat
+    /// The conversation's URL slug.
+    public var id: String
+    public var title: String?
+    public var description: String?
+    public var me: String?
+    public var timeZone: String?
+    /// Key of this conversation within the input (see `ImportedConversation.key`).
+    public var key: String
+    /// Export files read, as shown in diagnostics.
+    public var sourceFiles: [String]
+    /// Problems met so far; errors make the conversation unusable.
+    public var diagnostics: [Diagnostic] = []
+    /// Where the conversation starts (its first file), for conversation-level problems.
+    public var location: SourceLocation
+
+    private var participants: [Participant] = []
+    private var participantIndex: [String: Int] = [:]
+    private var messages: [Message] = []
+    private var usedIDs: [String: SourceLocation] = [:]
+    private var messagesIn = 0
+    private var leftOut = 0
+
+    /// Starts a conversation.
+    public init(
+        format: ExportFormat, id: String, title: String? = nil, key: String, sourceFiles: [String],
+        location: SourceLocation
+    ) {
+        self.format = format
+        self.id = ConversationSlug.make(from: id)
+        self.title = title
+        self.key = key
+        self.sourceFiles = sourceFiles
+        self.location = location
+    }
+
+    /// Adds (or updates the name and avatar of) a participant.
+    public mutating func addParticipant(_ participant: Participant) {
+        if let index = participantIndex[participant.id] {
+            participants[index] = participant
+        } else {
+            participantIndex[participant.id] = participants.count
+            participants.append(participant)
+        }
+    }
+
+    /// The name of the participant with `id`, if known.
+    public func participantName(_ id: String) -> String? { participantIndex[id].map { participants[$0].name } }
+
+    /// Whether a participant with `id` is known.
+    public func hasParticipant(_ id: String) -> Bool { participantIndex[id] != nil }
+
+    /// The unique id a message with source id `sourceID` gets: the source id itself, or for a
+    /// repeated one a derived id (with a warning at `location`). Deterministic: depends only on
+    /// the order ids are asked for.
+    private mutating func uniqueID(for sourceID: String, at location: SourceLocation) -> String {
+        let base = sourceID.isEmpty ? "message" : sourceID
+        guard let first = usedIDs[base] else {
+            usedIDs[base] = location
+            return base
+        }
+        var number = 2
+        while usedIDs["\(base)-\(number)"] != nil { number += 1 }
+        let derived = "\(base)-\(number)"
+        usedIDs[derived] = location
+        diagnostics.append(
+            .warning(
+                .other(
+                    "duplicate message id '\(base)' (first at \(first)); both are kept, this one as '\(derived)'"),
+                at: location))
+        return derived
+    }
+
+    /// Adds a message read from the export: its id (the source id) is made unique, and
+    /// unknown senders become participants.
+    public mutating func append(_ message: Message) {
+        var message = message
+        messagesIn += 1
+        message.id = uniqueID(for: message.id, at: message.location)
+        if let sender = message.sender, participantIndex[sender] == nil {
+            addParticipant(Participant(id: sender, name: sender))
+        }
+        for reaction in message.reactions {
+            for sender in reaction.senders where participantIndex[sender] == nil {
+                addParticipant(Participant(id: sender, name: sender))
+            }
+        }
+        messages.append(message)
+    }
+
+    /// Counts `count` messages of the export that are left out on purpose (hidden system prompts).
+    public mutating func leaveOut(_ count: Int = 1) {
+        messagesIn += count
+        leftOut += count
+    }
+
+    /// Adds a diagnostic.
+    public mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// The messages appended so far (in append order).
+    public var appendedMessages: [Message] { messages }
+
+    /// The finished conversation with its counts; `nil` conversation when an error was reported.
+    public func finish() -> ImportedConversation {
+        let hasError = diagnostics.contains { $0.severity == .error }
+        // Stable sort by date: ties keep the order of the export.
+        let ordered = messages.enumerated().sorted { left, right in
+            left.element.date != right.element.date
+                ? left.element.date < right.element.date : left.offset < right.offset
+        }.map(\.element)
+        let conversation = Conversation(
+            id: id, title: title, description: description, me: me, timeZone: timeZone, participants: participants,
+            messages: ordered, source: location)
+        return ImportedConversation(
+            conversation: hasError ? nil : conversation, diagnostics: diagnostics, messagesIn: messagesIn,
+            leftOut: leftOut, key: key, sourceFiles: sourceFiles)
+    }
+}
+
+/// The importers this build knows, in the order detection asks them.
+public enum ExportImporters {
+    /// Every importer (one per format).
+    public static let all: [any ExportImporter.Type] = [
+        SlackImporter.self,
+        DiscordImporter.self,
+        TelegramImporter.self,
+        WhatsAppImporter.self,
+        ChatGPTImporter.self,
+    ]
+
+    /// The importer of `format`, if this build has one.
+    public static func importer(for format: ExportFormat) -> (any ExportImporter.Type)? {
+        all.first { $0.format == format }
+    }
+}

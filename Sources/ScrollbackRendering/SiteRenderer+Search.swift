@@ -1,0 +1,91 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+
+/// What the search index and the date list need from the renderer: the permalink anchors it
+/// writes, the initials its avatars show, and the date list page (`Templates/dates.mustache`).
+extension SiteRenderer {
+    /// The element id (`m-…`) of each of `conversation.messages`, as the pages write them.
+    public static func messageAnchors(of conversation: Conversation) -> [String] {
+        let table = AnchorTable(messages: conversation.messages)
+        return conversation.messages.map { table.anchor($0.id) }
+    }
+
+    /// The initials an avatar without a picture shows for `name`.
+    public static func initials(of name: String) -> String {
+        HTMLText.initials(name)
+    }
+
+    /// The file name of a conversation's date list, next to its pages.
+    public static let dateListFileName = "dates.html"
+
+    /// One day of the date list.
+    public struct DateListDay: Sendable {
+        /// `yyyy-mm-dd`.
+        public var iso: String
+        /// The day as the pages' separators write it.
+        public var text: String
+        /// 0-based page of the day's first message.
+        public var page: Int
+        /// Element id of the day's first message.
+        public var anchor: String
+
+        public init(iso: String, text: String, page: Int, anchor: String) {
+            self.iso = iso
+            self.text = text
+            self.page = page
+            self.anchor = anchor
+        }
+    }
+
+    /// `<conversation>/dates.html`: every day with a message, by month, each linking to the
+    /// day's first message on its page, and a link to the newest message.
+    public func renderDateList(
+        conversationID: String, title: String, days: [DateListDay], newest: (page: Int, anchor: String)?,
+        locale: String
+    ) -> RenderedFile {
+        let monthFormatter = DateFormatter()
+        monthFormatter.locale = Locale(identifier: locale)
+        monthFormatter.timeZone = TimeZone(identifier: "UTC")
+        monthFormatter.setLocalizedDateFormatFromTemplate("MMMMyyyy")
+        let isoParser = DateFormatter()
+        isoParser.locale = Locale(identifier: "en_US_POSIX")
+        isoParser.timeZone = TimeZone(identifier: "UTC")
+        isoParser.dateFormat = "yyyy-MM-dd"
+        let view = DateListView()
+        view.title = title
+        view.count = Self.countText(days.count, noun: "day")
+        if let newest { view.newest = Self.pageFileName(newest.page) + "#" + newest.anchor }
+        var currentMonth = ""
+        var monthDays: [DateListDayView] = []
+        func closeMonth() {
+            guard !currentMonth.isEmpty else { return }
+            let label = isoParser.date(from: currentMonth + "-01").map(monthFormatter.string(from:)) ?? currentMonth
+            view.months.append(DateListMonthView(label: label, iso: currentMonth, days: monthDays))
+            monthDays = []
+        }
+        for day in days {
+            let month = String(day.iso.prefix(7))
+            if month != currentMonth {
+                closeMonth()
+                currentMonth = month
+            }
+            monthDays.append(
+                DateListDayView(
+                    href: Self.pageFileName(day.page) + "#" + day.anchor, iso: day.iso, text: day.text,
+                    number: String(Int(day.iso.suffix(2)) ?? 0)))
+        }
+        closeMonth()
+        let shell = ShellView()
+        shell.search = config.search
+        shell.lang = Self.languageTag(locale)
+        shell.title = "\(title) · Jump to a date · \(config.title)"
+        shell.description = "Days of \(title)"
+        shell.root = "../"
+        shell.body = .writer(TemplateInvocation(templates.compiledTemplate("dates"), view))
+        let contents = HTMLBuffer(capacity: 1 << 14)
+        templates.compiledTemplate("base").render(shell, into: contents)
+        return RenderedFile(
+            path: conversationID + "/" + Self.dateListFileName, contents: contents.withBytes { Array($0) })
+    }
+}

@@ -1,0 +1,62 @@
+/// Little helpers for the compact binary files of the search index and its cache:
+/// unsigned LEB128 varints and length-prefixed UTF-8 strings.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func varint(_ value: Int) {
+        var rest = UInt64(bitPattern: Int64(value))
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// A signed value, zig-zag encoded (small magnitudes stay short).
+    mutating func signed(_ value: Int64) {
+        varint(Int((value << 1) ^ (value >> 63)))
+    }
+
+    mutating func string(_ value: String) {
+        let utf8 = Array(value.utf8)
+        varint(utf8.count)
+        bytes += utf8
+    }
+}
+
+/// Reads what `ByteWriter` wrote; every read fails softly (`nil`) on truncated input.
+struct ByteReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var atEnd: Bool { offset >= bytes.count }
+
+    mutating func varint() -> Int? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return Int(Int64(bitPattern: result)) }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func signed() -> Int64? {
+        guard let raw = varint() else { return nil }
+        let value = UInt64(bitPattern: Int64(raw))
+        return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
+
+    mutating func string() -> String? {
+        guard let count = varint(), count >= 0, offset + count <= bytes.count else { return nil }
+        defer { offset += count }
+        return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
+    }
+}

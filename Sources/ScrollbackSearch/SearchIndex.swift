@@ -1,0 +1,312 @@
+import Foundation
+
+/// The static, chunked search index the browser queries (`Templates/assets/search.js`),
+/// merged from every published conversation's `SearchPart`.
+///
+/// Files, under `search/`:
+/// - `manifest.json` — the tokenizer's rules (`SearchTokenizer.manifestRules`), the
+///   conversations and senders, the number of documents, documents per chunk, and the first
+///   token of every shard.
+/// - `t/<n>.bin` — shard `n`: tokens in UTF-8 byte order, each with its posting list (document
+///   numbers ascending, as delta varints or, when smaller, as a bitmap). A query downloads
+///   only the shard(s) its words fall in.
+/// - `d/<n>.json` — documents `n·documentsPerChunk ..< (n+1)·documentsPerChunk`: conversation,
+///   sender, date, page, anchor, kind flags, text. Only the chunks of shown results are fetched.
+/// - `days.json` — the first document of every UTC day, for `before:` and `after:`.
+///
+/// Documents are numbered by date (ties: conversation id, then position), so "newest first"
+/// is "highest number first" and a date range is a number range. Operators are tokens of
+/// their own: `from:<word of the sender's name or id>`, `in:<conversation id>`,
+/// `has:image|file|link`. Every file is a pure function of the parts: byte-identical builds.
+public enum SearchIndex {
+    /// The folder inside the site.
+    public static let folder = "search"
+    /// Documents per `d/<n>.json` file.
+    public static let documentsPerChunk = 64
+    /// A shard is closed once it holds about this many bytes (a larger token gets its own).
+    public static let shardTargetBytes = 24_000
+    /// The index format; the client refuses another.
+    public static let format = 1
+
+    /// Whether a site file belongs to search (so `search: false` can leave it out).
+    public static func isSearchFile(_ sitePath: String) -> Bool {
+        sitePath.hasPrefix(folder + "/") || sitePath.hasPrefix("assets/search.")
+    }
+
+    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
+    ///
+    /// `pageFile` names page `n` (0-based) of a conversation; the manifest carries it as a first
+    /// name and a pattern for the others (`{n}` = `n + 1`), which must reproduce it.
+    public static func build(
+        parts unsorted: [SearchPart], pageFile: (Int) -> String
+    ) -> [(path: String, bytes: [UInt8])] {
+        let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
+
+        // Senders: one list for the site, sorted by name (then avatar).
+        struct SenderKey: Hashable, Comparable {
+            var name: String
+            var initials: String
+            var avatar: String
+            static func < (a: SenderKey, b: SenderKey) -> Bool {
+                (a.name, a.avatar, a.initials) < (b.name, b.avatar, b.initials)
+            }
+        }
+        let senderKeys = Array(
+            Set(
+                parts.flatMap {
+                    $0.senders.map { SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "") }
+                })
+        ).sorted()
+        let senderNumber = Dictionary(uniqueKeysWithValues: senderKeys.enumerated().map { ($1, $0) })
+        let senderMaps: [[Int]] = parts.map { part in
+            part.senders.map { senderNumber[SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "")]! }
+        }
+
+        // Tokens: the union of the parts' vocabularies and one `in:` token per conversation,
+        // in UTF-8 byte order (the client compares code points: the same order).
+        var tokenSet = Set<String>()
+        for part in parts {
+            tokenSet.formUnion(part.vocabulary)
+            tokenSet.insert("in:" + part.conversationID)
+        }
+        let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let tokenNumber = Dictionary(uniqueKeysWithValues: tokens.enumerated().map { ($1, $0) })
+        let tokenMaps: [[Int]] = parts.map { $0.vocabulary.map { tokenNumber[$0]! } }
+        let inTokens = parts.map { tokenNumber["in:" + $0.conversationID]! }
+
+        // Documents in date order; ties by conversation, then position.
+        struct Slot {
+            var date: Int64
+            var part: Int32
+            var index: Int32
+        }
+        var slots: [Slot] = []
+        slots.reserveCapacity(parts.reduce(0) { $0 + $1.documents.count })
+        for (partIndex, part) in parts.enumerated() {
+            for (index, document) in part.documents.enumerated() {
+                slots.append(Slot(date: document.date, part: Int32(partIndex), index: Int32(index)))
+            }
+        }
+        slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
+
+        var postings = [[Int32]](repeating: [], count: tokens.count)
+        var files: [(path: String, bytes: [UInt8])] = []
+        var chunk = JSONWriter()
+        var days: [(day: Int64, first: Int)] = []
+        for (number, slot) in slots.enumerated() {
+            let part = Int(slot.part)
+            let document = parts[part].documents[Int(slot.index)]
+            let map = tokenMaps[part]
+            for token in document.tokens { postings[map[token]].append(Int32(number)) }
+            postings[inTokens[part]].append(Int32(number))
+            let day = document.date >= 0 ? document.date / 86_400 : (document.date - 86_399) / 86_400
+            if days.last?.day != day { days.append((day, number)) }
+
+            chunk.raw(number % documentsPerChunk == 0 ? "[\n[" : ",\n[")
+            chunk.number(part)
+            chunk.raw(",")
+            chunk.number(document.sender < 0 ? -1 : senderMaps[part][document.sender])
+            chunk.raw(",")
+            chunk.number(Int(document.date))
+            chunk.raw(",")
+            chunk.number(document.page)
+            chunk.raw(",")
+            chunk.string(document.anchor)
+            chunk.raw(",")
+            chunk.number(document.flags)
+            chunk.raw(",")
+            chunk.string(document.text)
+            chunk.raw("]")
+            if number % documentsPerChunk == documentsPerChunk - 1 || number == slots.count - 1 {
+                chunk.raw("\n]\n")
+                files.append(("\(folder)/d/\(number / documentsPerChunk).json", chunk.bytes))
+                chunk = JSONWriter()
+            }
+        }
+
+        // Shards.
+        var shardFirstTokens: [String] = []
+        var shard = ByteWriter()
+        var shardSizes: [Int] = []
+        func closeShard() {
+            guard !shard.bytes.isEmpty else { return }
+            files.append(("\(folder)/t/\(shardFirstTokens.count - 1).bin", shard.bytes))
+            shardSizes.append(shard.bytes.count)
+            shard = ByteWriter()
+        }
+        for (number, token) in tokens.enumerated() where !postings[number].isEmpty {
+            var entry = ByteWriter()
+            entry.string(token)
+            Self.encodePostings(postings[number], into: &entry)
+            if !shard.bytes.isEmpty, shard.bytes.count + entry.bytes.count > shardTargetBytes { closeShard() }
+            if shard.bytes.isEmpty { shardFirstTokens.append(token) }
+            shard.bytes += entry.bytes
+        }
+        closeShard()
+
+        // Days.
+        var dayFile = JSONWriter()
+        dayFile.raw("[")
+        var previous: (day: Int64, first: Int) = (0, 0)
+        for (index, entry) in days.enumerated() {
+            if index > 0 { dayFile.raw(",") }
+            dayFile.number(Int(entry.day - previous.day))
+            dayFile.raw(",")
+            dayFile.number(entry.first - previous.first)
+            previous = entry
+        }
+        dayFile.raw("]\n")
+        files.append(("\(folder)/days.json", dayFile.bytes))
+
+        // Manifest.
+        var manifest = JSONWriter()
+        manifest.raw("{\"format\":\(format),\"documents\":\(slots.count),\"chunk\":\(documentsPerChunk),\n\"rules\":")
+        manifest.value(SearchTokenizer.manifestRules)
+        manifest.raw(",\n\"pageFile\":")
+        manifest.value(pageFilePattern(pageFile))
+        manifest.raw(",\n\"conversations\":[")
+        for (index, part) in parts.enumerated() {
+            manifest.raw(index == 0 ? "" : ",")
+            manifest.raw("[")
+            manifest.string(part.conversationID)
+            manifest.raw(",")
+            manifest.string(part.title)
+            manifest.raw("]")
+        }
+        manifest.raw("],\n\"senders\":[")
+        for (index, sender) in senderKeys.enumerated() {
+            manifest.raw(index == 0 ? "" : ",")
+            manifest.raw("[")
+            manifest.string(sender.name)
+            manifest.raw(",")
+            manifest.string(sender.initials)
+            manifest.raw(",")
+            manifest.string(sender.avatar)
+            manifest.raw("]")
+        }
+        manifest.raw("],\n\"shards\":[")
+        for (index, token) in shardFirstTokens.enumerated() {
+            manifest.raw(index == 0 ? "" : ",")
+            manifest.string(token)
+        }
+        manifest.raw("]}\n")
+        files.append(("\(folder)/manifest.json", manifest.bytes))
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// `{"first": pageFile(0), "other": pageFile(1) with "2" as "{n}"}`: the browser's way to
+    /// name a page. (`SearchIndexTests` checks the pattern against the renderer's names.)
+    static func pageFilePattern(_ pageFile: (Int) -> String) -> [String: Any] {
+        ["first": pageFile(0), "other": pageFile(1).replacingOccurrences(of: "2", with: "{n}")]
+    }
+
+    /// Document count, then mode 0 (delta varints) or 1 (bitmap from the first document),
+    /// whichever is smaller, then the payload's byte length and the payload.
+    static func encodePostings(_ documents: [Int32], into writer: inout ByteWriter) {
+        var deltas = ByteWriter()
+        var previous: Int32 = 0
+        for document in documents {
+            deltas.varint(Int(document - previous))
+            previous = document
+        }
+        let first = Int(documents[0])
+        let bitmapLength = (Int(documents[documents.count - 1]) - first) / 8 + 1
+        writer.varint(documents.count)
+        if bitmapLength + 4 < deltas.bytes.count {
+            var bitmap = [UInt8](repeating: 0, count: bitmapLength)
+            for document in documents {
+                let offset = Int(document) - first
+                bitmap[offset >> 3] |= 1 << UInt8(offset & 7)
+            }
+            writer.varint(1)
+            writer.varint(first)
+            writer.varint(bitmap.count)
+            writer.bytes += bitmap
+        } else {
+            writer.varint(0)
+            writer.varint(deltas.bytes.count)
+            writer.bytes += deltas.bytes
+        }
+    }
+
+    /// Decodes one posting list (for tests): the documents of `encodePostings`.
+    static func decodePostings(_ reader: inout ByteReader) -> [Int]? {
+        guard let count = reader.varint(), let mode = reader.varint() else { return nil }
+        var documents: [Int] = []
+        if mode == 1 {
+            guard let first = reader.varint(), let length = reader.varint(),
+                reader.offset + length <= reader.bytes.count
+            else { return nil }
+            for byteIndex in 0..<length {
+                let byte = reader.bytes[reader.offset + byteIndex]
+                for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 { documents.append(first + byteIndex * 8 + bit) }
+            }
+            reader.offset += length
+        } else {
+            guard let length = reader.varint() else { return nil }
+            let end = reader.offset + length
+            var previous = 0
+            while reader.offset < end {
+                guard let delta = reader.varint() else { return nil }
+                previous += delta
+                documents.append(previous)
+            }
+        }
+        return documents.count == count ? documents : nil
+    }
+}
+
+/// Deterministic JSON text, written by hand: no key reordering, no locale, no floats.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+
+    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
+
+    mutating func number(_ value: Int) { bytes += Array(String(value).utf8) }
+
+    mutating func string(_ text: String) {
+        bytes.append(0x22)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": bytes += [0x5C, 0x22]
+            case "\\": bytes += [0x5C, 0x5C]
+            case "\n": bytes += [0x5C, 0x6E]
+            case "\r": bytes += [0x5C, 0x72]
+            case "\t": bytes += [0x5C, 0x74]
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                } else {
+                    bytes += Array(String(scalar).utf8)
+                }
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// Strings, integers, arrays and dictionaries (keys sorted).
+    mutating func value(_ value: Any) {
+        switch value {
+        case let text as String: string(text)
+        case let number as Int: self.number(number)
+        case let array as [Any]:
+            raw("[")
+            for (index, element) in array.enumerated() {
+                if index > 0 { raw(",") }
+                self.value(element)
+            }
+            raw("]")
+        case let dictionary as [String: Any]:
+            raw("{")
+            for (index, key) in dictionary.keys.sorted().enumerated() {
+                if index > 0 { raw(",") }
+                string(key)
+                raw(":")
+                self.value(dictionary[key]!)
+            }
+            raw("}")
+        default: raw("null")
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+
+/// One conversation's share of the search index and of its date list, made while its pages are
+/// written and cached in `.scrollback/` so an unchanged conversation is not read again.
+///
+/// `SearchIndex.build(parts:)` merges the parts of every published conversation.
+public struct SearchPart: Equatable, Sendable {
+    /// A sender as results show them.
+    public struct Sender: Equatable, Sendable {
+        public var name: String
+        public var initials: String
+        /// Site path of a local avatar (`media/<hash>.<ext>`), if any.
+        public var avatar: String?
+
+        public init(name: String, initials: String, avatar: String?) {
+            self.name = name
+            self.initials = initials
+            self.avatar = avatar
+        }
+    }
+
+    /// One message.
+    public struct Document: Equatable, Sendable {
+        /// 0-based page index.
+        public var page: Int
+        /// The message element's id on its page (`m-…`).
+        public var anchor: String
+        /// Index into `senders`, or -1 (system messages).
+        public var sender: Int
+        /// Seconds since 1970 (UTC), rounded down.
+        public var date: Int64
+        /// `SearchPart.imageFlag`, `fileFlag`, `linkFlag`.
+        public var flags: Int
+        /// Plain text shown in results.
+        public var text: String
+        /// Distinct tokens, as indexes into `vocabulary`, ascending.
+        public var tokens: [Int]
+    }
+
+    /// The first message of a day.
+    public struct Day: Equatable, Sendable {
+        /// `yyyy-mm-dd` in the conversation's zone.
+        public var iso: String
+        /// The day as the page's separator writes it.
+        public var text: String
+        public var page: Int
+        public var anchor: String
+    }
+
+    public static let imageFlag = 1
+    public static let fileFlag = 2
+    public static let linkFlag = 4
+    /// Longest text kept for results, in characters (every word is indexed regardless).
+    public static let maxTextLength = 1200
+
+    public var conversationID: String
+    public var title: String
+    public var senders: [Sender] = []
+    public var vocabulary: [String] = []
+    public var documents: [Document] = []
+    public var days: [Day] = []
+
+    public init(conversationID: String, title: String) {
+        self.conversationID = conversationID
+        self.title = title
+    }
+
+    /// Adds the messages and days of `pages` of `plan`.
+    ///
+    /// - Parameters:
+    ///   - anchor: the element id of `plan.conversation.messages[index]`.
+    ///   - sender: how results show a participant (name, initials, avatar).
+    ///   - tokenizesText: false when the site ships no search (only the days are needed).
+    public mutating func add(
+        _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
+        tokenizesText: Bool = true
+    ) {
+        var tokenizer = SearchTokenizer()
+        var vocabularyIndex: [String: Int] = [:]
+        for (index, token) in vocabulary.enumerated() { vocabularyIndex[token] = index }
+        var senderIndex: [String: Int] = [:]
+        for (index, sender) in senders.enumerated() { senderIndex[sender.name] = index }
+        var senderTokens: [String: [String]] = [:]
+        let participants = Dictionary(
+            plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let messages = plan.conversation.messages
+
+        func tokenID(_ token: String) -> Int {
+            if let known = vocabularyIndex[token] { return known }
+            vocabularyIndex[token] = vocabulary.count
+            vocabulary.append(token)
+            return vocabulary.count - 1
+        }
+
+        for page in pages {
+            var pendingDay: FormattedDate?
+            plan.forEachPlannedRow(ofPage: page) { row in
+                switch row {
+                case .daySeparator(let separator):
+                    if !separator.repeatsPreviousPage { pendingDay = separator.day }
+                case .message(let index, _):
+                    let message = messages[index]
+                    let elementID = anchor(index)
+                    if let day = pendingDay {
+                        days.append(Day(iso: day.iso, text: day.text, page: page, anchor: elementID))
+                        pendingDay = nil
+                    }
+                    var senderNumber = -1
+                    var fromTokens: [String] = []
+                    if message.kind.name != .system, let id = message.sender {
+                        let participant = participants[id] ?? Participant(id: id, name: id)
+                        let shown = sender(participant)
+                        if let known = senderIndex[shown.name] {
+                            senderNumber = known
+                        } else {
+                            senderNumber = senders.count
+                            senderIndex[shown.name] = senderNumber
+                            senders.append(shown)
+                        }
+                        if let cached = senderTokens[id] {
+                            fromTokens = cached
+                        } else {
+                            var names = Set<String>()
+                            tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
+                            fromTokens = names.sorted()
+                            senderTokens[id] = fromTokens
+                        }
+                    }
+                    let flags = Self.flags(of: message.kind)
+                    let text = Self.searchText(of: message.kind)
+                    var ids: [Int] = []
+                    if tokenizesText {
+                        tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
+                        for token in fromTokens { ids.append(tokenID(token)) }
+                        if flags & Self.imageFlag != 0 { ids.append(tokenID("has:image")) }
+                        if flags & Self.fileFlag != 0 { ids.append(tokenID("has:file")) }
+                        if flags & Self.linkFlag != 0 { ids.append(tokenID("has:link")) }
+                        ids.sort()
+                        ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(
+                            \.element)
+                    }
+                    documents.append(
+                        Document(
+                            page: page, anchor: elementID, sender: senderNumber,
+                            date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                            text: tokenizesText ? String(text.prefix(Self.maxTextLength)) : "", tokens: ids))
+                }
+            }
+        }
+    }
+
+    /// Drops the messages and days of pages `page` and later (an append re-adds them).
+    public mutating func removePages(from page: Int) {
+        documents.removeAll { $0.page >= page }
+        days.removeAll { $0.page >= page }
+    }
+
+    /// The kind flags `has:image`, `has:file` and `has:link` look at.
+    static func flags(of kind: MessageKind) -> Int {
+        switch kind {
+        case .photo: return imageFlag
+        case .video, .audio, .contact: return fileFlag
+        case .linkPreview(_, let link): return linkFlag | (link.thumbnail == nil ? 0 : imageFlag)
+        case .attributedText(let rich):
+            return rich.html.contains("<img")
+                ? imageFlag | (rich.html.contains("<a ") ? linkFlag : 0)
+                : rich.html.contains("<a ") ? linkFlag : 0
+        case .text(let text):
+            return text.contains("http://") || text.contains("https://") || text.contains("www.") ? linkFlag : 0
+        default: return 0
+        }
+    }
+
+    /// The words a message is found by: its plain text, plus a link's title and a custom
+    /// message's string values.
+    static func searchText(of kind: MessageKind) -> String {
+        switch kind {
+        case .linkPreview(let text, let link):
+            return [text, link.title ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+        case .photo(let media), .video(let media), .audio(let media):
+            return [media.caption, media.alt, media.title].compactMap { $0 }.first ?? kind.plainText
+        case .custom(let custom):
+            var strings: [String] = []
+            func collect(_ value: JSONValue) {
+                switch value {
+                case .string(let text): strings.append(text)
+                case .array(let values): values.forEach(collect)
+                case .object(let members): members.forEach { collect($0.value) }
+                default: break
+                }
+            }
+            collect(custom.data)
+            return strings.isEmpty ? kind.plainText : strings.joined(separator: " ")
+        default:
+            return kind.plainText
+        }
+    }
+
+    // MARK: Cache file
+
+    private static let magic: [UInt8] = Array("SBP1".utf8)
+
+    /// The part as bytes (`.scrollback/search/<id>.bin`).
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes = Self.magic
+        writer.string(conversationID)
+        writer.string(title)
+        writer.varint(senders.count)
+        for sender in senders {
+            writer.string(sender.name)
+            writer.string(sender.initials)
+            writer.string(sender.avatar ?? "")
+        }
+        writer.varint(vocabulary.count)
+        for token in vocabulary { writer.string(token) }
+        writer.varint(documents.count)
+        var previousDate: Int64 = 0
+        for document in documents {
+            writer.varint(document.page)
+            writer.string(document.anchor)
+            writer.varint(document.sender + 1)
+            writer.signed(document.date - previousDate)
+            previousDate = document.date
+            writer.varint(document.flags)
+            writer.string(document.text)
+            writer.varint(document.tokens.count)
+            var previous = 0
+            for token in document.tokens {
+                writer.varint(token - previous)
+                previous = token
+            }
+        }
+        writer.varint(days.count)
+        for day in days {
+            writer.string(day.iso)
+            writer.string(day.text)
+            writer.varint(day.page)
+            writer.string(day.anchor)
+        }
+        return writer.bytes
+    }
+
+    /// A part from `encoded()`'s bytes; `nil` when they are not one.
+    public init?(decoding bytes: [UInt8]) {
+        guard bytes.starts(with: Self.magic) else { return nil }
+        var reader = ByteReader(bytes)
+        reader.offset = Self.magic.count
+        guard let id = reader.string(), let title = reader.string(), let senderCount = reader.varint() else {
+            return nil
+        }
+        self.init(conversationID: id, title: title)
+        for _ in 0..<max(0, senderCount) {
+            guard let name = reader.string(), let initials = reader.string(), let avatar = reader.string() else {
+                return nil
+            }
+            senders.append(Sender(name: name, initials: initials, avatar: avatar.isEmpty ? nil : avatar))
+        }
+        guard let tokenCount = reader.varint() else { return nil }
+        vocabulary.reserveCapacity(tokenCount)
+        for _ in 0..<max(0, tokenCount) {
+            guard let token = reader.string() else { return nil }
+            vocabulary.append(token)
+        }
+        guard let documentCount = reader.varint() else { return nil }
+        documents.reserveCapacity(documentCount)
+        var previousDate: Int64 = 0
+        for _ in 0..<max(0, documentCount) {
+            guard let page = reader.varint(), let anchor = reader.string(), let sender = reader.varint(),
+                let dateDelta = reader.signed(), let flags = reader.varint(), let text = reader.string(),
+                let count = reader.varint()
+            else { return nil }
+            var tokens: [Int] = []
+            tokens.reserveCapacity(count)
+            var previous = 0
+            for _ in 0..<max(0, count) {
+                guard let delta = reader.varint() else { return nil }
+                previous += delta
+                guard previous < tokenCount else { return nil }
+                tokens.append(previous)
+            }
+            previousDate += dateDelta
+            documents.append(
+                Document(
+                    page: page, anchor: anchor, sender: sender - 1, date: previousDate, flags: flags, text: text,
+                    tokens: tokens))
+        }
+        guard let dayCount = reader.varint() else { return nil }
+        for _ in 0..<max(0, dayCount) {
+            guard let iso = reader.string(), let text = reader.string(), let page = reader.varint(),
+                let anchor = reader.string()
+            else { return nil }
+            days.append(Day(iso: iso, text: text, page: page, anchor: anchor))
+        }
+        guard reader.atEnd else { return nil }
+    }
+}

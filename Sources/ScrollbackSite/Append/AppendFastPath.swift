@@ -1,0 +1,260 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+import ScrollbackReading
+import ScrollbackRendering
+import ScrollbackSearch
+
+// The append fast path: a JSON log that only gained messages at the end is rebuilt by reading
+// those and the few old ones the last pages need, through the same public calls of the reader,
+// the layouter and the renderer as a full build (`ConversationWorker.render`), and linking every
+// other file from the previous output. Its checkpoint (`AppendCheckpoint`) is written by every
+// full read of a JSON log.
+
+extension ConversationWorker {
+    /// Rebuilds a JSON log that only gained messages at the end of its `messages` array since
+    /// the previous build, re-rendering only the pages from the one that held the previous last
+    /// message; every other file is linked from the previous output. `nil` means "take the full
+    /// path" (which is always right, only slower): the caller then rebuilds from scratch.
+    ///
+    /// The log is not read in full: the reader reads its unchanged head, the old messages the
+    /// re-rendered pages need (their own, the one before them, the first message and reply
+    /// targets, by the byte ranges of the checkpoint) and the new tail
+    /// (`LogReader.read(contents:of:arrayOpenOffset:messageRanges:tailStart:)`); the layouter plans
+    /// that subset with global positions, and the renderer renders the pages from the old last
+    /// message's on, as the full build does. Anything unusual falls back: no checkpoint, a
+    /// changed head or tail, a diagnostic, a new message dated before the old last one, a new id
+    /// that may clash with an old one, a new id an old reply was waiting for, ids that are not
+    /// their own anchors, or a new page (every page's pagination links the last page: the full
+    /// path renders them all).
+    func appendFast(
+        _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
+        into parts: String
+    ) -> BuildManifest.Entry? {
+        // A published site's feed lists the latest messages: that takes the full path.
+        guard config.baseURL == nil, Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
+            let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
+            let checkpoint = AppendCheckpoint(decoding: stored), checkpoint.idsAreOwnAnchors,
+            !checkpoint.records.isEmpty
+        else { return nil }
+        for media in previous.media {
+            guard
+                FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
+                    == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
+            else { return nil }
+        }
+        guard bytes.count > checkpoint.prefixLength,
+            checkpoint.arrayOpenOffset < checkpoint.prefixLength,
+            ContentFingerprint.hex(of: bytes[0..<checkpoint.prefixLength]) == checkpoint.prefixFingerprint
+        else { return nil }
+        // The new tail must go on with `,` (then the new messages): anything else is no append.
+        var tailStart = checkpoint.prefixLength
+        while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
+        guard tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
+
+        let records = checkpoint.records
+        let oldCount = records.count
+        let perPage = config.pageSize
+        let firstPage = (oldCount - 1) / perPage
+        var fileIndexOfSorted = [Int](repeating: 0, count: oldCount)
+        for (fileIndex, record) in records.enumerated() {
+            guard record.sortedIndex < oldCount else { return nil }
+            fileIndexOfSorted[record.sortedIndex] = fileIndex
+        }
+        var subset = Set<Int>()
+        subset.insert(fileIndexOfSorted[0])
+        if firstPage > 0 { subset.insert(fileIndexOfSorted[firstPage * perPage - 1]) }
+        for position in (firstPage * perPage)..<oldCount { subset.insert(fileIndexOfSorted[position]) }
+        for fileIndex in Array(subset) {
+            if let target = records[fileIndex].replyTarget, target < oldCount { subset.insert(target) }
+        }
+
+        // Read the head, those messages and the tail; a reply to an old message left out is added, once.
+        let previousWarnings = Set(previous.warnings.map(\.message))
+        var attempt = 0
+        while true {
+            attempt += 1
+            let chosen = subset.sorted()
+            let ranges = chosen.map { records[$0].start..<(records[$0].start + records[$0].length) }
+            guard
+                let read = reader.read(
+                    contents: bytes, of: input.url, arrayOpenOffset: checkpoint.arrayOpenOffset, messageRanges: ranges,
+                    tailStart: tailStart)
+            else { return nil }
+            // An unknown field is reported once per file, at its first use: when the previous
+            // build reported it, that first use is in the unchanged head, and a full read reports
+            // it there again (the previous warnings are kept as they are).
+            let diagnostics = read.diagnostics.filter { diagnostic in
+                guard diagnostic.severity == .warning, case .unknownField = diagnostic.problem else { return true }
+                return !previousWarnings.contains(diagnostic.problem.message)
+            }
+            if attempt == 1, !diagnostics.isEmpty {
+                // Only warnings about reply targets that are old messages left out: add them.
+                var added = false
+                for diagnostic in diagnostics {
+                    guard diagnostic.severity == .warning, case .unknownReplyTarget(let id) = diagnostic.problem,
+                        let fileIndex = records.indices.first(where: {
+                            records[$0].idHash == AppendCheckpoint.idHash(id)
+                        }),
+                        !subset.contains(fileIndex)
+                    else { return nil }
+                    subset.insert(fileIndex)
+                    added = true
+                }
+                if added { continue }
+            }
+            guard diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
+            else { return nil }
+            return appendedEntry(
+                input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint, chosen: chosen,
+                conversation: conversation, trace: trace, firstPage: firstPage, into: parts)
+        }
+    }
+
+    /// The fast path once the messages were read: checks, layout of the subset,
+    /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
+    private func appendedEntry(
+        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
+        checkpoint: AppendCheckpoint, chosen: [Int], conversation: Conversation, trace: JSONMessageTrace,
+        firstPage: Int, into parts: String
+    ) -> BuildManifest.Entry? {
+        let records = checkpoint.records
+        let oldCount = records.count
+        let chosenCount = chosen.count
+        let messages = conversation.messages
+        let newCount = messages.count - chosenCount
+        guard newCount > 0, trace.elementRanges.count == messages.count,
+            trace.elementRanges[chosenCount].lowerBound > checkpoint.prefixLength
+        else { return nil }
+        // The new messages must sort after every old one: dated no earlier than the old last one
+        // (ties keep file order, and they come last in the file).
+        let sortedPosition = { (readIndex: Int) in trace.sortedPositions?[readIndex] ?? readIndex }
+        let oldHashes = Set(records.map(\.idHash))
+        let previousWarnings = Set(previous.warnings.map(\.message))
+        for readIndex in chosenCount..<messages.count {
+            let position = sortedPosition(readIndex)
+            guard position >= chosenCount else { return nil }
+            let message = messages[position]
+            guard message.date.timeIntervalSinceReferenceDate >= checkpoint.maxDate,
+                !oldHashes.contains(AppendCheckpoint.idHash(message.id)), SiteRenderer.hasOwnAnchor(message.id),
+                !previousWarnings.contains(Problem.unknownReplyTarget(message.id).message)
+            else { return nil }
+        }
+        for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
+        guard !Self.reachesBack(messages) else { return nil }
+        // The rest of the file after the last message must be what followed the old last one.
+        let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound
+        guard bytes.count - newPrefixLength == checkpoint.suffixLength,
+            ContentFingerprint.hex(of: bytes[newPrefixLength..<bytes.count]) == checkpoint.suffixFingerprint
+        else { return nil }
+        let totalCount = oldCount + newCount
+        let perPage = config.pageSize
+        let pageCount = (totalCount + perPage - 1) / perPage
+        // More pages change the pagination of every earlier page (it links the last page): then
+        // the full path renders them all.
+        guard pageCount == previous.pageCount else { return nil }
+
+        // Global positions: old messages keep theirs, new ones follow in their own order.
+        var globalIndexes = chosen.map { records[$0].sortedIndex }.sorted()
+        globalIndexes += (0..<newCount).map { oldCount + $0 }
+        let plan = layouter.plan(conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount)
+
+        var written: [String] = []
+        var folder = StagedFolder(root: parts)
+        do {
+            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
+                try folder.writeRendered(bytes, at: path)
+                written.append(path)
+            }
+            guard diagnostics.isEmpty else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            // The search part and date list: the previous ones up to the first page rendered
+            // again, then that page's messages on (every id is its own anchor here).
+            guard let previousPart = previous.searchPart,
+                let stored = LogReader.contents(ofFile: previousOutput + "/" + previousPart),
+                var part = SearchPart(decoding: stored)
+            else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            part.removePages(from: firstPage)
+            let searchFiles = try writeSearchPart(
+                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
+            written.append(searchFiles.dateList)
+            let writtenSet = Set(written)
+            guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+        } catch {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+
+        // Media: the previous ones, and those of the messages read now (the same site path keeps
+        // its first source, which is the previous one: new messages come last).
+        var media = previous.media
+        var sitePaths = Set(media.map(\.sitePath))
+        for asset in conversation.localAssets where sitePaths.insert(asset.sitePath).inserted {
+            guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
+            media.append(
+                BuildManifest.Media(
+                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
+                    sitePath: asset.sitePath, size: assetStamp.size,
+                    modifiedNanoseconds: assetStamp.modifiedNanoseconds))
+        }
+
+        // The checkpoint again, with the new messages' records.
+        var fileIndexOfReadSorted = [Int](repeating: 0, count: messages.count)
+        for readIndex in 0..<messages.count {
+            fileIndexOfReadSorted[sortedPosition(readIndex)] =
+                readIndex < chosenCount ? chosen[readIndex] : oldCount + readIndex - chosenCount
+        }
+        var newRecords = records
+        newRecords.reserveCapacity(totalCount)
+        for readIndex in chosenCount..<messages.count {
+            let position = sortedPosition(readIndex)
+            let range = trace.elementRanges[readIndex]
+            var target: Int?
+            if let replyTo = messages[position].replyTo, let targetPosition = plan.messageIndex(ofMessage: replyTo) {
+                target = fileIndexOfReadSorted[targetPosition]
+            }
+            newRecords.append(
+                AppendCheckpoint.Record(
+                    start: range.lowerBound, length: range.count, sortedIndex: globalIndexes[position],
+                    idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
+        }
+        let newCheckpoint = AppendCheckpoint(
+            prefixLength: newPrefixLength, prefixFingerprint: ContentFingerprint.hex(of: bytes[0..<newPrefixLength]),
+            suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
+            arrayOpenOffset: checkpoint.arrayOpenOffset,
+            maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
+            records: newRecords)
+        let checkpointPath = AppendCheckpoint.relativePath(conversationID: conversation.id)
+        guard conversation.id == previous.conversationID else {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+        do {
+            try folder.write(newCheckpoint.encoded(), at: checkpointPath)
+        } catch {
+            FileSystem.removeTree(parts)
+            return nil
+        }
+
+        var entry = previous
+        entry.size = stamp.size
+        entry.modifiedNanoseconds = stamp.modifiedNanoseconds
+        entry.contentHash = ContentFingerprint.hex(of: bytes[0..<bytes.count])
+        entry.summary = BuildManifest.Summary(plan.summary)
+        entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
+        entry.pageCount = pageCount
+        entry.files = Array(Set(previous.files).union(written)).sorted()
+        entry.media = media.sorted { $0.sitePath < $1.sitePath }
+        entry.checkpoint = checkpointPath
+        entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
+        return entry
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+import ScrollbackReading
+import ScrollbackRendering
+import ScrollbackSearch
+
+/// The search index and the date lists in the pipeline.
+///
+/// Each conversation's worker makes its `SearchPart` from the plan it renders (its messages and
+/// the first message of each day), writes the conversation's date list from it, and caches it
+/// as `.scrollback/search/<id>.bin`; a reused conversation links the cached part, an appended one
+/// updates it. The `writeSearchIndex` step merges the published parts into `search/`.
+enum SearchStep {
+    /// Where a conversation's part is cached, relative to the output.
+    static func partPath(conversationID: String) -> String {
+        BuildManifest.folderName + "/search/" + conversationID + ".bin"
+    }
+
+    /// How results show `participant`.
+    static func sender(_ participant: Participant) -> SearchPart.Sender {
+        var avatar: String?
+        if case .local(let asset)? = participant.avatar { avatar = asset.sitePath }
+        return SearchPart.Sender(
+            name: participant.name, initials: SiteRenderer.initials(of: participant.name), avatar: avatar)
+    }
+}
+
+extension ConversationWorker {
+    /// Adds pages `pages` of `plan` to `part`, then writes the conversation's date list and the
+    /// part into `folder`; returns the date list's site path and the part's cache path.
+    func writeSearchPart(
+        _ part: inout SearchPart, plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String,
+        into folder: inout StagedFolder
+    ) throws -> (dateList: String, part: String) {
+        part.add(plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
+        let last = part.documents.last
+        let dateList = renderer.renderDateList(
+            conversationID: part.conversationID, title: part.title,
+            days: part.days.map { .init(iso: $0.iso, text: $0.text, page: $0.page, anchor: $0.anchor) },
+            newest: last.map { ($0.page, $0.anchor) }, locale: plan.options.locale)
+        try folder.write(dateList.contents, at: dateList.path)
+        let partPath = SearchStep.partPath(conversationID: part.conversationID)
+        try folder.write(part.encoded(), at: partPath)
+        return (dateList.path, partPath)
+    }
+}
+
+extension BuildRun {
+    /// Step: merges the parts of the published conversations into `search/` (nothing when
+    /// `search: false`).
+    mutating func writeSearchIndex() throws {
+        guard config.search else { return }
+        var parts: [SearchPart] = []
+        for entry in outcomes.compactMap(\.entry) {
+            guard let path = entry.searchPart,
+                let bytes = LogReader.contents(ofFile: staging + "/" + path),
+                let part = SearchPart(decoding: bytes)
+            else {
+                throw SiteBuildError.fileSystem("the search data of '\(entry.conversationID)' is missing or damaged")
+            }
+            parts.append(part)
+        }
+        var folder = StagedFolder(root: staging)
+        for file in SearchIndex.build(parts: parts, pageFile: SiteRenderer.pageFileName) {
+            try folder.write(file.bytes, at: file.path)
+        }
+    }
+}

@@ -1,0 +1,482 @@
+import Foundation
+import ScrollbackModel
+import XCTest
+
+@testable import ScrollbackReading
+
+/// Every Telegram and WhatsApp sample of `../shared/samples` through detection and its importer:
+/// messages in the export (counted here from the raw files, independently of the importers) =
+/// messages out, media resolved or named by a placeholder, ids unique and stable.
+final class TelegramWhatsAppSampleTests: XCTestCase {
+    /// `../shared/samples` next to the repository root or next to the folder holding it (a worktree).
+    static func samples() throws -> URL {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        for _ in 0..<2 {
+            let samples = folder.appendingPathComponent("shared/samples")
+            if FileManager.default.fileExists(atPath: samples.path) { return samples }
+            folder = folder.deletingLastPathComponent()
+        }
+        throw XCTSkip("../shared/samples not found")
+    }
+
+    static func files(in format: String) throws -> [URL] {
+        let folder = try samples().appendingPathComponent(format)
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        return enumerator.compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath && $0.pathExtension != "" }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// Runs detection over `file` and reads it with the importer that claims it.
+    static func importFile(
+        _ file: URL, root: URL? = nil
+    ) -> (format: ExportFormat?, conversations: [ImportedConversation], diagnostics: [Diagnostic]) {
+        let candidate = ExportCandidate(url: file)
+        let claiming = ExportImporters.all.filter { $0.detect(candidate) }
+        guard claiming.count == 1, let importer = claiming.first else { return (nil, [], []) }
+        let root = root ?? file.deletingLastPathComponent()
+        let context = ImportContext(root: root, config: SiteConfig())
+        var conversations: [ImportedConversation] = []
+        let diagnostics = importer.read(
+            DetectedExport(format: importer.format, items: [file], root: root), context: context,
+            emit: { conversations.append($0) })
+        return (importer.format, conversations, diagnostics)
+    }
+
+    // MARK: - Independent counters
+
+    /// Telegram: the entries of every chat's `messages` array, read with Foundation's JSON parser.
+    static func telegramMessageCount(_ file: URL) throws -> Int {
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+        if let chats = root["chats"] as? [String: Any], let list = chats["list"] as? [[String: Any]] {
+            return list.reduce(0) { $0 + (($1["messages"] as? [Any])?.count ?? 0) }
+        }
+        return (root["messages"] as! [Any]).count
+    }
+
+    /// WhatsApp: lines that start (after byte order and direction marks) with the timestamp
+    /// pattern the file uses: a date of three numbers and a time, then `] ` or ` - `.
+    static func whatsAppMessageCount(_ file: URL) throws -> Int {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let pattern = try NSRegularExpression(
+            pattern:
+                #"^\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \u00A0\u202F]\d{1,2}:\d{2}(:\d{2})?([ \u00A0\u202F]?[AaPp]\.?[ \u00A0\u202F]?[Mm]\.?)?\.?(\] | - )"#
+        )
+        var count = 0
+        for line in text.components(separatedBy: "\n") {
+            let cleaned = line.unicodeScalars.filter { $0 != "\u{FEFF}" && $0 != "\u{200E}" }
+            let string = String(String.UnicodeScalarView(cleaned))
+            let range = NSRange(string.startIndex..., in: string)
+            if pattern.firstMatch(in: string, range: range) != nil { count += 1 }
+        }
+        return count
+    }
+
+    // MARK: - Every sample
+
+    func testEveryTelegramSampleKeepsEveryMessage() throws {
+        let files = try Self.files(in: "telegram")
+        XCTAssertEqual(files.count, 5)
+        for file in files {
+            let expected = try Self.telegramMessageCount(file)
+            let result = Self.importFile(file)
+            XCTAssertEqual(result.format, .telegram, file.lastPathComponent)
+            XCTAssertEqual(result.diagnostics, [], file.lastPathComponent)
+            XCTAssertEqual(result.conversations.count, 1, file.lastPathComponent)
+            let imported = try XCTUnwrap(result.conversations.first)
+            let conversation = try XCTUnwrap(
+                imported.conversation, "\(file.lastPathComponent): \(imported.diagnostics)")
+            XCTAssertGreaterThan(expected, 0)
+            XCTAssertEqual(imported.messagesIn, expected, file.lastPathComponent)
+            XCTAssertEqual(conversation.messages.count, expected, file.lastPathComponent)
+            XCTAssertEqual(Set(conversation.messages.map(\.id)).count, expected, "ids are unique")
+            Self.assertMediaResolvedOrNamed(conversation, file.lastPathComponent)
+            print("telegram \(file.lastPathComponent): \(expected) in → \(conversation.messages.count) out")
+        }
+    }
+
+    func testEveryWhatsAppSampleKeepsEveryMessage() throws {
+        let files = try Self.files(in: "whatsapp")
+        XCTAssertEqual(files.count, 19)
+        for file in files {
+            let expected = try Self.whatsAppMessageCount(file)
+            let result = Self.importFile(file)
+            XCTAssertEqual(result.format, .whatsapp, file.lastPathComponent)
+            let imported = try XCTUnwrap(result.conversations.first, file.lastPathComponent)
+            let conversation = try XCTUnwrap(
+                imported.conversation, "\(file.lastPathComponent): \(imported.diagnostics)")
+            XCTAssertGreaterThan(expected, 0)
+            XCTAssertEqual(imported.messagesIn, expected, file.lastPathComponent)
+            XCTAssertEqual(conversation.messages.count, expected, file.lastPathComponent)
+            XCTAssertEqual(Set(conversation.messages.map(\.id)).count, expected, "ids are unique")
+            XCTAssertFalse(imported.diagnostics.contains { $0.severity == .error }, "\(imported.diagnostics)")
+            Self.assertMediaResolvedOrNamed(conversation, file.lastPathComponent)
+            print("whatsapp \(file.lastPathComponent): \(expected) in → \(conversation.messages.count) out")
+        }
+    }
+
+    /// Every media reference is a file of the export or a placeholder that names what is missing.
+    static func assertMediaResolvedOrNamed(_ conversation: Conversation, _ name: String) {
+        for message in conversation.messages {
+            var sources: [MediaSource] = []
+            switch message.kind {
+            case .photo(let media), .video(let media), .audio(let media): sources.append(media.source)
+            case .file(let file): sources.append(file.source)
+            default: break
+            }
+            for source in sources {
+                switch source {
+                case .local(let asset): XCTAssertTrue(FileManager.default.fileExists(atPath: asset.sourcePath), name)
+                case .remote(let url): XCTFail("\(name): remote media \(url) in an export that has none")
+                case .unavailable(let original):
+                    XCTAssertFalse(
+                        original.trimmingCharacters(in: .whitespaces).isEmpty, "\(name): placeholder names nothing")
+                }
+            }
+        }
+    }
+
+    // MARK: - Telegram details
+
+    func testTelegramDuplicateIDsAreAllKeptWithDerivedIDsAndWarnings() throws {
+        let file = try Self.samples().appendingPathComponent("telegram/tsu2000-tele_dashboard/sample.json")
+        let imported = try XCTUnwrap(Self.importFile(file).conversations.first)
+        let conversation = try XCTUnwrap(imported.conversation)
+        let ids = conversation.messages.map(\.id)
+        XCTAssertEqual(ids.count, 256)
+        XCTAssertTrue(ids.contains("69420"))
+        XCTAssertTrue(ids.contains("69420-2"))
+        XCTAssertTrue(ids.contains("69420-256"))
+        XCTAssertEqual(imported.diagnostics.filter { $0.problem.message.contains("duplicate message id") }.count, 255)
+        // Every message keeps its Telegram id in `source`, with its JSON path and line.
+        XCTAssertTrue(conversation.messages.allSatisfy { $0.source?.id == "69420" && $0.source?.path != nil })
+        // The fake `date_unixtime` "0000000000" is ignored: dates come from `date`.
+        XCTAssertEqual(conversation.messages.first?.date, ISO8601DateFormatter().date(from: "2022-03-21T11:11:11Z"))
+        // Service actions are system messages with words, not codes.
+        let system = conversation.messages.compactMap { message -> String? in
+            if case .system(let text) = message.kind { return text }
+            return nil
+        }
+        XCTAssertEqual(system.count, 6)
+        XCTAssertTrue(system.contains("Joseph Joestar created the group “Sample Chat Group”"))
+        XCTAssertTrue(system.contains("Joseph Joestar added A real snake 🐍"))
+        XCTAssertTrue(system.contains("Joseph Joestar pinned a message"))
+        // Edited and replies.
+        XCTAssertEqual(conversation.messages.filter { $0.edited != nil }.count, 16)
+        XCTAssertEqual(conversation.messages.filter { $0.replyTo != nil }.count, 25)
+        // Photos not in the export: placeholders; stickers with their emoji.
+        let photos = conversation.messages.filter { $0.kind.name == .photo }
+        XCTAssertEqual(photos.count, 14 + 13)
+        XCTAssertTrue(
+            photos.allSatisfy { if case .photo(let m) = $0.kind, case .unavailable = m.source { true } else { false } })
+        XCTAssertEqual(conversation.messages.filter { $0.kind.name == .file }.count, 3)
+    }
+
+    func testTelegramMediaPollAndVoice() throws {
+        let folder = try Self.samples().appendingPathComponent("telegram/korjavin-ragtgbot")
+        let media = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("test_case2.json")).conversations.first?.conversation)
+        let kinds = media.messages.map(\.kind.name)
+        XCTAssertEqual(kinds, [.system, .text, .photo, .photo, .file, .text, .photo, .audio, .text])
+        if case .file(let item) = media.messages[4].kind {
+            XCTAssertEqual(item.name, "document.pdf")
+            XCTAssertEqual(item.size, 4_521_678)
+            XCTAssertEqual(item.source, .unavailable(original: "document.pdf (not included in the export)"))
+        } else {
+            XCTFail()
+        }
+        if case .audio(let item) = media.messages[7].kind { XCTAssertEqual(item.duration, 12) } else { XCTFail() }
+        if case .photo(let item) = media.messages[3].kind {
+            XCTAssertEqual(item.caption, "Check this out!")
+            XCTAssertEqual(item.size, PixelSize(width: 1920, height: 1080))
+        } else {
+            XCTFail()
+        }
+
+        let poll = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("test_case3.json")).conversations.first?.conversation)
+        let custom = poll.messages.compactMap { message -> CustomItem? in
+            if case .custom(let item) = message.kind { return item }
+            return nil
+        }
+        XCTAssertEqual(custom.count, 1)
+        XCTAssertEqual(custom.first?.id, "poll")
+        XCTAssertEqual(custom.first?.data["question"], .string("What approach should we take for the next phase?"))
+        if case .array(let options)? = custom.first?.data["options"] {
+            XCTAssertEqual(options.count, 4)
+            XCTAssertEqual(options.first?["label"], .string("Continue with microservices"))
+        } else {
+            XCTFail("options")
+        }
+    }
+
+    func testTelegramEntitiesBecomeSafeFormattingAndAccountExportsSplitByChat() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("fake image", to: "chats/photos/photo_1.jpg", in: folder)
+        let file = try write(
+            """
+            {"about": "Here is the data you requested.",
+             "personal_information": {"user_id": 42, "first_name": "Ann"},
+             "chats": {"about": "", "list": [
+              {"name": "Bob", "type": "personal_chat", "id": 7, "messages": [
+               {"id": 1, "type": "message", "date": "2024-05-01T10:00:00", "date_unixtime": "1714557600",
+                "from": "Ann", "from_id": "user42",
+                "text": ["Look ", {"type": "bold", "text": "<script>alert(1)</script>"}, " at ",
+                         {"type": "text_link", "text": "this", "href": "javascript:alert(1)"}, " and ",
+                         {"type": "link", "text": "https://example.com/a?b=1&c=2"}, "\\n",
+                         {"type": "pre", "text": "let x = 1 < 2", "language": "swift"}]},
+               {"id": 2, "type": "message", "date": "2024-05-01T10:01:00", "from": "Bob", "from_id": "user7",
+                "forwarded_from": "Carol", "reply_to_message_id": 1, "photo": "photos/photo_1.jpg",
+                "width": 10, "height": 20, "text": "",
+                "reactions": [{"type": "emoji", "count": 1, "emoji": "👍", "recent": [{"from": "Ann", "from_id": "user42", "date": "2024-05-01T10:02:00"}]}]},
+               {"id": 3, "type": "message", "date": "2024-05-01T10:02:00", "from": "Bob", "from_id": "user7",
+                "photo": "photos/missing.jpg", "text": "😀"},
+               {"id": 4, "type": "message", "date": "2024-05-01T10:03:00", "from": "Bob", "from_id": "user7", "text": "🎉"}
+              ]},
+              {"name": "Bob", "type": "personal_chat", "id": 8, "messages": []}
+             ]}}
+            """, to: "chats/result.json", in: folder)
+        let result = Self.importFile(file, root: folder)
+        XCTAssertEqual(result.format, .telegram)
+        XCTAssertEqual(result.conversations.count, 2)
+        XCTAssertEqual(result.conversations.map { $0.conversation?.id }, ["bob-7", "bob-8"])
+        let chat = try XCTUnwrap(result.conversations.first?.conversation)
+        XCTAssertEqual(chat.me, "user42")
+        guard case .attributedText(let rich) = chat.messages[0].kind else { return XCTFail("\(chat.messages[0].kind)") }
+        XCTAssertTrue(rich.html.contains("<strong>&lt;script&gt;alert(1)&lt;/script&gt;</strong>"), rich.html)
+        XCTAssertFalse(rich.html.contains("javascript:"), rich.html)
+        XCTAssertFalse(rich.html.contains("<script"), rich.html)
+        XCTAssertTrue(rich.html.contains("href=\"https://example.com/a?b=1&amp;c=2\""), rich.html)
+        XCTAssertTrue(rich.html.contains("<pre><code>let x = 1 &lt; 2</code></pre>"), rich.html)
+        XCTAssertTrue(rich.plainText.hasPrefix("Look <script>alert(1)</script> at this"))
+        let photo = chat.messages[1]
+        XCTAssertEqual(photo.forwardedFrom, "Carol")
+        XCTAssertEqual(photo.replyTo, "1")
+        XCTAssertEqual(photo.reactions, [Reaction(emoji: "👍", senders: ["user42"])])
+        guard case .photo(let item) = photo.kind, case .local = item.source else { return XCTFail("\(photo.kind)") }
+        guard case .photo(let missing) = chat.messages[2].kind else { return XCTFail() }
+        XCTAssertEqual(missing.source, .unavailable(original: "photos/missing.jpg"))
+        XCTAssertEqual(missing.caption, "😀")
+        XCTAssertEqual(chat.messages[3].kind, .emoji("🎉"))
+        let warnings = result.conversations[0].diagnostics.map(\.description)
+        XCTAssertTrue(
+            warnings.contains { $0.contains("chats/result.json:") && $0.contains("missing.jpg") }, "\(warnings)")
+    }
+
+    func testTelegramBrokenExportIsALocatedError() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try write(
+            """
+            {"name": "X", "type": "private_group", "id": 1, "messages": [
+             {"id": 1, "type": "message", "date": "not a date", "date_unixtime": "0000000000", "from": "A", "text": "a"},
+             {"id": 2, "type": "message", "date": "2024-01-01T00:00:00", "from": "A", "text": "b"}
+            ]}
+            """, to: "result.json", in: folder)
+        let imported = try XCTUnwrap(Self.importFile(file).conversations.first)
+        XCTAssertNil(imported.conversation)
+        let error = try XCTUnwrap(imported.diagnostics.first { $0.severity == .error })
+        XCTAssertEqual(error.location?.line, 2)
+        XCTAssertTrue(error.description.contains("result.json:2:"), error.description)
+        XCTAssertTrue(error.description.contains("$.messages[0]"), error.description)
+    }
+
+    // MARK: - WhatsApp details
+
+    func testWhatsAppDateOrderIsDetectedFromTheWholeFile() throws {
+        let expected: [String: WhatsAppChatText.DateOrder] = [
+            "test_ddmmyy_24hrs.txt": .dayMonthYear, "test_mmddyy_24hrs.txt": .monthDayYear,
+            "test_yyyymmdd_24hrs.txt": .yearMonthDay, "test_dateformat5.txt": .monthDayYear,
+            "test_dateformat1.txt": .monthDayYear, "test_dateformat3.txt": .yearMonthDay,
+            "germanandroid24h.txt": .dayMonthYear, "englishiosampm.txt": .monthDayYear,
+            "test_unicode.txt": .dayMonthYear,
+        ]
+        for file in try Self.files(in: "whatsapp") {
+            guard let order = expected[file.lastPathComponent] else { continue }
+            let chat = try XCTUnwrap(WhatsAppChatText(String(contentsOf: file, encoding: .utf8)))
+            XCTAssertEqual(chat.order, order, file.lastPathComponent)
+        }
+    }
+
+    func testWhatsAppSamplesReadLikeTheChat() throws {
+        let folder = try Self.samples().appendingPathComponent("whatsapp/gesiscss-WhatsR")
+        let english = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("englishandroidampm.txt")).conversations.first?.conversation)
+        XCTAssertEqual(english.title, "Whatsappparsertest2")
+        XCTAssertEqual(english.participants.map(\.name), ["Mallory", "Dave", "Alice", "Bob", "Carol"])
+        XCTAssertNil(english.me, "`You added …` does not name the exporter")
+        let byText = { (needle: String) in english.messages.first { $0.kind.plainText.contains(needle) } }
+        XCTAssertEqual(byText("end-to-end encrypted")?.kind.name, .system)
+        XCTAssertEqual(byText("You changed this group's icon")?.kind.name, .system)
+        // `1/30/18, 00:04 AM` is 00:04; `12:00 AM` is midnight; `23:59 PM` is 23:59.
+        let utc = Calendar.gregorianUTC
+        let research = try XCTUnwrap(byText("By the way"))
+        XCTAssertEqual(
+            utc.dateComponents([.month, .day, .hour, .minute], from: research.date),
+            DateComponents(month: 1, day: 30, hour: 0, minute: 4))
+        let location = try XCTUnwrap(english.messages.first { $0.kind.name == .location })
+        XCTAssertEqual(location.kind, .location(LocationItem(latitude: 50.9425526, longitude: 6.9523387)))
+        let voice = try XCTUnwrap(english.messages.first { $0.kind.name == .audio })
+        XCTAssertEqual(
+            voice.kind,
+            .audio(
+                MediaItem(source: .unavailable(original: "PTT-20180129-WA0025.opus"), title: "PTT-20180129-WA0025.opus")
+            ))
+        let omitted = try XCTUnwrap(english.messages.first { $0.kind.name == .file })
+        XCTAssertEqual(
+            omitted.kind, .file(FileItem(source: .unavailable(original: "<Media omitted>"), name: "<Media omitted>")))
+        XCTAssertTrue(
+            english.messages.contains { $0.sender == "carol" && $0.kind == .text("") }, "an empty body is kept")
+
+        let german = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("germanios24h.txt")).conversations.first?.conversation)
+        XCTAssertEqual(german.messages.filter { $0.kind.name == .system }.count, 8)
+        XCTAssertTrue(
+            german.messages.contains { $0.kind == .location(LocationItem(latitude: 50.9425526, longitude: 6.9523387)) })
+        XCTAssertTrue(
+            german.messages.contains {
+                if case .photo(let m) = $0.kind {
+                    m.source == .unavailable(original: "Bild weggelassen")
+                } else {
+                    false
+                }
+            })
+        // The byte order mark inside `JuKo00\u{FEFF}7` is dropped.
+        let german12 = try XCTUnwrap(
+            Self.importFile(folder.appendingPathComponent("germaniosampm.txt")).conversations.first?.conversation)
+        XCTAssertTrue(german12.messages.contains { $0.kind == .text("https://github.com/JuKo007") })
+
+        let miner = try Self.samples().appendingPathComponent("whatsapp/joweich-chat-miner")
+        let phone = try XCTUnwrap(
+            Self.importFile(miner.appendingPathComponent("test_dateformat1.txt")).conversations.first?.conversation)
+        XCTAssertEqual(
+            phone.messages.first { $0.kind == .text(".") }?.sender, "john-doe", "`John Doe:.` is John's message '.'")
+        XCTAssertTrue(phone.participants.contains(Participant(id: "12-345-578", name: "+12 345 578")))
+        XCTAssertTrue(phone.messages.contains { $0.kind == .system("+12 345 578 created group \"Groupname\"") })
+        XCTAssertTrue(
+            phone.messages.contains {
+                $0.kind
+                    == .text(
+                        "Lorem ipsum dolor sit amet,\nconsectetur adipiscing elit.\nPellentesque non tincidunt erat.\nNullam suscipit diam dolor, non pretium leo semper eu.\nAliquam pellentesque facilisis nunc eu rhoncus.\nCras scelerisque neque."
+                    )
+            })
+        let unicode = try XCTUnwrap(
+            Self.importFile(miner.appendingPathComponent("test_unicode.txt")).conversations.first?.conversation)
+        XCTAssertEqual(unicode.participants.map(\.name), ["John Doe", "John Doe 🤓", "🤓"])
+        XCTAssertEqual(Set(unicode.participants.map(\.id)).count, 3)
+        XCTAssertEqual(utc.component(.hour, from: unicode.messages[0].date), 22, "`10:37 p. m.` with a no-break space")
+        let twelve = try XCTUnwrap(
+            Self.importFile(miner.appendingPathComponent("test_dateformat4.txt")).conversations.first?.conversation)
+        XCTAssertEqual(twelve.messages.map { utc.component(.hour, from: $0.date) }, [23, 12, 13, 14])
+    }
+
+    func testWhatsAppZipLikeFolderWithMediaMarkersAndMe() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("OggS fake opus", to: "chat/PTT-20240101-WA0001.opus", in: folder)
+        try write("fake jpeg", to: "chat/IMG-20240101-WA0002.jpg", in: folder)
+        let file = try write(
+            "\u{FEFF}[13/01/2024, 09:00:00] Ann: Hello\r\n"
+                + "[13/01/2024, 09:01:00] Ann: \u{200E}<attached: PTT-20240101-WA0001.opus>\r\n"
+                + "[13/01/2024, 09:02:00] Bob: \u{200E}<attached: IMG-20240101-WA0002.jpg>\r\nNice view\r\n"
+                + "[13/01/2024, 09:03:00] Bob: \u{200E}<attached: 00000003-VIDEO-2024-01-13.mp4>\r\n"
+                + "[13/01/2024, 09:04:00] Ann: You deleted this message\r\n"
+                + "[13/01/2024, 09:05:00] Bob: This message was deleted\r\n"
+                + "[13/01/2024, 09:06:00] Bob: Fixed it <This message was edited>\r\n"
+                + "[13/01/2024, 09:07:00] Bob: 👍👍\r\n"
+                + "[13/01/2024, 09:08:00] Bob: <script>alert(1)</script>\r\n",
+            to: "chat/_chat.txt", in: folder)
+        let imported = try XCTUnwrap(Self.importFile(file, root: folder).conversations.first)
+        let chat = try XCTUnwrap(imported.conversation)
+        XCTAssertEqual(chat.id, "chat")
+        XCTAssertEqual(chat.me, "ann", "the sender of 'You deleted this message' is the exporter")
+        XCTAssertEqual(chat.messages.count, 9)
+        guard case .audio(let voice) = chat.messages[1].kind, case .local = voice.source else {
+            return XCTFail("\(chat.messages[1].kind)")
+        }
+        guard case .photo(let photo) = chat.messages[2].kind, case .local = photo.source else { return XCTFail() }
+        XCTAssertEqual(photo.caption, "Nice view")
+        guard case .video(let video) = chat.messages[3].kind else { return XCTFail() }
+        XCTAssertEqual(video.source, .unavailable(original: "00000003-VIDEO-2024-01-13.mp4"))
+        XCTAssertTrue(
+            imported.diagnostics.contains {
+                $0.description.contains("/chat/_chat.txt:5:") && $0.description.contains("00000003-VIDEO")
+            }, "\(imported.diagnostics)")
+        XCTAssertTrue(chat.messages[4].deleted)
+        XCTAssertTrue(chat.messages[5].deleted)
+        XCTAssertEqual(chat.messages[6].kind, .text("Fixed it"))
+        XCTAssertNotNil(chat.messages[6].edited)
+        XCTAssertEqual(chat.messages[7].kind, .emoji("👍👍"))
+        XCTAssertEqual(
+            chat.messages[8].kind, .text("<script>alert(1)</script>"), "text stays text; the renderer escapes it")
+        XCTAssertEqual(Calendar.gregorianUTC.component(.day, from: chat.messages[0].date), 13)
+    }
+
+    func testWhatsAppNonMessageLinesAreNeverLost() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = try write("Shopping list\n- milk\n1/2/2024 is a date\n", to: "notes.txt", in: folder)
+        XCTAssertFalse(WhatsAppImporter.detect(ExportCandidate(url: notes)), "no message line: not a WhatsApp export")
+        let context = ImportContext(root: folder, config: SiteConfig())
+        let read = WhatsAppImporter.readChat(notes, context: context)
+        XCTAssertNil(read.conversation)
+        XCTAssertTrue(
+            read.diagnostics.first?.description.contains("notes.txt:1:1: error:") ?? false, "\(read.diagnostics)")
+
+        let mixed = try write(
+            "exported by a tool\n1/2/24, 10:00 - Ann: hi\nnot a header 99/99/99\n1/2/24, 10:01 - Bob: yo\n",
+            to: "mixed.txt", in: folder)
+        let chat = try XCTUnwrap(WhatsAppImporter.readChat(mixed, context: context).conversation)
+        XCTAssertEqual(chat.messages.map(\.kind.plainText), ["exported by a tool", "hi\nnot a header 99/99/99", "yo"])
+
+        let impossible = try write("31/02/24, 10:00 - Ann: hi\n", to: "bad.txt", in: folder)
+        let bad = WhatsAppImporter.readChat(impossible, context: context)
+        XCTAssertNil(bad.conversation)
+        XCTAssertTrue(
+            bad.diagnostics.contains {
+                $0.severity == .error && $0.location?.line == 1 && $0.description.contains("31/02/24")
+            })
+    }
+
+    // MARK: - A newer export keeps every permalink
+
+    func testNewerExportsKeepEveryID() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for sample in try Self.files(in: "whatsapp") {
+            let old = try XCTUnwrap(Self.importFile(sample).conversations.first?.conversation)
+            var text = try String(contentsOf: sample, encoding: .utf8)
+            if !text.hasSuffix("\n") { text += "\n" }
+            let last = try XCTUnwrap(WhatsAppChatText(text)?.entries.last)
+            let firstLine = WhatsAppChatText.cleaned(WhatsAppChatText.lines(of: text)[0]).line
+            let bracketed = firstLine.first == "["
+            text += (bracketed ? "[\(last.stamp)] " : "\(last.stamp) - ") + "Zed: one more\n"
+            let newer = try write(text, to: "newer-\(sample.lastPathComponent)", in: folder)
+            let new = try XCTUnwrap(Self.importFile(newer).conversations.first?.conversation, sample.lastPathComponent)
+            XCTAssertEqual(new.messages.count, old.messages.count + 1, sample.lastPathComponent)
+            XCTAssertTrue(
+                Set(old.messages.map(\.id)).isSubset(of: Set(new.messages.map(\.id))), sample.lastPathComponent)
+        }
+        for sample in try Self.files(in: "telegram") {
+            let old = try XCTUnwrap(Self.importFile(sample).conversations.first?.conversation)
+            var root = try JSONSerialization.jsonObject(with: Data(contentsOf: sample)) as! [String: Any]
+            var messages = root["messages"] as! [[String: Any]]
+            messages.append([
+                "id": 99_999_999, "type": "message", "date": "2030-01-01T00:00:00", "from": "Zed", "from_id": "user1",
+                "text": "one more",
+            ])
+            root["messages"] = messages
+            let newer = try write(
+                JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]),
+                to: "newer-\(sample.lastPathComponent)", in: folder)
+            let imported = try XCTUnwrap(Self.importFile(newer).conversations.first)
+            let new = try XCTUnwrap(
+                imported.conversation,
+                "\(sample.lastPathComponent): \(imported.diagnostics.filter { $0.severity == .error })")
+            XCTAssertEqual(new.messages.count, old.messages.count + 1, sample.lastPathComponent)
+            XCTAssertEqual(Array(new.messages.map(\.id).prefix(old.messages.count)), old.messages.map(\.id))
+            XCTAssertEqual(new.messages.last?.id, "99999999")
+        }
+    }
+}

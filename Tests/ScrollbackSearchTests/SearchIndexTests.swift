@@ -1,0 +1,134 @@
+import Foundation
+import ScrollbackLayout
+import ScrollbackModel
+import XCTest
+
+@testable import ScrollbackSearch
+
+final class SearchIndexTests: XCTestCase {
+    /// A part of `count` messages, built through the layouter as the pipeline does.
+    func part(
+        id: String, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000, text: (Int) -> String
+    )
+        -> SearchPart
+    {
+        let location = SourceLocation(file: id, line: 1, column: 1)
+        let people = [Participant(id: "ana", name: "Ana Lúcia"), Participant(id: "bo", name: "Bo")]
+        let messages = (0..<count).map { n in
+            Message(
+                id: "m\(n)", sender: n % 3 == 0 ? "bo" : "ana",
+                date: Date(timeIntervalSince1970: start + Double(n) * 20_000),
+                kind: n == 4 ? .photo(MediaItem(source: .remote("https://x/y.png"), alt: "red box")) : .text(text(n)),
+                location: location)
+        }
+        let conversation = Conversation(
+            id: id, title: id.capitalized, participants: people, messages: messages, source: location)
+        let plan = ConversationLayouter(options: LayoutOptions(), pageSize: pageSize).plan(conversation)
+        var part = SearchPart(conversationID: id, title: id)
+        part.add(
+            plan, pages: 0..<plan.pageCount, anchor: { "m-m\($0)" },
+            sender: { SearchPart.Sender(name: $0.name, initials: String($0.name.prefix(1)), avatar: nil) })
+        return part
+    }
+
+    func testPartRecordsPagesAnchorsSendersFlagsAndDays() {
+        let made = part(id: "alpha", count: 25) { "Message \($0) về café" }
+        XCTAssertEqual(made.documents.count, 25)
+        XCTAssertEqual(made.documents[24].page, 2)
+        XCTAssertEqual(made.documents[24].anchor, "m-m24")
+        XCTAssertEqual(made.senders.map(\.name), ["Bo", "Ana Lúcia"])
+        XCTAssertEqual(made.documents[4].flags, SearchPart.imageFlag)
+        XCTAssertEqual(made.documents[4].text, "red box")
+        let tokens = Set(made.documents[1].tokens.map { made.vocabulary[$0] })
+        XCTAssertTrue(tokens.isSuperset(of: ["cafe", "ve", "from:ana", "from:lucia"]), "\(tokens)")
+        // 20,000 s apart: a new UTC day every 4 or 5 messages; each day once, on its first message.
+        XCTAssertEqual(made.days.first?.anchor, "m-m0")
+        XCTAssertEqual(Set(made.days.map(\.iso)).count, made.days.count)
+        XCTAssertGreaterThan(made.days.count, 4)
+    }
+
+    func testPartRoundTripsThroughItsCacheFile() {
+        let made = part(id: "alpha", count: 30) { "Dũng said \($0) 🍕" }
+        XCTAssertEqual(SearchPart(decoding: made.encoded()), made)
+        XCTAssertNil(SearchPart(decoding: Array(made.encoded().dropLast())))
+    }
+
+    func testAppendingPagesGivesTheSamePartAsAFullBuild() {
+        let full = part(id: "alpha", count: 30) { "word\($0 % 7)" }
+        var partial = part(id: "alpha", count: 30) { "word\($0 % 7)" }
+        partial.removePages(from: 2)
+        XCTAssertEqual(partial.documents.count, 20)
+        XCTAssertEqual(full.documents.prefix(20), partial.documents[...])
+    }
+
+    func files(_ parts: [SearchPart]) -> [String: [UInt8]] {
+        Dictionary(
+            uniqueKeysWithValues: SearchIndex.build(parts: parts, pageFile: Self.pageFile).map { ($0.path, $0.bytes) })
+    }
+
+    static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
+
+    func testIndexIsDeterministicWhateverThePartOrder() {
+        let a = part(id: "alpha", count: 200) { "alpha \($0) common" }
+        let b = part(id: "beta", count: 150, start: 1_714_000_500) { "beta \($0) common" }
+        XCTAssertEqual(files([a, b]), files([b, a]))
+        XCTAssertEqual(files([a, b]), files([a, b]))
+    }
+
+    func testShardsHoldEveryTokenInOrderAndPostingsDecode() throws {
+        let a = part(id: "alpha", count: 400) { "alpha \($0) common w\($0 % 50)" }
+        let b = part(id: "beta", count: 300, start: 1_714_000_500) { "beta w\($0 % 50)" }
+        let built = files([a, b])
+        let manifest = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(built["search/manifest.json"]!)) as? [String: Any])
+        XCTAssertEqual(manifest["documents"] as? Int, 700)
+        let shards = try XCTUnwrap(manifest["shards"] as? [String])
+        XCTAssertEqual(shards, shards.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        var seen: [String: [Int]] = [:]
+        for number in shards.indices {
+            var reader = ByteReader(try XCTUnwrap(built["search/t/\(number).bin"]))
+            var first = true
+            while !reader.atEnd {
+                let token = try XCTUnwrap(reader.string())
+                if first { XCTAssertEqual(token, shards[number]) }
+                first = false
+                seen[token] = try XCTUnwrap(SearchIndex.decodePostings(&reader))
+            }
+        }
+        XCTAssertEqual(seen["common"]?.count, 399)  // alpha's message 4 is a photo
+        XCTAssertEqual(seen["in:beta"]?.count, 300)
+        XCTAssertEqual(seen["has:image"]?.count, 2)
+        XCTAssertEqual(seen["w7"]?.count, 8 + 6)
+        // Documents are numbered by date: the postings of a token are ascending.
+        XCTAssertEqual(seen["common"], seen["common"]?.sorted())
+        // Every document chunk is there and holds its share.
+        let chunks = (700 + SearchIndex.documentsPerChunk - 1) / SearchIndex.documentsPerChunk
+        for number in 0..<chunks {
+            let chunk = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(built["search/d/\(number).json"]!)) as? [[Any]])
+            XCTAssertEqual(
+                chunk.count, min(SearchIndex.documentsPerChunk, 700 - number * SearchIndex.documentsPerChunk))
+        }
+    }
+
+    func testLargePostingListsUseBitmaps() {
+        var dense = ByteWriter()
+        SearchIndex.encodePostings((0..<1000).map(Int32.init), into: &dense)
+        var sparse = ByteWriter()
+        SearchIndex.encodePostings([3, 5000, 90_000], into: &sparse)
+        XCTAssertLessThan(dense.bytes.count, 140)
+        var reader = ByteReader(dense.bytes)
+        XCTAssertEqual(SearchIndex.decodePostings(&reader), Array(0..<1000))
+        reader = ByteReader(sparse.bytes)
+        XCTAssertEqual(SearchIndex.decodePostings(&reader), [3, 5000, 90_000])
+    }
+
+    func testPageFilePatternReproducesTheNames() {
+        let pattern = SearchIndex.pageFilePattern(Self.pageFile)
+        let other = pattern["other"] as! String
+        XCTAssertEqual(pattern["first"] as? String, "index.html")
+        for index in 1..<200 {
+            XCTAssertEqual(other.replacingOccurrences(of: "{n}", with: String(index + 1)), Self.pageFile(index))
+        }
+    }
+}

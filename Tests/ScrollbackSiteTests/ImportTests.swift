@@ -1,0 +1,195 @@
+import Foundation
+import ScrollbackModel
+import Testing
+
+@testable import ScrollbackReading
+@testable import ScrollbackSite
+
+/// The exports of `../shared/samples` (spec §6), built as a user would build them.
+@Suite struct ImportTests {
+    /// `../shared/samples` next to the repository root or next to the folder holding it.
+    static func sharedSamples() throws -> URL {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        for _ in 0..<2 {
+            let samples = folder.appendingPathComponent("shared/samples")
+            if FileManager.default.fileExists(atPath: samples.path) { return samples }
+            folder = folder.deletingLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "../shared/samples"])
+    }
+
+    static func sampleFolders(_ format: String) throws -> [URL] {
+        let root = try sharedSamples().appendingPathComponent(format)
+        return try FileManager.default.contentsOfDirectory(atPath: root.path).sorted().map {
+            root.appendingPathComponent($0)
+        }
+    }
+
+    static func json(_ url: URL) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+    }
+
+    static func files(under folder: URL, ending suffix: String) -> [URL] {
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        var found: [URL] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(suffix) { found.append(folder.appendingPathComponent(path)) }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Messages in the raw export, counted with Foundation's JSON parser (not the importers),
+    /// minus what spec §6 leaves out on purpose (ChatGPT's empty system messages), and the
+    /// file names of the media the messages name.
+    static func rawCount(_ folder: URL, format: String) throws -> (messages: Int, media: [String]) {
+        var count = 0
+        var media: [String] = []
+        switch format {
+        case "slack":
+            // Per-day files sit one level down, in conversation folders.
+            for day in files(under: folder, ending: ".json")
+            where day.pathComponents.count > folder.pathComponents.count + 1 {
+                let messages = try json(day) as? [[String: Any]] ?? []
+                count += messages.count
+                for message in messages {
+                    for file in message["files"] as? [[String: Any]] ?? [] {
+                        media.append(file["name"] as? String ?? "")
+                    }
+                }
+            }
+        case "discord":
+            for file in files(under: folder, ending: ".json") {
+                guard let root = try json(file) as? [String: Any], root["guild"] != nil else { continue }
+                let messages = root["messages"] as? [[String: Any]] ?? []
+                count += messages.count
+                for message in messages {
+                    for attachment in message["attachments"] as? [[String: Any]] ?? [] {
+                        media.append(attachment["fileName"] as? String ?? "")
+                    }
+                }
+            }
+        default:
+            for file in files(under: folder, ending: ".json") {
+                for conversation in try json(file) as? [[String: Any]] ?? [] {
+                    let mapping = conversation["mapping"] as? [String: [String: Any]] ?? [:]
+                    var cursor = conversation["current_node"] as? String
+                    while let id = cursor, let node = mapping[id] {
+                        if let message = node["message"] as? [String: Any] {
+                            let role = (message["author"] as? [String: Any])?["role"] as? String
+                            let parts = (message["content"] as? [String: Any])?["parts"] as? [Any] ?? []
+                            let empty = parts.allSatisfy { ($0 as? String)?.isEmpty == true }
+                            if !(role == "system" && empty) { count += 1 }
+                        }
+                        cursor = node["parent"] as? String
+                    }
+                }
+            }
+        }
+        return (count, media)
+    }
+
+    /// The text of every HTML page of a site but the index.
+    static func pages(_ site: URL) throws -> [String] {
+        try files(under: site, ending: ".html").filter {
+            $0.lastPathComponent != "index.html" || $0.pathComponents.count > site.pathComponents.count + 1
+        }
+        .map { try String(contentsOf: $0, encoding: .utf8) }
+    }
+
+    static func occurrences(of needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test(arguments: ["slack", "discord", "chatgpt"])
+    func everyMessageOfEverySampleIsOneElement(format: String) throws {
+        for folder in try Self.sampleFolders(format) {
+            let output = try TemporaryFolder().url.appendingPathComponent("site")
+            let report = try build(folder, output)
+            #expect(!report.hasErrors, "\(folder.lastPathComponent): \(report.diagnostics)")
+            let (expected, media) = try Self.rawCount(folder, format: format)
+            let html = try Self.pages(output).joined()
+            let elements = Self.occurrences(of: "data-message-id=\"", in: html)
+            #expect(
+                elements == expected, "\(folder.lastPathComponent): \(elements) elements, \(expected) in the export")
+            // Each medium resolved (copied into media/) or named by its placeholder or card.
+            for name in media {
+                let escaped = name.replacingOccurrences(of: "&", with: "&amp;")
+                #expect(html.contains(escaped), "\(folder.lastPathComponent): \(name) neither shown nor named")
+            }
+            for source in html.components(separatedBy: "src=\"").dropFirst() {
+                let path = String(source.prefix { $0 != "\"" })
+                guard !path.hasPrefix("http"), path.contains("media/") else { continue }
+                let relative = path.replacingOccurrences(of: "../", with: "")
+                #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(relative).path), "\(path)")
+            }
+            #expect(report.importCounts.count == report.conversations)
+        }
+    }
+
+    @Test(arguments: ["slack", "discord", "chatgpt"])
+    func importThenBuildGivesTheSameSite(format: String) throws {
+        for folder in try Self.sampleFolders(format) {
+            let base = try TemporaryFolder().url
+            let direct = base.appendingPathComponent("direct")
+            try build(folder, direct)
+            let logs = base.appendingPathComponent("logs")
+            let imported = try ExportWriter(
+                input: folder, format: ExportFormat(rawValue: format)!, output: logs, onDiagnostics: { _ in }
+            ).write()
+            #expect(!imported.hasErrors)
+            let viaLogs = base.appendingPathComponent("via-logs")
+            let report = try build(logs, viaLogs)
+            #expect(!report.hasErrors, "\(report.diagnostics)")
+            let left = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback") }
+            let right = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback") }
+            #expect(left.keys.sorted() == right.keys.sorted(), "\(folder.lastPathComponent)")
+            for (path, bytes) in left where right[path] != bytes {
+                Issue.record("\(folder.lastPathComponent): \(path) differs")
+            }
+        }
+    }
+
+    @Test func aNewerExportKeepsEveryPermalink() throws {
+        let sample = try Self.sampleFolders("discord").first { $0.lastPathComponent == "mlomb-chat-analytics" }!
+        let base = try TemporaryFolder().url
+        let input = base.appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let file = input.appendingPathComponent("GC_3A_5M.json")
+        try FileManager.default.copyItem(at: sample.appendingPathComponent("GC_3A_5M.json"), to: file)
+        let output = base.appendingPathComponent("site")
+        try build(input, output)
+        func anchors() throws -> Set<String> {
+            var found: Set<String> = []
+            for page in try Self.pages(output) {
+                for part in page.components(separatedBy: "data-message-id=\"").dropFirst() {
+                    found.insert(String(part.prefix { $0 != "\"" }))
+                }
+            }
+            return found
+        }
+        let before = try anchors()
+        var root = try Self.json(file) as! [String: Any]
+        var messages = root["messages"] as! [[String: Any]]
+        var extra = messages.last!
+        extra["id"] = "1999999999999999999"
+        extra["type"] = "Default"
+        extra["timestamp"] = "2024-01-01T10:00:00.000+00:00"
+        extra["content"] = "one more message"
+        messages.append(extra)
+        root["messages"] = messages
+        try JSONSerialization.data(withJSONObject: root).write(to: file)
+        try build(input, output)
+        let after = try anchors()
+        #expect(before.isSubset(of: after))
+        #expect(after.subtracting(before) == ["1999999999999999999"])
+    }
+
+    @Test func aZipExportIsReadAndEntriesCannotEscape() throws {
+        #expect(ExportArchive.safeComponents("../evil") == nil)
+        #expect(ExportArchive.safeComponents("/etc/passwd") == nil)
+        #expect(ExportArchive.safeComponents("a/../../b") == nil)
+        #expect(ExportArchive.safeComponents("a\\..\\b") == nil)
+        #expect(ExportArchive.safeComponents("channel/2025-01-10.json") == ["channel", "2025-01-10.json"])
+    }
+}
