@@ -1,5 +1,5 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test lint install bench bench-quick deps deps-test clean
+.PHONY: site serve test lint install fuzz bench bench-quick deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
 # The release binary: the Swift standard library and Foundation linked in, templates embedded.
@@ -24,10 +24,15 @@ test: deps-test lint
 	swift test
 	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
+	bash scripts/fuzz.sh --seconds 60
+
+# The libFuzzer targets (Fuzz/README.md), ten minutes each; crashes land in .build-fuzz/crashes/.
+fuzz: deps
+	bash scripts/fuzz.sh --seconds 600
 
 # Fails on Swift code that `swift format` would change (fix: swift format -i -r Sources Tests Plugins).
 lint:
-	swift format lint --strict -r Sources Tests Package.swift Plugins
+	swift format lint --strict -r Sources Tests Package.swift Plugins Fuzz
 
 # Install the one self-contained binary into $(PREFIX)/bin (needs only libcmark-gfm and libxml2 at run time).
 install: deps
@@ -50,4 +55,4 @@ deps-test:
 	bash scripts/install-deps.sh --test
 
 clean:
-	rm -rf .build _site artifacts bench-work
+	rm -rf .build .build-fuzz _site artifacts bench-work

@@ -96,9 +96,33 @@ let package = Package(
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering", "ScrollbackTemplates"]),
         .testTarget(
             name: "ScrollbackSiteTests",
-            dependencies: ["ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading"]),
+            dependencies: [
+                "ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(
             name: "ScrollbackServeTests", dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel"]),
         .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),
     ]
 )
+
+// libFuzzer targets (Fuzz/README.md), declared only when SCROLLBACK_FUZZ is set: they have no
+// `main` of their own (libFuzzer's is linked by `--sanitize=fuzzer`), so a plain `swift build`
+// must not see them. Built and run by scripts/fuzz.sh (`make fuzz`).
+if Context.environment["SCROLLBACK_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJSONReader", ["ScrollbackReading", "ScrollbackModel"]),
+        ("FuzzMarkdownReader", ["ScrollbackReading", "ScrollbackModel"]),
+        ("FuzzHTMLSanitizer", ["ScrollbackHTML"]),
+        ("FuzzConfigReader", ["ScrollbackReading"]),
+        // Importers (Sources/ScrollbackReading/Importers): one `FuzzImporter<Name>` each.
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Fuzz/\(target.name)",
+                exclude: ["Seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: target.name, targets: [target.name]))
+    }
+}

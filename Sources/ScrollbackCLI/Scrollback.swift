@@ -2,8 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ScrollbackModel
-import ScrollbackServe
 import ScrollbackReading
+import ScrollbackServe
 import ScrollbackSite
 
 #if canImport(Glibc)

@@ -42,7 +42,9 @@ public struct HTMLSanitizer: Sendable {
     /// http(s) URL or a relative path, trimmed; other schemes are dropped before it.
     public func sanitize(_ fragment: String, imageURL: (String) -> String? = { $0 }) -> SanitizedHTML {
         // An explicit <body> puts leading text in the body; without it libxml2 wraps it in an implied <p>.
-        guard let document = LibXML2Document(text: "<html><body>" + fragment) else {
+        // Attributes past the limit never reach libxml2, whose parser is quadratic in them.
+        guard let document = LibXML2Document(text: "<html><body>" + AttributeBound.limitingAttributes(in: fragment))
+        else {
             return SanitizedHTML(html: "", plainText: "")
         }
         return withoutActuallyEscaping(imageURL) { imageURL in

@@ -137,9 +137,23 @@ struct HTMLNode {
         return result
     }
 
-    /// The value of the first attribute called `name` (lowercase), if present.
+    /// The value of the first attribute called `name` (lowercase), if present. Compares names in
+    /// place: only the value found is turned into a string.
     func attribute(_ name: String) -> String? {
-        attributes.first { $0.name == name }?.value
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            if let rawName = current.pointee.name, xmlStrcasecmp(rawName, name) == 0 {
+                var value = ""
+                var valueNode = current.pointee.children
+                while let piece = valueNode {
+                    if let content = piece.pointee.content { value += String(cString: content) }
+                    valueNode = piece.pointee.next
+                }
+                return value
+            }
+            attribute = current.pointee.next
+        }
+        return nil
     }
 
     /// The names of the element's ancestors, nearest first.

@@ -90,6 +90,7 @@ public final class MarkdownDocument {
         if mayHaveImages {
             for node in nodes { rewriteImages(in: node, imageURL: imageURL, restorations: &restorations) }
         }
+        for node in nodes { refuseDataLinks(in: node, restorations: &restorations) }
         defer { restore(restorations) }
 
         var html = ""
@@ -169,6 +170,32 @@ public final class MarkdownDocument {
                     cmark_node_free(text)
                 }
             }
+        }
+    }
+
+    /// Empties the destination of every link to a `data:` URL, as cmark-gfm's safe mode does for
+    /// `javascript:`: its safe mode keeps `data:image/…` links, but no `data:` URL is allowed
+    /// anywhere else in a page (media refuse them too), so none is here either.
+    private func refuseDataLinks(in node: OpaquePointer, restorations: inout [ImageRestoration]) {
+        guard let iterator = cmark_iter_new(node) else { return }
+        var links: [OpaquePointer] = []
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let current = cmark_iter_get_node(iterator),
+                cmark_node_get_type(current) == CMARK_NODE_LINK
+            {
+                links.append(current)
+            }
+        }
+        cmark_iter_free(iterator)
+        for link in links {
+            let original = cmark_node_get_url(link).map { String(cString: $0) } ?? ""
+            // Browsers skip leading controls and spaces, and tabs and line breaks anywhere.
+            let scheme = original.unicodeScalars.lazy.filter { $0.value > 0x20 }.prefix(5)
+            guard String(String.UnicodeScalarView(scheme)).lowercased() == "data:" else { continue }
+            cmark_node_set_url(link, "")
+            restorations.append(.url(image: link, original: original))
         }
     }
 

@@ -109,17 +109,28 @@ public struct MarkdownInline: Hashable, Sendable {
     public var children: [MarkdownInline]
 
     /// This inline as plain text: literals, children's text, breaks as `\n`.
-    public var plainText: String {
-        switch kind {
-        case .text, .code: return literal
-        case .softBreak, .lineBreak: return "\n"
-        case .html: return ""
-        default: return children.plainText
-        }
-    }
+    public var plainText: String { [self].plainText }
 }
 
 extension Array where Element == MarkdownInline {
     /// The inlines' plain text, concatenated.
-    public var plainText: String { map(\.plainText).joined() }
+    ///
+    /// Written into one string by an explicit walk: building each level's text from its
+    /// children's took time proportional to length × depth (quadratic for nested emphasis such
+    /// as `*a **a *a …`), and recursion as deep as the nesting.
+    public var plainText: String {
+        var text = ""
+        var pending: [ArraySlice<MarkdownInline>] = [self[...]]
+        while var inlines = pending.popLast() {
+            guard let inline = inlines.popFirst() else { continue }
+            pending.append(inlines)
+            switch inline.kind {
+            case .text, .code: text += inline.literal
+            case .softBreak, .lineBreak: text += "\n"
+            case .html: break
+            default: pending.append(inline.children[...])
+            }
+        }
+        return text
+    }
 }

@@ -58,6 +58,12 @@ public enum ConfigOptions {
                 key: "remoteMedia", defaultValue: String(site.remoteMedia),
                 comment: "show media the logs name by http(s) URL (false: a placeholder, nothing loads from elsewhere)"),
             ConfigOption(
+                key: "maxLogBytes", defaultValue: String(site.maxLogBytes),
+                comment: "largest log read, in bytes (a larger one is an error, found before it is read)"),
+            ConfigOption(
+                key: "maxMediaBytes", defaultValue: String(site.maxMediaBytes),
+                comment: "largest media file published, in bytes (a larger one is refused with a warning)"),
+            ConfigOption(
                 key: "search", defaultValue: String(site.search),
                 comment: "ship the search box and its index (false: no search files at all)"),
             ConfigOption(

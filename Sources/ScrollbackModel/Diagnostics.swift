@@ -183,10 +183,33 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible, Co
         Diagnostic(.warning, problem, at: location)
     }
 
-    /// `file:line:column: error: message`, the form compilers print.
+    /// `file:line:column: error: message`, the form compilers print, on one line: control
+    /// characters (terminal escape sequences included) and bidirectional overrides from a log
+    /// or a file name are shown as `\u{1B}`, never sent to the terminal as they are.
     public var description: String {
         let prefix = location.map { "\($0): " } ?? ""
-        return "\(prefix)\(severity.rawValue): \(problem.message)"
+        return Self.neutralisingControlCharacters("\(prefix)\(severity.rawValue): \(problem.message)")
+    }
+
+    /// `text` with C0 and C1 controls, DEL and bidirectional formatting characters written as
+    /// `\u{…}` escapes.
+    public static func neutralisingControlCharacters(_ text: String) -> String {
+        func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {

@@ -197,13 +197,19 @@ public struct FileItem: Hashable, Sendable {
     public var size: Int64?
     /// MIME type, from the log or the export; chooses the card's icon.
     public var mimeType: String?
+    /// Text sent with the file (a Telegram or WhatsApp caption): shown under the card, never
+    /// glued onto the name.
+    public var caption: String?
 
     /// Creates a file item.
-    public init(source: MediaSource, name: String? = nil, size: Int64? = nil, mimeType: String? = nil) {
+    public init(
+        source: MediaSource, name: String? = nil, size: Int64? = nil, mimeType: String? = nil, caption: String? = nil
+    ) {
         self.source = source
         self.name = name
         self.size = size
         self.mimeType = mimeType
+        self.caption = caption
     }
 
     /// The name shown on the card: `name`, else the last path part of the reference, else "File".

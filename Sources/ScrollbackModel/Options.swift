@@ -159,6 +159,12 @@ public struct SiteConfig: Hashable, Sendable {
     public var baseURL: String?
     /// Whether the site ships its search box and index (`search: false` ships none of it).
     public var search = true
+    /// The largest log read, in bytes (config `maxLogBytes`); a larger one is an error, found
+    /// before it is read.
+    public var maxLogBytes: Int64 = 1 << 30
+    /// The largest media file published, in bytes (config `maxMediaBytes`); a larger one is
+    /// refused with a warning, before it is read.
+    public var maxMediaBytes: Int64 = 256 << 20
 
     /// The defaults.
     public init() {}

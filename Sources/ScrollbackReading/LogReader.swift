@@ -67,14 +67,29 @@ public struct LogReader: Sendable {
         self.config = config
         self.context = ReadingContext(
             inputRoot: inputRoot, config: config,
-            media: MediaResolver(inputRoot: inputRoot, allowsRemoteMedia: config.remoteMedia),
+            media: MediaResolver(
+                inputRoot: inputRoot, allowsRemoteMedia: config.remoteMedia, maximumMediaBytes: config.maxMediaBytes),
             previews: LinkPreviewStore(folder: inputRoot.appendingPathComponent("previews")),
             markdown: MarkdownRenderer(), sanitizer: HTMLSanitizer())
+    }
+
+    /// The error for a log of `size` bytes when that is over `limit` (config `maxLogBytes`):
+    /// checked before the log is read, as a sparse file can claim gigabytes it does not hold.
+    public static func sizeProblem(size: Int64, limit: Int64) -> Problem? {
+        guard size > limit else { return nil }
+        return .fileSystem(
+            "the log is \(size) bytes, over the limit of \(limit) bytes; expected a smaller log, "
+                + "or a larger 'maxLogBytes' in the config")
     }
 
     /// Reads one log file; the extension chooses the reader.
     public func read(_ file: URL) -> ReadResult {
         let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int64,
+            let tooLarge = Self.sizeProblem(size: size, limit: config.maxLogBytes)
+        {
+            return ReadResult(conversation: nil, diagnostics: [.error(tooLarge, at: location)])
+        }
         guard let bytes = LogReader.contents(ofFile: file.path) else {
             return ReadResult(
                 conversation: nil,
@@ -181,26 +196,71 @@ extension LogReader {
 
 /// The URL slug of a conversation: what its folder in the site is called.
 public enum ConversationSlug {
-    /// Lowercase ASCII letters, digits and `-`; every other run of characters becomes one `-`,
-    /// with none at either end. `Weekend Trip (2024).json` → `weekend-trip-2024`.
-    /// Text with nothing usable becomes `conversation`.
+    /// The longest slug, in UTF-8 bytes: well under the 255-byte file-name limit of common
+    /// file systems, with room for the hash of a shortened one.
+    public static let maximumBytes = 96
+
+    /// Letters and digits of any script, lowercased (Unicode NFC, so a name typed on any system
+    /// gives one slug), and the combining marks that belong to them; every other run of
+    /// characters becomes one `-`, with none at either end.
+    /// `Weekend Trip (2024).json` → `weekend-trip-2024`; `家族.json` → `家族`; `Семья` → `семья`.
+    ///
+    /// Text with no letter or digit (`🎉`) becomes `c-` and a stable hash of the text, so two such
+    /// names never share a slug. A slug over `maximumBytes` is cut at a character boundary and
+    /// ends in a hash of the whole text: stable, and distinct from every other cut.
     public static func make(from text: String) -> String {
-        var slug: [UInt8] = []
+        var slug = ""
         slug.reserveCapacity(text.utf8.count)
         var pendingDash = false
-        for byte in text.utf8 {
-            let lowered: UInt8
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): lowered = byte
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): lowered = byte + 32
-            default:
+        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+        let normalized = isASCII ? text : text.precomposedStringWithCanonicalMapping
+        for scalar in normalized.unicodeScalars {
+            switch scalar.value {
+            case 0x61...0x7A, 0x30...0x39:
+                if pendingDash, !slug.isEmpty { slug.unicodeScalars.append("-") }
+                pendingDash = false
+                slug.unicodeScalars.append(scalar)
+            case 0x41...0x5A:
+                if pendingDash, !slug.isEmpty { slug.unicodeScalars.append("-") }
+                pendingDash = false
+                slug.unicodeScalars.append(Unicode.Scalar(scalar.value + 32)!)
+            case 0..<0x80:
                 pendingDash = true
-                continue
+            default:
+                switch scalar.properties.generalCategory {
+                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                    .decimalNumber, .otherNumber, .letterNumber:
+                    if pendingDash, !slug.isEmpty { slug.unicodeScalars.append("-") }
+                    pendingDash = false
+                    slug += String(scalar).lowercased()
+                case .nonspacingMark, .spacingMark, .enclosingMark:
+                    // A mark joins the letter before it (Devanagari vowel signs, accents).
+                    if !slug.isEmpty, !pendingDash { slug.unicodeScalars.append(scalar) }
+                default:
+                    pendingDash = true
+                }
             }
-            if pendingDash, !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
-            pendingDash = false
-            slug.append(lowered)
         }
-        return slug.isEmpty ? "conversation" : String(decoding: slug, as: UTF8.self)
+        if slug.isEmpty { return "c-" + hash(of: text) }
+        guard slug.utf8.count > maximumBytes else { return slug }
+        let suffix = "-" + hash(of: text)
+        var cut = ""
+        for character in slug {
+            if cut.utf8.count + character.utf8.count + suffix.utf8.count > maximumBytes { break }
+            cut.append(character)
+        }
+        while cut.hasSuffix("-") { cut.removeLast() }
+        return cut + suffix
+    }
+
+    /// Eight hex digits of FNV-1a over the UTF-8 of `text`: stable across runs and machines.
+    static func hash(of text: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 16_777_619
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackLayout
 
 /// Small, allocation-light helpers for writing HTML text, attribute values and URLs.
 ///
@@ -241,6 +242,16 @@ enum HTMLText {
             }
             return found
         }
+    }
+
+    /// The element id of a participant: `p-<id>` when the id is its own slug (`alice`), else
+    /// `p-<slug>-<hash of the id>`, so ids that slug alike (`a` and `A`, `家族` and `友達`) never
+    /// share an element id.
+    static func participantAnchor(_ id: String) -> String {
+        if Slug.isSlug(id) { return "p-" + id }
+        let hash = String(stableHash(id), radix: 16)
+        let slug = Slug.make(id)
+        return "p-" + (slug.isEmpty ? "" : slug + "-") + String(repeating: "0", count: 8 - hash.count) + hash
     }
 
     /// `1.2 MB`-style size, decimal units as file managers show them.

@@ -135,7 +135,7 @@ final class MessageRenderer {
                 name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
                 colorStyle: colorStyle, src: src)
             headers[participant.id] = HeaderView(
-                name: participant.name, anchor: "p-" + Slug.make(participant.id), colorClass: colorClass,
+                name: participant.name, anchor: HTMLText.participantAnchor(participant.id), colorClass: colorClass,
                 colorStyle: colorStyle)
             names[participant.id] = participant.name
         }
@@ -489,6 +489,8 @@ final class MessageRenderer {
             view.name = file.displayName
             view.icon = Self.fileIcon(mimeType: file.mimeType, name: view.name)
             view.size = file.size.map(HTMLText.humanSize)
+            // Text of the log: escaped, under the card, never part of the name.
+            view.caption = file.caption.flatMap { $0.isEmpty ? nil : $0 }
             switch resolve(file.source) {
             case .url(let url): view.href = url
             case .placeholder(let original, let link):

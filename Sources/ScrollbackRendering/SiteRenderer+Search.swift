@@ -2,15 +2,9 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 
-/// What the search index and the date list need from the renderer: the permalink anchors it
-/// writes, the initials its avatars show, and the date list page (`Templates/dates.mustache`).
+/// What the search index and the date list need from the renderer: the initials its avatars
+/// show, and the date list page (`Templates/dates.mustache`).
 extension SiteRenderer {
-    /// The element id (`m-…`) of each of `conversation.messages`, as the pages write them.
-    public static func messageAnchors(of conversation: Conversation) -> [String] {
-        let table = AnchorTable(messages: conversation.messages)
-        return conversation.messages.map { table.anchor($0.id) }
-    }
-
     /// The initials an avatar without a picture shows for `name`.
     public static func initials(of name: String) -> String {
         HTMLText.initials(name)
@@ -25,15 +19,15 @@ extension SiteRenderer {
         public var iso: String
         /// The day as the pages' separators write it.
         public var text: String
-        /// 0-based page of the day's first message.
-        public var page: Int
+        /// The file (inside the conversation's folder) of the day's first message.
+        public var file: String
         /// Element id of the day's first message.
         public var anchor: String
 
-        public init(iso: String, text: String, page: Int, anchor: String) {
+        public init(iso: String, text: String, file: String, anchor: String) {
             self.iso = iso
             self.text = text
-            self.page = page
+            self.file = file
             self.anchor = anchor
         }
     }
@@ -41,7 +35,7 @@ extension SiteRenderer {
     /// `<conversation>/dates.html`: every day with a message, by month, each linking to the
     /// day's first message on its page, and a link to the newest message.
     public func renderDateList(
-        conversationID: String, title: String, days: [DateListDay], newest: (page: Int, anchor: String)?,
+        conversationID: String, title: String, days: [DateListDay], newest: (file: String, anchor: String)?,
         locale: String
     ) -> RenderedFile {
         let monthFormatter = DateFormatter()
@@ -55,7 +49,7 @@ extension SiteRenderer {
         let view = DateListView()
         view.title = title
         view.count = Self.countText(days.count, noun: "day")
-        if let newest { view.newest = Self.pageFileName(newest.page) + "#" + newest.anchor }
+        if let newest { view.newest = newest.file + "#" + newest.anchor }
         var currentMonth = ""
         var monthDays: [DateListDayView] = []
         func closeMonth() {
@@ -72,7 +66,7 @@ extension SiteRenderer {
             }
             monthDays.append(
                 DateListDayView(
-                    href: Self.pageFileName(day.page) + "#" + day.anchor, iso: day.iso, text: day.text,
+                    href: day.file + "#" + day.anchor, iso: day.iso, text: day.text,
                     number: String(Int(day.iso.suffix(2)) ?? 0)))
         }
         closeMonth()

@@ -88,11 +88,14 @@ public struct SiteRenderer: Sendable {
             + "--bubble-radius:\(plan.options.messageCornerRadius)"
         body.noAvatars = noAvatars
         body.paged = plan.pageCount > 1
-        body.participants = conversation.participants.map { participant in
+        let participants = conversation.participants.map { participant in
             ParticipantView(
-                name: participant.name, anchor: "p-" + Slug.make(participant.id),
+                name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
                 avatar: noAvatars ? nil : rows.avatars[participant.id])
         }
+        // The participants are listed on the first page only (a log with 200,000 participants
+        // repeated them on every page: gigabytes); later pages show their number, linked there.
+        body.participantCount = Self.countText(participants.count, noun: "participant")
         let description = conversation.description ?? defaultDescription(plan.summary)
         let pageCount = plan.pageCount
         body.pinnedCount = plan.pinned.isEmpty ? nil : Self.countText(plan.pinned.count, noun: "pinned message")
@@ -111,6 +114,7 @@ public struct SiteRenderer: Sendable {
             // leaves earlier pages as they are.
             let header = plan.pageHeader(index)
             body.count = Self.countText(header?.messageCount ?? 0)
+            body.participants = index == 0 ? participants : []
             body.pinned = pinnedLinks(plan, from: plan.pageFileName(index), rows: rows)
             body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
             // The rows go straight into the page where the template prints `{{{messages}}}`.
@@ -194,7 +198,9 @@ public struct SiteRenderer: Sendable {
             entry.avatar = AvatarView(
                 name: summary.title, initials: HTMLText.initials(summary.title),
                 colorClass: "c\(Int(HTMLText.stableHash(summary.id)) % MessageRenderer.paletteSize)", colorStyle: nil, src: nil)
-            entry.href = summary.id + "/index.html"
+            // Non-ASCII slugs (`家族`) percent-encoded, as every server and browser expects in a URL.
+            entry.href =
+                (summary.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? summary.id) + "/index.html"
             entry.title = summary.title
             entry.participants = summary.participantNames.joined(separator: ", ")
             entry.count = Self.countText(summary.messageCount)

@@ -64,6 +64,19 @@ public struct TemplateLibrary: Sendable {
             for file in files {
                 let relative = file.path
                 let label = isSite ? "templates/\(relative)" : "\(shippedLabel)/\(relative)"
+                // The site's files must resolve inside its input folder (the folder holding
+                // `templates/`): a link to a file elsewhere is skipped, not rendered or published.
+                if isSite, let siteTemplatesDirectory,
+                    !InputContainment.resolves(
+                        (siteTemplatesDirectory as NSString).appendingPathComponent(relative),
+                        inside: (siteTemplatesDirectory as NSString).deletingLastPathComponent)
+                {
+                    diagnostics.append(
+                        .warning(
+                            .templateError("\(label) is a link to a file outside the input folder; it is skipped"),
+                            at: SourceLocation(file: label, line: 1, column: 1)))
+                    continue
+                }
                 if relative.hasPrefix("assets/") {
                     assets[relative] = file.contents
                     continue

@@ -16,11 +16,11 @@ struct TextLinkifier: Sendable {
     /// Mention names, longest first so "@Bob Stone" wins over "@Bob".
     private let mentions: [Mention]
 
-    /// A linkifier that knows `participants` (mentions link to `#p-<slug of id>`).
+    /// A linkifier that knows `participants` (mentions link to `index.html#p-…`: the list of participants is on the first page).
     init(participants: [Participant]) {
         var mentions: [Mention] = []
         for participant in participants {
-            let anchor = "p-" + Slug.make(participant.id)
+            let anchor = HTMLText.participantAnchor(participant.id)
             mentions.append(Mention(name: Array(participant.id.utf8), anchor: anchor))
             if participant.name != participant.id, !participant.name.isEmpty {
                 mentions.append(Mention(name: Array(participant.name.utf8), anchor: anchor))
@@ -58,7 +58,7 @@ struct TextLinkifier: Sendable {
                     continue
                 }
                 if byte == UInt8(ascii: "@"), let (end, anchor) = mentionEnd(bytes, from: index) {
-                    output += "<a class=\"mn\" href=\"#"
+                    output += "<a class=\"mn\" href=\"index.html#"
                     raw(anchor, &output)
                     output += "\">"
                     HTMLText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[index..<end]), to: &output)

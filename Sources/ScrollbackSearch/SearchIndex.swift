@@ -11,7 +11,7 @@ import Foundation
 ///   numbers ascending, as delta varints or, when smaller, as a bitmap). A query downloads
 ///   only the shard(s) its words fall in.
 /// - `d/<n>.json` — documents `n·documentsPerChunk ..< (n+1)·documentsPerChunk`: conversation,
-///   sender, date, page, anchor, kind flags, text. Only the chunks of shown results are fetched.
+///   sender, date, page file, anchor, kind flags, text. Only the chunks of shown results are fetched.
 /// - `days.json` — the first document of every UTC day, for `before:` and `after:`.
 ///
 /// Documents are numbered by date (ties: conversation id, then position), so "newest first"
@@ -33,13 +33,10 @@ public enum SearchIndex {
         sitePath.hasPrefix(folder + "/") || sitePath.hasPrefix("assets/search.")
     }
 
-    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
-    ///
-    /// `pageFile` names page `n` (0-based) of a conversation; the manifest carries it as a first
-    /// name and a pattern for the others (`{n}` = `n + 1`), which must reproduce it.
-    public static func build(
-        parts unsorted: [SearchPart], pageFile: (Int) -> String
-    ) -> [(path: String, bytes: [UInt8])] {
+    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order. Each
+    /// document names the file that draws it (`SearchPart.Document.file`), so results link to
+    /// thread pages as well as timeline pages.
+    public static func build(parts unsorted: [SearchPart]) -> [(path: String, bytes: [UInt8])] {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
 
         // Senders: one list for the site, sorted by name (then avatar).
@@ -109,7 +106,7 @@ public enum SearchIndex {
             chunk.raw(",")
             chunk.number(Int(document.date))
             chunk.raw(",")
-            chunk.number(document.page)
+            chunk.string(document.file)
             chunk.raw(",")
             chunk.string(document.anchor)
             chunk.raw(",")
@@ -162,8 +159,6 @@ public enum SearchIndex {
         var manifest = JSONWriter()
         manifest.raw("{\"format\":\(format),\"documents\":\(slots.count),\"chunk\":\(documentsPerChunk),\n\"rules\":")
         manifest.value(SearchTokenizer.manifestRules)
-        manifest.raw(",\n\"pageFile\":")
-        manifest.value(pageFilePattern(pageFile))
         manifest.raw(",\n\"conversations\":[")
         for (index, part) in parts.enumerated() {
             manifest.raw(index == 0 ? "" : ",")
@@ -192,12 +187,6 @@ public enum SearchIndex {
         manifest.raw("]}\n")
         files.append(("\(folder)/manifest.json", manifest.bytes))
         return files.sorted { $0.path < $1.path }
-    }
-
-    /// `{"first": pageFile(0), "other": pageFile(1) with "2" as "{n}"}`: the browser's way to
-    /// name a page. (`SearchIndexTests` checks the pattern against the renderer's names.)
-    static func pageFilePattern(_ pageFile: (Int) -> String) -> [String: Any] {
-        ["first": pageFile(0), "other": pageFile(1).replacingOccurrences(of: "2", with: "{n}")]
     }
 
     /// Document count, then mode 0 (delta varints) or 1 (bitmap from the first document),

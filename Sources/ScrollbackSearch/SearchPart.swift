@@ -23,8 +23,12 @@ public struct SearchPart: Equatable, Sendable {
 
     /// One message.
     public struct Document: Equatable, Sendable {
-        /// 0-based page index.
+        /// 0-based page index of the timeline page the message belongs to (an append drops pages
+        /// from one on).
         public var page: Int
+        /// The file inside the conversation's folder that draws the message: its timeline page,
+        /// or a thread's own page.
+        public var file: String
         /// The message element's id on its page (`m-…`).
         public var anchor: String
         /// Index into `senders`, or -1 (system messages).
@@ -46,6 +50,8 @@ public struct SearchPart: Equatable, Sendable {
         /// The day as the page's separator writes it.
         public var text: String
         public var page: Int
+        /// The file holding the day's first message (see `Document.file`).
+        public var file: String
         public var anchor: String
     }
 
@@ -75,7 +81,7 @@ public struct SearchPart: Equatable, Sendable {
     ///   - tokenizesText: false when the site ships no search (only the days are needed).
     public mutating func add(
         _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
-        tokenizesText: Bool = true
+        tokenizesText: Bool = true, recordsDays: Bool = true
     ) {
         var tokenizer = SearchTokenizer()
         var vocabularyIndex: [String: Int] = [:]
@@ -101,10 +107,13 @@ public struct SearchPart: Equatable, Sendable {
                 case .daySeparator(let separator):
                     if !separator.repeatsPreviousPage { pendingDay = separator.day }
                 case .message(let index, _):
+                    // A broadcast reply's reference: its message is indexed with its thread.
+                    if plan.isThreadReference(index) { return }
                     let message = messages[index]
                     let elementID = anchor(index)
-                    if let day = pendingDay {
-                        days.append(Day(iso: day.iso, text: day.text, page: page, anchor: elementID))
+                    let file = plan.fileName(ofMessage: message.id) ?? plan.pageFileName(page)
+                    if recordsDays, let day = pendingDay {
+                        days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
                         pendingDay = nil
                     }
                     var senderNumber = -1
@@ -143,7 +152,7 @@ public struct SearchPart: Equatable, Sendable {
                     }
                     documents.append(
                         Document(
-                            page: page, anchor: elementID, sender: senderNumber,
+                            page: page, file: file, anchor: elementID, sender: senderNumber,
                             date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
                             text: tokenizesText ? String(text.prefix(Self.maxTextLength)) : "", tokens: ids))
                 }
@@ -220,6 +229,7 @@ public struct SearchPart: Equatable, Sendable {
         var previousDate: Int64 = 0
         for document in documents {
             writer.varint(document.page)
+            writer.string(document.file)
             writer.string(document.anchor)
             writer.varint(document.sender + 1)
             writer.signed(document.date - previousDate)
@@ -238,6 +248,7 @@ public struct SearchPart: Equatable, Sendable {
             writer.string(day.iso)
             writer.string(day.text)
             writer.varint(day.page)
+            writer.string(day.file)
             writer.string(day.anchor)
         }
         return writer.bytes
@@ -268,7 +279,8 @@ public struct SearchPart: Equatable, Sendable {
         documents.reserveCapacity(documentCount)
         var previousDate: Int64 = 0
         for _ in 0..<max(0, documentCount) {
-            guard let page = reader.varint(), let anchor = reader.string(), let sender = reader.varint(),
+            guard let page = reader.varint(), let file = reader.string(), let anchor = reader.string(),
+                let sender = reader.varint(),
                 let dateDelta = reader.signed(), let flags = reader.varint(), let text = reader.string(),
                 let count = reader.varint()
             else { return nil }
@@ -284,15 +296,16 @@ public struct SearchPart: Equatable, Sendable {
             previousDate += dateDelta
             documents.append(
                 Document(
-                    page: page, anchor: anchor, sender: sender - 1, date: previousDate, flags: flags, text: text,
+                    page: page, file: file, anchor: anchor, sender: sender - 1, date: previousDate, flags: flags,
+                    text: text,
                     tokens: tokens))
         }
         guard let dayCount = reader.varint() else { return nil }
         for _ in 0..<max(0, dayCount) {
             guard let iso = reader.string(), let text = reader.string(), let page = reader.varint(),
-                let anchor = reader.string()
+                let file = reader.string(), let anchor = reader.string()
             else { return nil }
-            days.append(Day(iso: iso, text: text, page: page, anchor: anchor))
+            days.append(Day(iso: iso, text: text, page: page, file: file, anchor: anchor))
         }
         guard reader.atEnd else { return nil }
     }

@@ -26,12 +26,16 @@ struct ConversationWorker: Sendable {
     let reader: LogReader
     let layouter: ConversationLayouter
     let renderer: SiteRenderer
+    /// Test seam (`SiteBuilder.Options.faultInjection`): runs before each page is written, with
+    /// `write <site path>`; throwing there is a failed write, as a full disk would give.
+    var faultInjection: (@Sendable (_ step: String) throws -> Void)?
 
     init(
         inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, partsRoot: String, previousOutput: String,
         previousEntries: [String: BuildManifest.Entry], lastGoodEntries: [String: BuildManifest.Entry] = [:],
-        reservedTopLevelNames: Set<String>
+        reservedTopLevelNames: Set<String>, faultInjection: (@Sendable (_ step: String) throws -> Void)? = nil
     ) {
+        self.faultInjection = faultInjection
         self.inputRoot = inputRoot
         self.config = config
         self.partsRoot = partsRoot
@@ -107,6 +111,10 @@ struct ConversationWorker: Sendable {
             outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
             return outcome
         }
+        if let tooLarge = LogReader.sizeProblem(size: stamp.size, limit: config.maxLogBytes) {
+            outcome.diagnostics = [.error(tooLarge, at: location)]
+            return outcome
+        }
         // The log's bytes, read at most once: for its fingerprint, the append fast path and the read.
         var bytes: [UInt8]?
         var contentHash: String?
@@ -145,9 +153,11 @@ struct ConversationWorker: Sendable {
             outcome.entry = entry
             outcome.diagnostics = diagnostics
         } catch {
+            // The output side failed (a full disk, permissions), not the log: the whole build
+            // stops, so the previous site keeps this conversation (`SiteBuilder` checks this).
             FileSystem.removeTree(parts)
             outcome.entry = nil
-            outcome.diagnostics.append(.error(.fileSystem("cannot write the pages: \(error)"), at: location))
+            outcome.writeFailure = "cannot write the pages of \(displayPath): \(error)"
         }
         return outcome
     }
@@ -215,13 +225,15 @@ struct ConversationWorker: Sendable {
         // One page at a time: a large conversation's rows and pages are never all in memory.
         // Each page's bytes go to its file straight from the renderer's buffer.
         diagnostics += try renderer.renderConversation(plan, pages: 0..<plan.pageCount) { path, bytes in
+            try faultInjection?("write " + path)
             try folder.writeRendered(bytes, at: path)
             files.append(path)
         }
         var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
-        let anchors = SiteRenderer.messageAnchors(of: conversation)
+        // The plan's messages are the timeline's (thread replies are in their threads' plans).
         let searchFiles = try writeSearchPart(
-            &part, plan: plan, pages: 0..<plan.pageCount, anchor: { anchors[$0] }, into: &folder)
+            &part, plan: plan, pages: 0..<plan.pageCount,
+            anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &folder)
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }

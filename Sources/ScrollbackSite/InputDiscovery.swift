@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 import ScrollbackReading
 
 /// Finds the conversation logs in an input folder.
@@ -7,7 +8,9 @@ import ScrollbackReading
 /// any depth, except the site config (`scrollback.yml`, `.yaml`, `.json` at the top), the
 /// special folders `templates/` and `previews/` at the top, and any file or folder whose name
 /// starts with `.` or `_` (hidden files, `_site`, drafts). Media folders are walked: a log
-/// may sit beside its media. Paths come back sorted, so every later step sees one order.
+/// may sit beside its media. A link is followed only when its target is inside the input folder
+/// (`InputContainment`): a link to a log, a folder or `/` elsewhere is skipped. Paths come back
+/// sorted, so every later step sees one order.
 public struct InputDiscovery: Sendable {
     /// The extensions of conversation logs, lowercased.
     public static let logExtensions: Set<String> = ["json", "md", "markdown"]
@@ -40,7 +43,7 @@ public struct InputDiscovery: Sendable {
         let root = FileSystem.canonicalPath(inputRoot.path)
         var found: [Input] = []
         var visited: Set<String> = [root]
-        walk(folder: root, relative: "", visited: &visited, into: &found)
+        walk(folder: root, relative: "", inputRoot: root, visited: &visited, into: &found)
         return found.sorted { Array($0.relativePath.utf8).lexicographicallyPrecedes(Array($1.relativePath.utf8)) }
     }
 
@@ -54,6 +57,7 @@ public struct InputDiscovery: Sendable {
             for name in FileSystem.entries(folder) where !Self.isHidden(name) {
                 let path = folder + "/" + name
                 let relativePath = relative.isEmpty ? name : relative + "/" + name
+                guard Self.staysInside(path, root: root) else { continue }
                 switch FileSystem.kind(path) {
                 case .directory:
                     let canonical = FileSystem.canonicalPath(path)
@@ -69,17 +73,25 @@ public struct InputDiscovery: Sendable {
         return result
     }
 
+    /// Whether `path` is no link, or a link whose target is inside the (canonical) input folder.
+    static func staysInside(_ path: String, root: String) -> Bool {
+        !FileSystem.isSymlink(path) || InputContainment.resolves(path, inside: root)
+    }
+
     /// Walks `folder`; `visited` holds canonical folder paths, so a symlink loop ends.
-    private func walk(folder: String, relative: String, visited: inout Set<String>, into found: inout [Input]) {
+    private func walk(
+        folder: String, relative: String, inputRoot: String, visited: inout Set<String>, into found: inout [Input]
+    ) {
         for name in FileSystem.entries(folder) where !Self.isHidden(name) {
             let path = folder + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
+            guard Self.staysInside(path, root: inputRoot) else { continue }
             switch FileSystem.kind(path) {
             case .directory:
                 if relative.isEmpty, Self.specialFolders.contains(name) { continue }
                 let canonical = FileSystem.canonicalPath(path)
                 guard !excludedFolders.contains(canonical), visited.insert(canonical).inserted else { continue }
-                walk(folder: path, relative: relativePath, visited: &visited, into: &found)
+                walk(folder: path, relative: relativePath, inputRoot: inputRoot, visited: &visited, into: &found)
             case .file:
                 if relative.isEmpty, Self.configFileNames.contains(name) { continue }
                 let pathExtension = (name as NSString).pathExtension.lowercased()

@@ -34,11 +34,23 @@ extension ConversationWorker {
         into folder: inout StagedFolder
     ) throws -> (dateList: String, part: String) {
         part.add(plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
+        // Thread replies are drawn on their root's page or on the thread's own pages: indexed with
+        // the files that hold them, but not in the date list (it follows the timeline).
+        for page in pages {
+            plan.forEachPlannedRow(ofPage: page) { row in
+                guard case .message(let index, _) = row, let thread = plan.thread(ofRoot: index) else { return }
+                let replies = thread.replies
+                part.add(
+                    replies, pages: 0..<replies.pageCount,
+                    anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) },
+                    sender: SearchStep.sender, tokenizesText: config.search, recordsDays: false)
+            }
+        }
         let last = part.documents.last
         let dateList = renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,
-            days: part.days.map { .init(iso: $0.iso, text: $0.text, page: $0.page, anchor: $0.anchor) },
-            newest: last.map { ($0.page, $0.anchor) }, locale: plan.options.locale)
+            days: part.days.map { .init(iso: $0.iso, text: $0.text, file: $0.file, anchor: $0.anchor) },
+            newest: last.map { ($0.file, $0.anchor) }, locale: plan.options.locale)
         try folder.write(dateList.contents, at: dateList.path)
         let partPath = SearchStep.partPath(conversationID: part.conversationID)
         try folder.write(part.encoded(), at: partPath)
@@ -62,7 +74,7 @@ extension BuildRun {
             parts.append(part)
         }
         var folder = StagedFolder(root: staging)
-        for file in SearchIndex.build(parts: parts, pageFile: SiteRenderer.pageFileName) {
+        for file in SearchIndex.build(parts: parts) {
             try folder.write(file.bytes, at: file.path)
         }
     }

@@ -241,7 +241,7 @@ struct BuildRun {
             inputRoot: inputRoot, config: config, renderer: renderer, partsRoot: partsRoot,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
             lastGoodEntries: Self.entriesByPath(lastGoodManifest),
-            reservedTopLevelNames: reservedTopLevelNames())
+            reservedTopLevelNames: reservedTopLevelNames(), faultInjection: options.faultInjection)
         let slots = OutcomeSlots(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
@@ -255,6 +255,9 @@ struct BuildRun {
             report.diagnostics += outcome.diagnostics
             if let line = outcome.importCount { report.importCounts.append(line) }
         }
+        // A page that could not be written is no fault of the log: publishing the site without
+        // that conversation would delete it. The previous site stays as it was.
+        if let failure = outcomes.lazy.compactMap(\.writeFailure).first { throw SiteBuildError.fileSystem(failure) }
     }
 
     /// The conversations of every export, each laid out and rendered as soon as its importer
@@ -460,6 +463,8 @@ struct ConversationOutcome: Sendable {
     var appended = false
     /// Whether the log has errors and its last good pages were kept.
     var kept = false
+    /// Why its pages could not be written (the output side failed): the build must not publish.
+    var writeFailure: String?
     /// Where its files were staged before placement.
     var partsFolder: String
     /// For an imported conversation: its "messages in → messages out" line.

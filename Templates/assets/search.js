@@ -310,14 +310,11 @@
     });
   }
 
-  function pageFile(page) {
-    return page === 0 ? manifest.pageFile.first : manifest.pageFile.other.replace('{n}', String(page + 1));
-  }
   function result(doc, q) {
     var conv = manifest.conversations[doc[0]], sender = doc[1] >= 0 ? manifest.senders[doc[1]] : null;
     var li = document.createElement('li'), a = document.createElement('a');
     li.className = 'sx-i';
-    a.href = new URL(encodeURIComponent(conv[0]) + '/' + pageFile(doc[3]) + '#' + encodeURIComponent(doc[4]), root).href;
+    a.href = new URL(encodeURIComponent(conv[0]) + '/' + encodeURIComponent(doc[3]) + '#' + encodeURIComponent(doc[4]), root).href;
     var av = document.createElement('span');
     av.className = 'sx-av';
     av.setAttribute('aria-hidden', 'true');

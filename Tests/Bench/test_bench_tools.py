@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts", "bench"))
 
 import append_message  # noqa: E402
 import generate_corpus  # noqa: E402
+import generate_slack_export  # noqa: E402
 import prepare_baselines  # noqa: E402
 import report  # noqa: E402
 
@@ -146,6 +147,61 @@ class GeneratedCorpus(unittest.TestCase):
         self.assertEqual(after["messages"][-1]["id"], new_id)
         self.assertEqual(after["messages"][-1]["text"], "hello")
         self.assertGreater(parse_date(after["messages"][-1]["date"]), parse_date(before["messages"][-1]["date"]))
+
+    def test_slack_export_holds_the_same_messages_with_threads_and_files(self):
+        out = os.path.join(self.tmp.name, "slack")
+        generate_slack_export.main(["--corpus", self.corpus, "--out", out])
+        again = os.path.join(self.tmp.name, "slack-again")
+        generate_slack_export.main(["--corpus", self.corpus, "--out", again])
+        self.assertEqual(folder_digest(out), folder_digest(again))
+        with open(os.path.join(out, "users.json"), encoding="utf-8") as f:
+            names = {user["id"]: user["real_name"] for user in json.load(f)}
+        with open(os.path.join(out, "channels.json"), encoding="utf-8") as f:
+            channels = json.load(f)
+        self.assertEqual([c["name"] for c in channels], [log["id"] for log in self.logs])
+        replies = broadcasts = files = 0
+        for channel, log in zip(channels, self.logs):
+            folder = os.path.join(out, channel["name"])
+            messages = []
+            for day in sorted(os.listdir(folder)):
+                if not day.endswith(".json"):
+                    continue
+                with open(os.path.join(folder, day), encoding="utf-8") as f:
+                    for message in json.load(f):
+                        seconds = float(message["ts"])
+                        self.assertEqual(datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+                                         .strftime("%Y-%m-%d.json"), day)
+                        messages.append(message)
+            # One Slack message per corpus message, same order, dates and senders.
+            self.assertEqual(len(messages), len(log["messages"]))
+            people = {p["id"]: p["name"] for p in log["participants"]}
+            self.assertEqual({names[m] for m in channel["members"]}, set(people.values()))
+            by_ts = {m["ts"]: m for m in messages}
+            self.assertEqual(len(by_ts), len(messages), "ts must be unique in a channel")
+            for source, message in zip(log["messages"], messages):
+                self.assertAlmostEqual(float(message["ts"]), parse_date(source["date"]).timestamp(), places=3)
+                if source.get("kind", "text") not in ("system", "custom"):
+                    self.assertEqual(names[message["user"]], people[source["sender"]])
+                if source.get("kind") == "photo":
+                    files += 1
+                    (item,) = message["files"]
+                    stored = os.path.join(folder, "attachments", "%s-%s" % (item["id"], item["name"]))
+                    self.assertEqual(os.path.getsize(stored), item["size"])
+                    self.assertEqual((item["original_w"], item["original_h"]),
+                                     (source["media"]["width"], source["media"]["height"]))
+                if "thread_ts" in message and message["thread_ts"] != message["ts"]:
+                    replies += 1
+                    root = by_ts[message["thread_ts"]]
+                    self.assertIn({"user": message["user"], "ts": message["ts"]}, root["replies"])
+                    self.assertLess(float(root["ts"]), float(message["ts"]))
+                    broadcasts += message.get("subtype") == "thread_broadcast"
+            for root in messages:
+                if "replies" in root:
+                    self.assertEqual(root["reply_count"], len(root["replies"]))
+                    self.assertEqual(root["thread_ts"], root["ts"])
+        self.assertGreater(replies, self.messages * 0.03)
+        self.assertGreater(broadcasts, 0)
+        self.assertEqual(files, sum(1 for m in self.all_messages() if m.get("kind") == "photo"))
 
     def test_baselines_render_every_message(self):
         out = os.path.join(self.tmp.name, "baselines")

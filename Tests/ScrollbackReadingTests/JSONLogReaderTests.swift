@@ -141,9 +141,10 @@ import Testing
 
     @Test func slugs() {
         #expect(ConversationSlug.make(from: "Weekend Trip (2024)") == "weekend-trip-2024")
-        #expect(ConversationSlug.make(from: "--Café__chat--") == "caf-chat")
+        #expect(ConversationSlug.make(from: "--Café__chat--") == "café-chat")
         #expect(ConversationSlug.make(from: "../../etc") == "etc")
-        #expect(ConversationSlug.make(from: "日本") == "conversation")
+        // Letters of every script are kept (issue 11: non-Latin names all became `conversation`).
+        #expect(ConversationSlug.make(from: "日本") == "日本")
     }
 
     @Test func givenIDThatIsNoSlugIsSlugifiedWithAWarning() throws {

@@ -63,7 +63,7 @@ final class SearchIndexTests: XCTestCase {
 
     func files(_ parts: [SearchPart]) -> [String: [UInt8]] {
         Dictionary(
-            uniqueKeysWithValues: SearchIndex.build(parts: parts, pageFile: Self.pageFile).map { ($0.path, $0.bytes) })
+            uniqueKeysWithValues: SearchIndex.build(parts: parts).map { ($0.path, $0.bytes) })
     }
 
     static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
@@ -123,12 +123,4 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(SearchIndex.decodePostings(&reader), [3, 5000, 90_000])
     }
 
-    func testPageFilePatternReproducesTheNames() {
-        let pattern = SearchIndex.pageFilePattern(Self.pageFile)
-        let other = pattern["other"] as! String
-        XCTAssertEqual(pattern["first"] as? String, "index.html")
-        for index in 1..<200 {
-            XCTAssertEqual(other.replacingOccurrences(of: "{n}", with: String(index + 1)), Self.pageFile(index))
-        }
-    }
 }

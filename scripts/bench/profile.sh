@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Where does a Scrollback build spend its time? Samples one clean build with `perf`.
 #
-#   scripts/bench/profile.sh [--messages N] [--conversations C] [--seed S]
+#   scripts/bench/profile.sh [--messages N] [--conversations C] [--seed S] [--slack]
+#
+# --slack profiles the build of the same messages as a Slack export (run.sh writes it).
 #
 # Uses the corpus run.sh made (or makes it), builds the release binary, runs
 # `perf record` (with frame-pointer call graphs) over `scrollback build --clean`, and
@@ -13,11 +15,13 @@ set -euo pipefail
 messages=100000
 conversations=50
 seed=20240503
+slack=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --messages) messages="$2"; shift 2 ;;
     --conversations) conversations="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
+    --slack) slack=1; shift ;;
     *) echo "profile.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -43,6 +47,12 @@ if [ ! -f "$corpus/.complete" ]; then
 fi
 
 out="$work/profile-$messages"
+if [ "$slack" = 1 ]; then
+  corpus="$work/slack-$messages-c$conversations-s$seed"
+  [ -f "$corpus/.complete" ] || python3 "$repo/scripts/bench/generate_slack_export.py" \
+    --corpus "$work/corpus-$messages-c$conversations-s$seed" --out "$corpus"
+  out="$work/profile-slack-$messages"
+fi
 rm -rf "$out" "$work/profile-site"
 mkdir -p "$out"
 perf record -q -F 999 -g -o "$out/perf.data" -- "$scrollback" build "$corpus" -o "$work/profile-site" \

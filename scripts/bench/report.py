@@ -137,6 +137,14 @@ def repeated_run(results, name):
     return median
 
 
+def folder_json_bytes(folder):
+    """Bytes of every .json file under `folder` (0 when it is missing)."""
+    total = 0
+    for root, _, files in os.walk(folder or ""):
+        total += sum(os.path.getsize(os.path.join(root, name)) for name in files if name.endswith(".json"))
+    return total
+
+
 def ratio(a, b):
     return round(a / b, 2) if a is not None and b else None
 
@@ -150,13 +158,15 @@ def main(argv=None):
     parser.add_argument("--conversations", type=int, required=True)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--json", required=True)
+    parser.add_argument("--slack", help="the same messages as a Slack export (generate_slack_export.py)")
+    parser.add_argument("--slack-site", help="the site built from --slack")
     args = parser.parse_args(argv)
     r = args.results
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     runs = {}
     for name in ("scrollback-clean", "scrollback-overridden", "scrollback-baseline", "rebuild-unchanged",
-                 "rebuild-append-smallest", "rebuild-append-largest", "hugo", "cmark-gfm"):
+                 "rebuild-append-smallest", "rebuild-append-largest", "hugo", "cmark-gfm", "slack-clean"):
         report = repeated_run(r, name)
         if report is not None:
             runs[name] = report
@@ -164,6 +174,10 @@ def main(argv=None):
     corpus_bytes = sum(os.path.getsize(os.path.join(args.corpus, f)) for f in os.listdir(args.corpus)
                        if f.endswith(".json"))
     sb = runs.get("scrollback-clean") or {}
+    slack = runs.get("slack-clean") or {}
+    slack_pages = count_pages(args.slack_site)[1] if args.slack_site else 0
+    slack_ok = slack_pages > 0
+    slack_bytes = folder_json_bytes(args.slack) if args.slack else None
     # Figures count when the build wrote message pages; a non-zero exit is flagged in the table header.
     sb_ok = pages_with_messages > 0
     scale = args.messages / 1_000_000
@@ -177,6 +191,8 @@ def main(argv=None):
         "runs": runs,
         "page_scrollback": read_json(os.path.join(r, "page-scrollback.json")),
         "page_hugo": read_json(os.path.join(r, "page-hugo.json")),
+        "slack_export_json_bytes": slack_bytes,
+        "slack_output": {"pages_with_messages": slack_pages, "valid": slack_ok},
     }
     hugo = runs.get("hugo") or {}
     cmark = runs.get("cmark-gfm") or {}
@@ -194,6 +210,11 @@ def main(argv=None):
         # Under load (2 cores shared) wall times swing; CPU-time ratios are steadier.
         "scrollback_over_hugo_cpu": ratio(sb.get("cpu_s") if sb_ok else None, hugo.get("cpu_s")),
         "scrollback_over_cmark_gfm_cpu": ratio(sb.get("cpu_s") if sb_ok else None, cmark.get("cpu_s")),
+        # The same messages read from a Slack export instead of native logs (issue 10).
+        "slack_over_native": ratio(slack.get("wall_s") if slack_ok else None, sb_wall),
+        "slack_over_native_cpu": ratio(slack.get("cpu_s") if slack_ok else None, sb.get("cpu_s") if sb_ok else None),
+        "slack_over_native_rss": ratio(slack.get("peak_rss_bytes") if slack_ok else None,
+                                       sb.get("peak_rss_bytes") if sb_ok else None),
     }
 
     # --- the table: (label, value, unit-formatted, target text, ok?) ---
@@ -245,6 +266,16 @@ def main(argv=None):
         ("  (this / baseline: wall, CPU)", "%s, %s" % (times(results["derived"]["scrollback_over_baseline"]),
                                                       times(results["derived"]["scrollback_over_baseline_cpu"])),
          "≤ 1× (no slower)", check(results["derived"]["scrollback_over_baseline_cpu"], 1.0)),
+        ("Slack export build, wall", seconds(slack.get("wall_s") if slack_ok else None), "", ""),
+        ("  (every run, wall)", ", ".join(seconds(run["wall_s"]) for run in slack.get("repeats", [])) or "—",
+         "median above", ""),
+        ("Slack export build CPU user+sys", seconds(slack.get("cpu_s") if slack_ok else None), "", ""),
+        ("Slack export build peak RSS", megabytes(slack.get("peak_rss_bytes") if slack_ok else None),
+         "≤ 500 MB", check(slack.get("peak_rss_bytes") if slack_ok else None, 500 * MB)),
+        ("Slack / native time", times(results["derived"]["slack_over_native"]), "≤ 1.5×",
+         check(results["derived"]["slack_over_native"], 1.5)),
+        ("Slack / native CPU time", times(results["derived"]["slack_over_native_cpu"]), "", ""),
+        ("Slack / native peak RSS", times(results["derived"]["slack_over_native_rss"]), "", ""),
         ("Hugo wall (hugo --quiet)", seconds(hugo.get("wall_s")), "", ""),
         ("Hugo CPU user+sys", seconds(hugo.get("cpu_s")), "", ""),
         ("Hugo peak RSS", megabytes(hugo.get("peak_rss_bytes")), "", ""),
@@ -282,6 +313,8 @@ def main(argv=None):
     out = sys.stdout
     out.write("\nScrollback benchmark: %s messages in %d conversations (seed %d, %.0f MB of JSON), revision %s\n" % (
         "{:,}".format(args.messages), args.conversations, args.seed, corpus_bytes / MB, results["scrollback_revision"]))
+    if slack_bytes:
+        out.write("Slack export of the same messages: %.0f MB of JSON\n" % (slack_bytes / MB))
     out.write("Machine: %s cores, %s, %.1f GiB RAM; load average %s\n" % (
         m["nproc"], m["cpu"], (m["memory_bytes"] or 0) / 1024 ** 3, " ".join((sb.get("loadavg_before") or m["loadavg_at_report"] or "").split()[:3])))
     for name, run in sorted(runs.items()):

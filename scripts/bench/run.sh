@@ -11,7 +11,8 @@
 # (e) a ~1000-message page in headless Chromium, (f) a clean build of a copy of the corpus whose
 # templates/ overrides the message-row and page templates with copies of the shipped ones (the
 # site's own templates take the same path: within 1.5x), and, with --baseline-binary, a clean
-# build by another scrollback binary (e.g. the previous revision's) in the same run. Prints a table and writes
+# build by another scrollback binary (e.g. the previous revision's) in the same run, (g) a clean
+# build of the same messages as a Slack export. Prints a table and writes
 # bench-work/results.json. Everything it makes lives in bench-work/ (ignored by git).
 set -euo pipefail
 
@@ -98,6 +99,14 @@ if [ "$(cat "$corpus/.complete" 2>/dev/null)" != "$corpus_stamp" ]; then
   python3 "$bench/generate_corpus.py" --messages "$messages" --conversations "$conversations" --seed "$seed" --out "$corpus"
   echo "$corpus_stamp" > "$corpus/.complete"
 fi
+# The same messages as a Slack workspace export (issue 10 "Speed"), cached like the corpus.
+slack="$work/slack-$messages-c$conversations-s$seed"
+slack_stamp="$corpus_stamp-$(sha256sum < "$bench/generate_slack_export.py" | cut -c1-16)"
+if [ "$(cat "$slack/.complete" 2>/dev/null)" != "$slack_stamp" ]; then
+  log "writing the corpus as a Slack export"
+  python3 "$bench/generate_slack_export.py" --corpus "$corpus" --out "$slack"
+  echo "$slack_stamp" > "$slack/.complete"
+fi
 baselines="$work/baselines-$messages-c$conversations-s$seed"
 baseline_stamp="$corpus_stamp-$(sha256sum < "$bench/prepare_baselines.py" | cut -c1-16)"
 if [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
@@ -169,6 +178,15 @@ if [ -n "$baseline_binary" ]; then
   rm -rf "$site-baseline"
 fi
 
+# --- (g) the same messages built from the Slack export -----------------------------------------
+# Right after (a), under the same load; the report gives the ratio to (a).
+slack_site="$work/site-slack-$messages"
+log "(g) scrollback build of the Slack export (clean)"
+for run in 1 2 3; do
+  rm -rf "$slack_site"
+  timed "slack-clean.$run" "$scrollback" build "$slack" -o "$slack_site" $clean_flag
+done
+
 # --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------
 if [ "$skip_browser" = 0 ]; then
   log "(e) page metrics in headless Chromium"
@@ -204,5 +222,6 @@ rm -f "$results/cmark-gfm."*.log   # its HTML went to the logs; keep only the ti
 
 # --- report -------------------------------------------------------------------------------------------
 python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" \
+  --slack "$slack" --slack-site "$slack_site" \
   --messages "$messages" --conversations "$conversations" --seed "$seed" \
   --json "$work/results.json"

@@ -38,6 +38,8 @@ public enum ConfigReader {
         var baseURL: String?
         var search: Bool?
         var layout: [String: LayoutOptionValue]?
+        var maxLogBytes: Int64?
+        var maxMediaBytes: Int64?
     }
 
     /// Reads the config in `inputRoot`, or the defaults when there is none.
@@ -57,6 +59,13 @@ public enum ConfigReader {
                         file: ReadingContext.displayPath(
                             inputRoot.appendingPathComponent(ignored), inputRoot: inputRoot), line: 1, column: 1)))
         }
+        guard InputContainment.resolves(file.path, inside: inputRoot.path) else {
+            diagnostics.append(
+                .error(
+                    .fileSystem("it is a link to a file outside the input folder; expected the config itself"),
+                    at: SourceLocation(file: path, line: 1, column: 1)))
+            return (SiteConfig(), diagnostics)
+        }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             diagnostics.append(
                 .error(.fileSystem("cannot read file"), at: SourceLocation(file: path, line: 1, column: 1)))
@@ -67,7 +76,9 @@ public enum ConfigReader {
     }
 
     /// Reads config text; `file` is the path shown in diagnostics.
-    static func read(bytes: [UInt8], file: String, isJSON: Bool) -> (config: SiteConfig, diagnostics: [Diagnostic]) {
+    public static func read(
+        bytes: [UInt8], file: String, isJSON: Bool
+    ) -> (config: SiteConfig, diagnostics: [Diagnostic]) {
         var config = SiteConfig()
         let start = SourceLocation(file: file, line: 1, column: 1)
         if isJSON {
@@ -87,6 +98,12 @@ public enum ConfigReader {
             root = composed
         } catch {
             return (config, [YAMLSupport.diagnostic(for: error, in: text, file: file)])
+        }
+        if let bomb = YAMLSupport.aliasBombProblem(root) {
+            return (
+                config,
+                [.error(bomb, at: root.mark.map { YAMLSupport.location(of: $0, in: text, file: file) } ?? start)]
+            )
         }
         func location(_ node: Node?) -> SourceLocation {
             guard let mark = node?.mark else { return start }
@@ -148,6 +165,20 @@ public enum ConfigReader {
             }
         }
         if let search = decoded.search { config.search = search }
+        for (name, value, keyPath) in [
+            ("maxLogBytes", decoded.maxLogBytes, \SiteConfig.maxLogBytes),
+            ("maxMediaBytes", decoded.maxMediaBytes, \SiteConfig.maxMediaBytes),
+        ] {
+            guard let value else { continue }
+            if value >= 1 {
+                config[keyPath: keyPath] = value
+            } else {
+                diagnostics.append(
+                    .error(
+                        .invalidOption(name: name, value: String(value), expected: "a number of bytes of at least 1"),
+                        at: location(mapping[name])))
+            }
+        }
         if let layout = decoded.layout, let layoutNode = mapping["layout"]?.mapping {
             var overrides = LayoutOverrides()
             // In file order, so diagnostics come out in a stable order.

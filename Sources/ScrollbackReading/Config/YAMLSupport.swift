@@ -46,6 +46,36 @@ enum YAMLSupport {
             .invalidYAML(String(describing: error)), at: SourceLocation(file: file, line: 1 + lineOffset, column: 1))
     }
 
+    /// The most nodes a YAML document may expand to, aliases counted at every use. Yams shares an
+    /// aliased node, so parsing is fast, but every decoder walks the expanded tree: ten levels
+    /// of ten aliases each (a "billion laughs") would take forever.
+    static let maximumExpandedNodes = 100_000
+
+    /// An error when `root`, with its aliases expanded, has more than `maximumExpandedNodes`
+    /// nodes; found after visiting at most that many. Shared by the config reader and front matter.
+    static func aliasBombProblem(_ root: Node) -> Problem? {
+        var remaining = maximumExpandedNodes
+        var pending = [root]
+        while let node = pending.popLast() {
+            remaining -= 1
+            if remaining < 0 {
+                return .invalidYAML(
+                    "it expands to more than \(maximumExpandedNodes) values through aliases (*name); "
+                        + "expected plain values, not nested aliases")
+            }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    pending.append(key)
+                    pending.append(value)
+                }
+            case .sequence(let sequence): pending.append(contentsOf: sequence)
+            default: break
+            }
+        }
+        return nil
+    }
+
     /// The node at `path` (mapping keys and sequence indices) below `root`, for pointing at a value.
     static func node(at path: [any CodingKey], in root: Node) -> Node? {
         var current = root

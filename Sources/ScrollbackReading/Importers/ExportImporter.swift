@@ -33,6 +33,45 @@ public protocol ExportImporter: Sendable {
     ) -> [Diagnostic]
 }
 
+/// Reads an export's conversations one ahead of the one being emitted: while `emit` lays out
+/// and renders conversation k on the caller's thread, conversation k+1 is read on another, so
+/// an export with many conversations uses two cores as a folder of logs does. Conversations
+/// are emitted in order, and at most two are held at once (peak memory still follows one
+/// conversation, not the export).
+enum ReadAhead {
+    /// Calls `read` for every item (each on a background thread) and `emit` with each result, in order.
+    static func run<Item: Sendable>(
+        _ items: [Item], read: @escaping @Sendable (Item) -> ImportedConversation?,
+        emit: (ImportedConversation) -> Void
+    ) {
+        func start(_ index: Int) -> Pending? {
+            guard index < items.count else { return nil }
+            let pending = Pending()
+            let item = items[index]
+            DispatchQueue.global().async {
+                pending.value = read(item)
+                pending.done.signal()
+            }
+            return pending
+        }
+        var next = start(0)
+        var index = 0
+        while let current = next {
+            current.done.wait()
+            index += 1
+            next = start(index)  // read the next one while this one is emitted
+            if let value = current.value { emit(value) }
+        }
+    }
+}
+
+/// A conversation being read on another thread: `value` is set before `done` is signalled and
+/// read only after waiting for it.
+private final class Pending: @unchecked Sendable {
+    var value: ImportedConversation?
+    let done = DispatchSemaphore(value: 0)
+}
+
 /// Whether a format's exports are one file or a folder of files.
 public enum ExportShape: Sendable {
     /// One file per export (a single file as INPUT works too).

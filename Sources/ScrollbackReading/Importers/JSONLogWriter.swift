@@ -93,6 +93,7 @@ public struct JSONLogWriter {
             if let name = file.name { parts.append("\"name\": " + Self.quote(name)) }
             if let size = file.size { parts.append("\"size\": \(size)") }
             if let mimeType = file.mimeType { parts.append("\"mimeType\": " + Self.quote(mimeType)) }
+            if let caption = file.caption { parts.append("\"caption\": " + Self.quote(caption)) }
             return ["\"media\": {" + parts.joined(separator: ", ") + "}"]
         case .location(let location):
             var parts = [

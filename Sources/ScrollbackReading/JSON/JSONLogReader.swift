@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackMarkdown
 import ScrollbackModel
 
 /// Reads a JSON conversation log (spec §1) with a position-tracking parser, so every error
@@ -451,7 +452,9 @@ private struct JSONLogSession {
             warning(
                 .invalidOption(
                     name: "id", value: written,
-                    expected: "a URL slug of lowercase letters, digits and '-'; using '\(slug)'"), node)
+                    expected:
+                        "a URL slug of lowercase letters (any script), digits and '-', at most \(ConversationSlug.maximumBytes) bytes; using '\(slug)'"
+                ), node)
         }
         return slug
     }
@@ -808,12 +811,18 @@ private struct JSONLogSession {
                     .wrongType(field: "size", expected: "a whole number of bytes, not \(sizeNode.typeName)"), sizeNode)
             }
         }
-        return FileItem(source: source, name: string(media, "name"), size: size, mimeType: string(media, "mimeType"))
+        return FileItem(
+            source: source, name: string(media, "name"), size: size, mimeType: string(media, "mimeType"),
+            caption: string(media, "caption"))
     }
 
     mutating func attributedText(_ object: MessageFields) -> MessageKind? {
         if let markdownNode = object.value(.markdown) {
             guard let markdown = string(object, .markdown) else { return nil }
+            if let exceeded = MarkdownLimits.exceededLimit(inMarkdown: markdown) {
+                warning(.other("the markdown exceeds a limit (\(exceeded)); it is shown as plain text"), markdownNode)
+                return .text(markdown)
+            }
             let images = RichTextImages(context: context, file: file, location: at(markdownNode))
             let result = context.markdown.render(markdown, imageURL: images.url(for:))
             diagnostics.append(contentsOf: images.warnings)
@@ -821,6 +830,10 @@ private struct JSONLogSession {
         }
         if let htmlNode = object.value(.html) {
             guard let html = string(object, .html) else { return nil }
+            if let exceeded = MarkdownLimits.exceededLimit(inHTML: html) {
+                warning(.other("the html exceeds a limit (\(exceeded)); it is shown as plain text"), htmlNode)
+                return .text(html)
+            }
             let images = RichTextImages(context: context, file: file, location: at(htmlNode))
             let result = context.sanitizer.sanitize(html, imageURL: images.url(for:))
             diagnostics.append(contentsOf: images.warnings)

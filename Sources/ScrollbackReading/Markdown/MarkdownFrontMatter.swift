@@ -236,6 +236,9 @@ struct FrontMatterPlacement {
         do {
             guard let node = try Yams.compose(yaml: yaml) else { return .success(MarkdownFrontMatter()) }
             root = node
+            if let bomb = YAMLSupport.aliasBombProblem(node) {
+                return .failure(.error(bomb, at: location(node.mark, file: file)))
+            }
         } catch let error as YamlError {
             return .failure(.error(.invalidYAML(Self.describe(error)), at: location(Self.mark(of: error), file: file)))
         } catch {

@@ -184,7 +184,14 @@ struct MarkdownLogSession {
 
         let zoneName = header.timeZone ?? header.layout.timeZone ?? context.config.layout.timeZone
         let clock = MarkdownClock(timeZone: TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!)
-        let document = MarkdownDocument(body)
+        // Lines cmark-gfm would take quadratic time over are read as text, each with a warning.
+        let (boundedBody, changes) = MarkdownLimits.neutralisingPathologicalBlocks(body)
+        for change in changes {
+            warning(
+                .other("the Markdown exceeds a limit (\(change.reason)); it is read as plain text"),
+                at: SourceLocation(file: path, line: change.line, column: 1))
+        }
+        let document = MarkdownDocument(boundedBody)
         let messages = self.messages(in: document, clock: clock)
         return Conversation(
             id: header.id, title: frontMatter.title, description: frontMatter.description, me: header.me,
@@ -330,7 +337,9 @@ struct MarkdownLogSession {
             warning(
                 .invalidOption(
                     name: "id", value: written.value,
-                    expected: "a URL slug of lowercase letters, digits and '-'; using '\(slug)'"),
+                    expected:
+                        "a URL slug of lowercase letters (any script), digits and '-', at most \(ConversationSlug.maximumBytes) bytes; using '\(slug)'"
+                ),
                 at: yaml.location(written.mark, file: path))
         }
         return slug

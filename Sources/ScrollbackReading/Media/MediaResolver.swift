@@ -47,10 +47,14 @@ public final class MediaResolver: @unchecked Sendable {
     private let realRoot: String?
     private let standardRoot: String
 
+    /// Files larger than this are refused (config `maxMediaBytes`).
+    public let maximumMediaBytes: Int64
+
     /// Creates a resolver for `inputRoot`.
-    public init(inputRoot: URL, allowsRemoteMedia: Bool) {
+    public init(inputRoot: URL, allowsRemoteMedia: Bool, maximumMediaBytes: Int64 = SiteConfig().maxMediaBytes) {
         self.inputRoot = inputRoot
         self.allowsRemoteMedia = allowsRemoteMedia
+        self.maximumMediaBytes = maximumMediaBytes
         self.standardRoot = inputRoot.standardizedFileURL.path
         self.realRoot = MediaResolver.realPath(inputRoot.standardizedFileURL.path)
     }
@@ -200,17 +204,35 @@ public final class MediaResolver: @unchecked Sendable {
         guard let realRoot, MediaResolver.isInside(real, root: realRoot) else {
             return .refused("it is a link to a file outside the input folder")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            return .refused("it is a folder, not a file")
+        // Hidden files and folders (`.env`, `.git/…`) are never published, whatever links lead there.
+        let inside = [path.dropFirst(standardRoot.count), real.dropFirst(realRoot.count)]
+        if inside.contains(where: { $0.split(separator: "/").contains { $0.hasPrefix(".") } }) {
+            return .refused("it is a hidden file; hidden files are never published")
+        }
+        var status = stat()
+        guard stat(real, &status) == 0 else { return .refused("the file cannot be read") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return .refused("it is a folder, not a file") }
+        // Checked before the file is read: a sparse file of a few kilobytes on disk can claim gigabytes.
+        guard Int64(status.st_size) <= maximumMediaBytes else {
+            return .refused(
+                "it is \(status.st_size) bytes, over the limit of \(maximumMediaBytes) bytes (config 'maxMediaBytes')")
         }
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: real), options: .mappedIfSafe) else {
             return .refused("the file cannot be read")
         }
+        // What the bytes are decides the published type, not the name: markup that a browser
+        // would run as a page or an SVG on the site's origin is refused.
+        let sniffed = data.withUnsafeBytes { MediaType.sniff(UnsafeRawBufferPointer($0)) }
+        guard let siteExtension = MediaType.siteExtension(sniffed: sniffed, fileExtension: Self.siteExtension(of: real))
+        else {
+            return .refused(
+                "it holds HTML, SVG or XML, which could run script on the site; expected an image, video, audio or document file"
+            )
+        }
         let hash = data.withUnsafeBytes { MediaResolver.fnv1a64(UnsafeRawBufferPointer($0)) }
         let hex = String(hash, radix: 16)
         let name = String(repeating: "0", count: 16 - hex.count) + hex
-        let sitePath = "media/" + name + MediaResolver.siteExtension(of: real)
+        let sitePath = "media/" + name + siteExtension
         let size = data.withUnsafeBytes { ImageHeader.pixelSize(of: UnsafeRawBufferPointer($0)) }
         return .asset(LocalAsset(sourcePath: real, sitePath: sitePath, pixelSize: size))
     }
@@ -271,15 +293,12 @@ public final class MediaResolver: @unchecked Sendable {
     }
 
     static func isInside(_ path: String, root: String) -> Bool {
-        let base = root.hasSuffix("/") ? root : root + "/"
-        return path.hasPrefix(base)
+        path != root && InputContainment.isInside(path, root: root)
     }
 
     /// The canonical path with every symlink resolved, or `nil` if it does not exist.
     static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        InputContainment.realPath(path)
     }
 
     /// FNV-1a, 64 bits: a fast content hash for file names (not a security property:

@@ -87,7 +87,9 @@ public final class LinkPreviewStore: @unchecked Sendable {
             let pathExtension = (name as NSString).pathExtension.lowercased()
             guard pathExtension == "html" || pathExtension == "htm", !name.hasPrefix(".") else { continue }
             let file = folder.appendingPathComponent(name)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            // The page (and the `previews` folder) must resolve inside the input folder.
+            guard InputContainment.resolves(file.path, inside: folder.deletingLastPathComponent().path),
+                let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
                 attributes[.type] as? FileAttributeType == .typeRegular,
                 let size = attributes[.size] as? Int, size <= maximumPageSize,
                 let data = FileManager.default.contents(atPath: file.path)

@@ -73,6 +73,8 @@ final class ConversationPageView: TemplateObject {
     /// Whether the conversation has several pages: the header's count is then this page's.
     var paged = false
     var participants: [ParticipantView] = []
+    /// "3 participants": on pages without the list.
+    var participantCount = ""
     var count = "", range: DateRangeView?
     var messages: TemplateValue = .absent, pagination: TemplateValue = .absent,
         paginationBottom: TemplateValue = .absent
@@ -86,6 +88,7 @@ final class ConversationPageView: TemplateObject {
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }.flag("paged") { $0.paged }
         .list("participants", { ParticipantView.templateSchema }) { $0.participants }
+        .text("participantCount") { $0.participantCount }
         .text("count") { $0.count }.object("range", { DateRangeView.templateSchema }) { $0.range }
         .value("messages") { $0.messages }.value("pagination") { $0.pagination }
         .value("paginationBottom") { $0.paginationBottom }.schema
@@ -465,10 +468,10 @@ final class LinkPreviewView: TemplateObject {
 
 /// `kinds/file`: a file card (type icon, name, human size) that downloads the file.
 final class FileView: TemplateObject {
-    var name = "", icon = "", size: String?, href: String?, placeholder: String?
+    var name = "", icon = "", size: String?, href: String?, placeholder: String?, caption: String?
     static let templateSchema = schema(FileView.self)
         .text("name") { $0.name }.text("icon") { $0.icon }.text("size") { $0.size }.text("href") { $0.href }
-        .text("placeholder") { $0.placeholder }.schema
+        .text("placeholder") { $0.placeholder }.text("caption") { $0.caption }.schema
 }
 
 /// `kinds/custom`: the bubble around what a custom renderer or `custom/<id>` template drew.

@@ -163,6 +163,7 @@ extension ConversationWorker {
         var folder = StagedFolder(root: parts)
         do {
             let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
+                try faultInjection?("write " + path)
                 try folder.writeRendered(bytes, at: path)
                 written.append(path)
             }

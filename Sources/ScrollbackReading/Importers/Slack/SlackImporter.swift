@@ -121,15 +121,18 @@ public enum SlackImporter: ExportImporter {
                 channels.append(Channel(id: name, folder: name, slug: name, title: "#" + name, members: []))
             }
         }
-        for channel in channels {
-            let channelFolder = folder.appendingPathComponent(channel.folder)
-            let days = ((try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path)) ?? [])
-                .filter { $0.lowercased().hasSuffix(".json") }.sorted()
-            guard !days.isEmpty else { continue }  // listed, but no messages exported
-            let reader = SlackConversationReader(
-                channel: channel, folder: channelFolder, users: users, context: context, exportFolder: folder)
-            emit(reader.read(days: days))
-        }
+        let userNames = users
+        ReadAhead.run(
+            channels,
+            read: { channel in
+                let channelFolder = folder.appendingPathComponent(channel.folder)
+                let days = ((try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path)) ?? [])
+                    .filter { $0.lowercased().hasSuffix(".json") }.sorted()
+                guard !days.isEmpty else { return nil }  // listed, but no messages exported
+                let reader = SlackConversationReader(
+                    channel: channel, folder: channelFolder, users: userNames, context: context, exportFolder: folder)
+                return reader.read(days: days)
+            }, emit: emit)
         return diagnostics
     }
 }
@@ -141,6 +144,13 @@ struct SlackConversationReader {
     let users: [String: String]
     let context: ImportContext
     let exportFolder: URL
+    /// Files of this conversation found in the export, by their path in it.
+    let foundFiles = FoundFiles()
+
+    /// The files a conversation reader found (one reader, one thread).
+    final class FoundFiles {
+        var sources: [String: MediaSource] = [:]
+    }
 
     func read(days: [String]) -> ImportedConversation {
         let first = folder.appendingPathComponent(days[0])
@@ -175,15 +185,17 @@ struct SlackConversationReader {
                         at: root.location(in: shown)))
                 continue
             }
+            let relative = context.relativePath(file)  // once per file, not per message
             for (index, element) in elements.enumerated() {
-                message(element, index: index, file: file, shown: shown, text: text, into: &assembler)
+                message(
+                    element, index: index, file: file, relative: relative, shown: shown, text: text, into: &assembler)
             }
         }
         return assembler.finish()
     }
 
     func message(
-        _ node: JSONNode, index: Int, file: URL, shown: String, text: SlackText,
+        _ node: JSONNode, index: Int, file: URL, relative: String, shown: String, text: SlackText,
         into assembler: inout ConversationAssembler
     ) {
         let location = node.location(in: shown)
@@ -214,13 +226,12 @@ struct SlackConversationReader {
             let name = users[senderID] ?? node["user_profile"]?["display_name"]?.string ?? node["username"]?.string
             assembler.addParticipant(Participant(id: senderID, name: (name?.isEmpty == false ? name : nil) ?? senderID))
         }
-        var raw = node["text"]?.string ?? ""
-        if raw.isEmpty, let blocks = node["blocks"]?.elements {
-            raw = text.markdown(blocks: blocks)
-        } else {
-            raw = text.markdown(mrkdwn: raw)
-        }
-        let source = ExportSource(format: "slack", file: context.relativePath(file), path: "$[\(index)]", id: ts)
+        let mrkdwn = node["text"]?.string ?? ""
+        let blocks = mrkdwn.isEmpty ? node["blocks"]?.elements : nil
+        // Plain text (most messages) needs neither Markdown nor cmark-gfm.
+        let plain = subtype == "me_message" || blocks != nil ? nil : text.plainText(ifSimple: mrkdwn)
+        func markdown() -> String { blocks.map(text.markdown(blocks:)) ?? text.markdown(mrkdwn: mrkdwn) }
+        let source = ExportSource(format: "slack", file: relative, path: "$[\(index)]", id: ts)
         var message = Message(id: ts, sender: sender, date: date, kind: .text(""), source: source, location: location)
         if let threadTS = node["thread_ts"]?.string, threadTS != ts { message.thread = threadTS }
         if subtype == "thread_broadcast" || node["reply_broadcast"]?.bool == true {
@@ -244,9 +255,23 @@ struct SlackConversationReader {
             message.deleted = true
             message.kind = .text("")
         case nil, "thread_broadcast", "bot_message", "file_share", "me_message", "reply_broadcast":
-            message.kind = body(
-                node, markdown: subtype == "me_message" ? "_" + raw + "_" : raw, file: file, location: location,
-                diagnostics: &diagnostics)
+            if let plain, !plain.isEmpty, node["files"] == nil, node["attachments"] == nil {
+                // Emoji hold no ASCII but spaces: a cheap test before the per-character one.
+                if !plain.utf8.contains(where: { $0 < 0x80 && $0 != 0x20 }),
+                    case let trimmed = plain.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty,
+                    trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) })
+                {
+                    message.kind = .emoji(trimmed)
+                } else {
+                    message.kind = .text(plain)
+                }
+            } else {
+                // Plain text is already Markdown once escaped (and needs no mrkdwn conversion).
+                let raw = plain.map(SlackText.escapeMarkdown) ?? markdown()
+                message.kind = body(
+                    node, markdown: subtype == "me_message" ? "_" + raw + "_" : raw, plain: plain, file: file,
+                    location: location, diagnostics: &diagnostics)
+            }
         default:
             // Joins, leaves, topic, purpose, renames, pins…: a note about the conversation.
             let plain = text.plain(mrkdwn: node["text"]?.string ?? subtype ?? "")
@@ -264,11 +289,13 @@ struct SlackConversationReader {
     }
 
     /// The kind of an ordinary message: its text, files and unfurls.
+    /// `plain` is the text when it holds no formatting (`SlackText.plainText(ifSimple:)`).
     func body(
-        _ node: JSONNode, markdown: String, file: URL, location: SourceLocation, diagnostics: inout [Diagnostic]
+        _ node: JSONNode, markdown: String, plain: String?, file: URL, location: SourceLocation,
+        diagnostics: inout [Diagnostic]
     ) -> MessageKind {
         let files = node["files"]?.elements ?? []
-        let hasText = !markdown.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let hasText = markdown.unicodeScalars.contains { !$0.properties.isWhitespace }
         if files.count == 1, !hasText {
             return fileKind(files[0], location: location, diagnostics: &diagnostics)
         }
@@ -295,6 +322,7 @@ struct SlackConversationReader {
                 link.thumbnail = context.media(
                     localPath: nil, remoteURL: thumb, relativeTo: file, at: location, diagnostics: &diagnostics)
             }
+            if let plain { return .linkPreview(text: plain, link: link) }
             let rich = context.richText(markdown: lines, relativeTo: file, at: location, diagnostics: &diagnostics)
             return .linkPreview(text: rich.plainText, link: link)
         }
@@ -316,11 +344,15 @@ struct SlackConversationReader {
         let id = item["id"]?.string ?? ""
         let name = item["name"]?.string ?? ""
         let local = id.isEmpty || name.isEmpty ? nil : "attachments/\(id)-\(name)"
+        // A file shared in many messages is looked up once (path work and a stat per message otherwise).
+        if let local, let found = foundFiles.sources[local] { return found }
         let remote = item["url_private_download"]?.string ?? item["url_private"]?.string ?? item["permalink"]?.string
         if let local, FileManager.default.fileExists(atPath: folder.appendingPathComponent(local).path) {
-            return context.media(
+            let source = context.media(
                 localPath: local, relativeTo: folder.appendingPathComponent("day.json"), at: location,
                 diagnostics: &diagnostics)
+            if case .local = source { foundFiles.sources[local] = source }
+            return source
         }
         if let remote, !remote.isEmpty {
             diagnostics.append(

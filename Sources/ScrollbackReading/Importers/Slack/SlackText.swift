@@ -45,7 +45,7 @@ struct SlackText {
 
     /// Decodes the three entities Slack escapes in text.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")
     }
@@ -67,7 +67,7 @@ struct SlackText {
                 out += "`" + code + "`"
                 rest = rest[rest.index(after: end)...]
             } else {
-                let next = rest.dropFirst().firstIndex(of: "`") ?? rest.endIndex
+                let next = rest.utf8.dropFirst().firstIndex(of: UInt8(ascii: "`")) ?? rest.endIndex
                 out += convertText(rest[rest.startIndex..<next])
                 rest = rest[next...]
             }
@@ -85,6 +85,62 @@ struct SlackText {
             rest = rest[rest.index(after: close)...]
         }
         return out + Self.decodeEntities(String(rest))
+    }
+
+    /// mrkdwn that holds no formatting (no emphasis markers, code, line breaks or labelled
+    /// links) as the plain text it shows: mentions resolved, `<url>` as the URL (the renderer
+    /// links it, as it does in any text message), entities decoded, `:shortcode:` emoji replaced.
+    /// `nil` when it does hold formatting: then it goes through `markdown(mrkdwn:)` and cmark-gfm.
+    /// Most chat messages are plain, and they need no Markdown parse.
+    func plainText(ifSimple mrkdwn: String) -> String? {
+        for byte in mrkdwn.utf8 {
+            switch byte {
+            case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"), UInt8(ascii: "\n"),
+                UInt8(ascii: "\r"):
+                return nil
+            default: continue
+            }
+        }
+        var out = ""
+        var rest = Substring(mrkdwn)
+        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")) {
+            guard let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            out += Self.decodeEntities(String(rest[rest.startIndex..<open]))
+            let inner = String(rest[rest.index(after: open)..<close])
+            let (label, url) = reference(inner)
+            if let url {
+                // A link shows as its URL only when its label says no more than the URL.
+                let bare = url.hasPrefix("mailto:") ? String(url.dropFirst(7)) : url
+                guard label == url || label == bare, !bare.contains(" ") else { return nil }
+                out += bare
+            } else {
+                out += label
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += Self.decodeEntities(String(rest))
+        return Self.replacingShortcodes(out)
+    }
+
+    /// `:name:` replaced by its emoji where the name is known; everything else as written.
+    static func replacingShortcodes(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let colon = rest.firstIndex(of: ":") {
+            let after = rest.index(after: colon)
+            if let end = rest[after...].firstIndex(of: ":"), end > after,
+                rest[after..<end].unicodeScalars.allSatisfy(ChatMarkup.isShortcodeScalar),
+                let found = emoji(String(rest[after..<end]))
+            {
+                out += rest[..<colon] + found
+                rest = rest[rest.index(after: end)...]
+            } else {
+                out += rest[...colon]
+                rest = rest[after...]
+            }
+        }
+        return out + rest
     }
 
     /// What a `<…>` reference shows and, for links, where it goes.
@@ -111,11 +167,15 @@ struct SlackText {
     func convertText(_ text: Substring) -> String {
         var out = ""
         var rest = text
-        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+        // Searched as bytes (`<` and `>` are ASCII): no grapheme breaking on the way.
+        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")),
+            let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">"))
+        {
             out += emphasis(Self.decodeEntities(String(rest[rest.startIndex..<open])))
             let (label, url) = reference(String(rest[rest.index(after: open)..<close]))
             if let url, url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("mailto:") {
-                out += "[" + Self.escapeMarkdown(label) + "](<" + url.replacingOccurrences(of: ">", with: "%3E") + ">)"
+                let target = url.utf8.contains(UInt8(ascii: ">")) ? url.replacingOccurrences(of: ">", with: "%3E") : url
+                out += "[" + Self.escapeMarkdown(label) + "](<" + target + ">)"
             } else {
                 out += Self.escapeMarkdown(label)
             }
@@ -126,46 +186,7 @@ struct SlackText {
 
     /// Slack emphasis to Markdown (`*b*` → `**b**`, `~s~` → `~~s~~`, `_i_` kept), every other
     /// special character escaped; `:shortcode:` emoji replaced; `>` quotes at line starts kept.
-    func emphasis(_ text: String) -> String {
-        let characters = Array(text)
-        var out = ""
-        var index = 0
-        func isSpace(_ offset: Int) -> Bool {
-            offset < 0 || offset >= characters.count || characters[offset].isWhitespace
-                || characters[offset].isPunctuation
-        }
-        while index < characters.count {
-            let character = characters[index]
-            switch character {
-            case "*", "~", "_":
-                let opens = isSpace(index - 1) && !isSpace(index + 1)
-                let closes = !isSpace(index - 1) && isSpace(index + 1)
-                if opens || closes {
-                    out += character == "*" ? "**" : character == "~" ? "~~" : "_"
-                } else {
-                    out += "\\" + String(character)
-                }
-            case ":":
-                if let end = characters[(index + 1)...].firstIndex(of: ":"), end > index + 1,
-                    let emoji = Self.emoji(String(characters[(index + 1)..<end])),
-                    characters[(index + 1)..<end].allSatisfy({ $0.isLetter || $0.isNumber || "_+-".contains($0) })
-                {
-                    out += emoji
-                    index = end
-                } else {
-                    out += ":"
-                }
-            case ">" where index == 0 || characters[index - 1] == "\n":
-                out += ">"
-            case "\n":
-                out += "  \n"  // Slack keeps line breaks
-            default:
-                out += Self.escapeMarkdown(String(character))
-            }
-            index += 1
-        }
-        return out
-    }
+    func emphasis(_ text: String) -> String { ChatMarkup.emphasis(text, emoji: Self.emoji) }
 
     // MARK: blocks
 

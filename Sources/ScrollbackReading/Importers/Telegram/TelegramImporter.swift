@@ -374,12 +374,10 @@ struct TelegramChatReader {
                         .warning(.other("Telegram media type '\(mediaType!)' is shown as a file"), at: location))
                 }
                 let fileSize = number("file_size", "\(mediaKey)_file_size").map { Int64($0) }
-                var name = node["file_name"]?.string
-                if let caption { name = (name ?? "File") + " — " + caption }
                 return .file(
                     FileItem(
-                        source: source(mediaKey, describing: "file"), name: name, size: fileSize,
-                        mimeType: node["mime_type"]?.string))
+                        source: source(mediaKey, describing: "file"), name: node["file_name"]?.string, size: fileSize,
+                        mimeType: node["mime_type"]?.string, caption: caption))
             }
         }
         if let poll = node["poll"], poll.members != nil {

@@ -8,6 +8,9 @@ struct WhatsAppChatReader {
     /// or in its zip, resolved into a media source (missing: `.unavailable` with a warning).
     typealias MediaLookup = (_ name: String, _ location: SourceLocation, _ diagnostics: inout [Diagnostic]) ->
         MediaSource
+    /// Renders Markdown through the safe cmark-gfm path (`ImportContext.richText`).
+    typealias RichTextRenderer = (_ markdown: String, _ location: SourceLocation, _ diagnostics: inout [Diagnostic])
+        -> RichText
 
     /// The chat file as diagnostics name it, and relative to the export's root (`source.file`).
     let file: String
@@ -17,6 +20,7 @@ struct WhatsAppChatReader {
     /// Where timestamps are read: the site's time zone (WhatsApp writes local wall-clock time).
     let timeZone: TimeZone
     let media: MediaLookup
+    let richText: RichTextRenderer
 
     /// Reads `text` into `assembler`: participants, `me`, a title when the file name had none,
     /// and every message (an error when the text is no WhatsApp chat).
@@ -148,7 +152,7 @@ struct WhatsAppChatReader {
             case .image, .sticker: return .photo(MediaItem(source: source, caption: caption))
             case .video, .gif: return .video(MediaItem(source: source, caption: caption))
             case .audio: return .audio(MediaItem(source: source, caption: caption))
-            case .any, .document, .contact: return .file(FileItem(source: source, name: firstLine))
+            case .any, .document, .contact: return .file(FileItem(source: source, name: firstLine, caption: caption))
             }
         }
         if let name = WhatsAppBody.attachedFileName(firstLine) {
@@ -157,13 +161,7 @@ struct WhatsAppChatReader {
             case .photo: return .photo(MediaItem(source: source, alt: name, caption: caption))
             case .video: return .video(MediaItem(source: source, caption: caption, title: name))
             case .audio: return .audio(MediaItem(source: source, caption: caption, title: name))
-            default:
-                if let caption {
-                    diagnostics.append(
-                        .warning(.other("the caption of file '\(name)' is shown as the file's name"), at: location))
-                    return .file(FileItem(source: source, name: "\(name) — \(caption)"))
-                }
-                return .file(FileItem(source: source, name: name))
+            default: return .file(FileItem(source: source, name: name, caption: caption))
             }
         }
         if let point = WhatsAppBody.location(firstLine) {
@@ -172,6 +170,9 @@ struct WhatsAppChatReader {
         let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
         if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) }) {
             return .emoji(trimmed)
+        }
+        if let markdown = WhatsAppFormatting.markdown(body) {
+            return .attributedText(richText(markdown, location, &diagnostics))
         }
         return .text(body)
     }

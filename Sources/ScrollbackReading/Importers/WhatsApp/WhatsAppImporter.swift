@@ -81,6 +81,9 @@ public enum WhatsAppImporter: ExportImporter {
             timeZone: TimeZone(identifier: context.config.layout.timeZone) ?? TimeZone(identifier: "UTC")!,
             media: { name, location, diagnostics in
                 context.media(localPath: name, relativeTo: file, at: location, diagnostics: &diagnostics)
+            },
+            richText: { markdown, location, diagnostics in
+                context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
             })
         reader.read(String(decoding: bytes, as: UTF8.self), into: &assembler)
         return assembler.finish()

@@ -1,0 +1,146 @@
+import Foundation
+import ScrollbackModel
+import Testing
+
+@testable import ScrollbackReading
+
+/// Reproductions of issue 11 (hostile and broken input) in the readers: each failed before its fix.
+@Suite("Hostile input: readers")
+struct ReadingHostileInputTests {
+    /// A log with one `attributedText` message whose `field` (markdown or html) is `value`.
+    func richLog(_ field: String, _ value: String) throws -> String {
+        let encoded = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        return log(
+            messages:
+                #"{"id": "1", "sender": "alice", "date": "2024-05-03T09:00:00Z", "kind": "attributedText", "\#(field)": \#(encoded)}"#
+        )
+    }
+
+    // MARK: Finding 2: slugs in any script
+
+    @Test("slugs keep letters of every script, stay distinct, and fall back to a stable hash")
+    func slugsKeepUnicodeLetters() {
+        #expect(ConversationSlug.make(from: "家族") == "家族")
+        #expect(ConversationSlug.make(from: "友達") == "友達")
+        #expect(ConversationSlug.make(from: "Семья") == "семья")
+        #expect(ConversationSlug.make(from: "Weekend Trip (2024)") == "weekend-trip-2024")
+        // Composed and decomposed forms of one name give one slug.
+        #expect(ConversationSlug.make(from: "Cafe\u{301}") == ConversationSlug.make(from: "Caf\u{E9}"))
+        let party = ConversationSlug.make(from: "🎉")
+        let confetti = ConversationSlug.make(from: "🎊")
+        #expect(party != confetti)
+        #expect(party == ConversationSlug.make(from: "🎉"))
+        #expect(party != "conversation")
+        let long = ConversationSlug.make(from: String(repeating: "ж", count: 300))
+        #expect(long.utf8.count <= 96)  // ConversationSlug.maximumBytes
+        #expect(long != ConversationSlug.make(from: String(repeating: "ж", count: 299)))
+    }
+
+    // MARK: Finding 4: Markdown work per message
+
+    @Test(
+        "pathological Markdown messages hit the limits: a located warning and the raw text shown",
+        arguments: [
+            ("emphasis", String(repeating: "*a **a ", count: 20_000)),
+            ("nested lists", String(repeating: "- ", count: 50_000) + "x"),
+            ("links", String(repeating: "*a* [b](url) ", count: 80_000)),
+        ])
+    func pathologicalMarkdownIsBounded(name: String, markdown: String) throws {
+        // The time against a plain-text message of the same size is printed, never asserted
+        // (the acceptance ratio is 10×; the bound asserted is that the limit triggered).
+        let plainLog = log(
+            messages:
+                #"{"id": "1", "sender": "alice", "date": "2024-05-03T09:00:00Z", "text": "\#(String(repeating: "a", count: markdown.utf8.count))"}"#
+        )
+        let plainStart = Date()
+        _ = try readLog(plainLog)
+        let plainSeconds = Date().timeIntervalSince(plainStart)
+        let start = Date()
+        let result = try readLog(try richLog("markdown", markdown))
+        let seconds = Date().timeIntervalSince(start)
+        print(
+            "finding 4, \(name), \(markdown.utf8.count) bytes: \(String(format: "%.4f", seconds)) s; plain text "
+                + "\(String(format: "%.4f", plainSeconds)) s; ratio \(String(format: "%.2f", seconds / plainSeconds))")
+        let warning = result.warnings.first { $0.problem.message.contains("limit") }
+        #expect(warning != nil, "\(name)")
+        #expect(warning?.location?.line == 3, "\(name)")
+        guard case .text(let text) = result.conversation?.messages.first?.kind else {
+            Issue.record("\(name): expected the raw text")
+            return
+        }
+        #expect(text == markdown, "\(name)")
+    }
+
+    @Test(
+        "pathological blocks of a Markdown log are read as text, with a warning on their line",
+        arguments: [
+            ("nested lists", String(repeating: "- ", count: 50_000) + "x"),
+            ("links", String(repeating: "*a* [b](url) ", count: 3_000)),
+        ])
+    func pathologicalMarkdownLogIsBounded(name: String, body: String) throws {
+        let text =
+            "---\nparticipants:\n  alice: Alice\n---\n\n# 2024-05-02\n\n**alice** 18:02\n\n\(body)\n\n**alice** 18:03\n\nbye\n"
+        let result = try readLog(text, name: "log.md")
+        let warning = result.warnings.first { $0.problem.message.contains("limit") }
+        #expect(warning?.location?.line == 10, "\(name)")
+        #expect(result.conversation?.messages.count == 2, "\(name)")
+        #expect(result.conversation?.messages.first?.kind.plainText.contains("- - - x") == (name == "nested lists"))
+    }
+
+    @Test("ordinary Markdown stays under the limits")
+    func ordinaryMarkdownIsRendered() throws {
+        let markdown = String(repeating: "Some *emphasis*, a [link](https://example.com) and `code`.\n\n", count: 100)
+        let result = try readLog(try richLog("markdown", markdown))
+        #expect(result.warnings.isEmpty)
+        guard case .attributedText = result.conversation?.messages.first?.kind else {
+            Issue.record("expected rich text")
+            return
+        }
+    }
+
+    // MARK: Finding 6: a huge html message
+
+    @Test("an html message over the size limit is shown as text with a located warning")
+    func hugeHTMLIsBounded() throws {
+        let html = String(repeating: "<b>x</b>", count: (1 << 20) / 8 + 1)  // just over the 1 MiB limit
+        let result = try readLog(try richLog("html", html))
+        #expect(result.warnings.contains { $0.problem.message.contains("limit") && $0.location?.line == 3 })
+        guard case .text = result.conversation?.messages.first?.kind else {
+            Issue.record("expected the raw text")
+            return
+        }
+    }
+
+    // MARK: Finding 9: YAML alias bomb
+
+    @Test("a YAML alias bomb in scrollback.yml is rejected with a located error")
+    func configAliasBombIsRejected() throws {
+        var yaml = "title: x\nlayout:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...12 {
+            let refs = Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+            yaml += "  a\(level): &a\(level) [\(refs)]\n"
+        }
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(yaml, to: "scrollback.yml", in: folder)
+        let (_, diagnostics) = ConfigReader.read(inputRoot: folder)
+        #expect(diagnostics.contains { $0.severity == .error && $0.problem.message.contains("alias") })
+    }
+
+    // MARK: Finding 10: data: links in Markdown
+
+    @Test("Markdown links and autolinks to data: URLs are refused like everywhere else")
+    func markdownDataLinksAreRefused() throws {
+        let markdown = """
+            [a](data:image/png;base64,iVBORw0KGgo=) [b](DATA:text/html,x) <data:image/gif;base64,R0lGOD>
+            [c](data&colon;image/png;base64,AAAA)
+            """
+        let result = try readLog(try richLog("markdown", markdown))
+        guard case .attributedText(let rich) = result.conversation?.messages.first?.kind else {
+            Issue.record("expected rich text")
+            return
+        }
+        #expect(!rich.html.lowercased().contains("href=\"data"))
+        #expect(rich.html.contains("<a href=\"\">a</a>"))
+    }
+}
