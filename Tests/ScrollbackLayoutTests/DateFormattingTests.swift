@@ -47,7 +47,7 @@ struct TimestampFormatTests {
     @Test func theZoneChangesTheTextAndTheISOOffset() {
         #expect(
             firstTime(LayoutOverrides(), timeZone: "UTC")
-                == FormattedDate(text: "1:41:07\u{202F}PM", iso: "2024-05-03T13:41:07Z"))
+                == FormattedDate(text: "1:41\u{202F}PM", iso: "2024-05-03T13:41:07Z"))
         #expect(firstTime(LayoutOverrides(), timeZone: "America/St_Johns").iso == "2024-05-03T11:11:07-02:30")
         #expect(firstTime(LayoutOverrides(), at: "2024-01-03T13:41:07Z").iso == "2024-01-03T14:41:07+01:00")
     }

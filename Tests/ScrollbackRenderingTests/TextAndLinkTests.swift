@@ -41,9 +41,9 @@ import Testing
     }
 
     @Test func linksMentionsOfParticipantsByIdOrName() {
-        #expect(linkifier.html("hi @bob!") == "hi <a class=\"mn\" href=\"#p-bob\">@bob</a>!")
-        #expect(linkifier.html("@Bob Stone look") == "<a class=\"mn\" href=\"#p-bob\">@Bob Stone</a> look")
-        #expect(linkifier.html("@alice") == "<a class=\"mn\" href=\"#p-alice\">@alice</a>")
+        #expect(linkifier.html("hi @bob!") == "hi <a class=\"mn\" href=\"index.html#p-bob\">@bob</a>!")
+        #expect(linkifier.html("@Bob Stone look") == "<a class=\"mn\" href=\"index.html#p-bob\">@Bob Stone</a> look")
+        #expect(linkifier.html("@alice") == "<a class=\"mn\" href=\"index.html#p-alice\">@alice</a>")
         #expect(linkifier.html("@bobby and @zed") == "@bobby and @zed")
     }
 
@@ -261,7 +261,9 @@ import Testing
         let custom = Participant(id: "k", name: "K", color: "#A1b2C3")
         let derived = Participant(id: "d", name: "D")
         #expect(MessageRenderer.colour(custom, slot: 0) == ("cx lt", "--pc:#A1b2C3"))
-        #expect(MessageRenderer.colour(Participant(id: "n", name: "N", color: "#1a237e"), slot: 0) == ("cx", "--pc:#1a237e"))
+        #expect(
+            MessageRenderer.colour(Participant(id: "n", name: "N", color: "#1a237e"), slot: 0) == ("cx", "--pc:#1a237e")
+        )
         #expect(MessageRenderer.isLight("#fff"))
         #expect(MessageRenderer.isLight("#e07a5f"))
         #expect(!MessageRenderer.isLight("#0b5fce"))
@@ -295,7 +297,7 @@ import Testing
             linkifier.html("see(https://e.com/a)x,www.e.org ;@bob hi@bob a@b.co \u{1}é\u{85}")
                 == "see(<a href=\"https://e.com/a\" rel=\"nofollow noopener\">https://e.com/a</a>)x,"
                 + "<a href=\"https://www.e.org\" rel=\"nofollow noopener\">www.e.org</a> ;"
-                + "<a class=\"mn\" href=\"#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}"
+                + "<a class=\"mn\" href=\"index.html#p-bob\">@bob</a> hi@bob <a href=\"mailto:a@b.co\">a@b.co</a> \u{FFFD}é\u{FFFD}"
         )
     }
 

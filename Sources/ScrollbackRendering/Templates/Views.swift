@@ -538,13 +538,19 @@ final class PollView: TemplateObject {
             default: return nil
             }
         }
-        let total = parsed.reduce(0) { $0 + ($1.votes ?? 0) }
+        // Counts come from the log: the sum saturates and shares are taken in floating point, so
+        // no vote count, however large, can overflow.
+        let total = parsed.reduce(0) { sum, option in
+            let (added, overflow) = sum.addingReportingOverflow(option.votes ?? 0)
+            return overflow ? Int.max : added
+        }
+        let share = parsed.reduce(0.0) { $0 + Double($1.votes ?? 0) }
         let most = parsed.compactMap(\.votes).max() ?? 0
         self.total = total
         self.options = parsed.map { option in
             PollOptionView(
                 label: option.label, votes: option.votes,
-                percent: total > 0 ? ((option.votes ?? 0) * 100 + total / 2) / total : 0,
+                percent: total > 0 ? Int((Double(option.votes ?? 0) * 100 / share).rounded()) : 0,
                 wins: most > 0 && option.votes == most)
         }
     }
