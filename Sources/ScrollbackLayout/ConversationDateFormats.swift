@@ -34,6 +34,8 @@ final class ConversationDateFormats {
     /// Time-of-day texts by local second of the day, shared by the conversations formatted alike;
     /// `nil` when the pattern shows more than the time of day.
     private let timeOfDayTexts: TimeOfDayTexts?
+    /// Time-of-day texts with seconds (the locale's medium time style), for timestamps' tooltips.
+    private let tooltipTimeOfDayTexts: TimeOfDayTexts
     /// The offset `offset(atUTCSeconds:)` last asked ICU for, and the UTC seconds it holds for.
     private var cachedOffset = 0
     private var offsetValidFrom = Int64.max
@@ -60,6 +62,13 @@ final class ConversationDateFormats {
         dayAndTimeFormatter = Self.formatter(locale: locale, timeZone: timeZone)
         dayAndTimeFormatter.dateStyle = .medium
         dayAndTimeFormatter.timeStyle = .short
+
+        tooltipTimeOfDayTexts = TimeOfDayTexts.shared(key: "\(options.locale)\u{1}tooltip") {
+            let utc = Self.formatter(locale: locale, timeZone: TimeZone(identifier: "UTC")!)
+            utc.dateStyle = .none
+            utc.timeStyle = .medium
+            return utc
+        }
 
         let pattern = timestampFormatter.dateFormat ?? ""
         if Self.showsOnlyTimeOfDay(pattern) {
@@ -172,6 +181,15 @@ final class ConversationDateFormats {
             return zip(dates, localSeconds).map { timestampText($0, localSeconds: $1) }
         }
         return timeOfDayTexts.texts(
+            atSeconds: localSeconds.map { local in
+                Int(local - Self.floorDivide(local, Self.secondsPerDay) * Self.secondsPerDay)
+            })
+    }
+
+    /// The tooltip texts of many times at once: the time of day with seconds in the locale's
+    /// medium style ("9:41:07 AM"); `localSeconds[i]` is `localSeconds(dates[i])`.
+    func tooltipTexts(localSeconds: [Int64]) -> [String] {
+        tooltipTimeOfDayTexts.texts(
             atSeconds: localSeconds.map { local in
                 Int(local - Self.floorDivide(local, Self.secondsPerDay) * Self.secondsPerDay)
             })

@@ -14,6 +14,7 @@ import ScrollbackModel
 /// - **Avatar**: only on left-aligned messages, like MessageKit, which hides the avatar of the
 ///   current sender by default: your own bubbles need no face. With `collapseProfilePicture`, only
 ///   on the last message of a group (or a single one). Never on `system` messages.
+/// - **Header**: never on your own (`me`) messages, nor in a 1:1 conversation (`namesSenders`).
 /// - **Header / footer**: with `collapseEnclosingViews`, the header only on the first (or single)
 ///   message and the footer only on the last (or single); otherwise on every message. A footer is
 ///   only shown when it has something to show: an edited mark, or a delivery status on a
@@ -260,6 +261,7 @@ public struct ConversationLayouter: Sendable {
         }
 
         let timeTexts = formats.timestampTexts(dates, localSeconds: localSeconds)
+        let tooltipTexts = formats.tooltipTexts(localSeconds: localSeconds)
 
         var positions = [GroupPosition]()
         positions.reserveCapacity(count)
@@ -292,12 +294,29 @@ public struct ConversationLayouter: Sendable {
             summary: extras?.summary
                 ?? Self.summary(conversation, participants: participants, formats: formats, messageCount: totalCount),
             participants: participants, indexOfMessage: indexOfMessage, positions: positions,
-            localSeconds: localSeconds, timeTexts: timeTexts, daySeparators: daySeparators,
+            localSeconds: localSeconds, timeTexts: timeTexts, tooltipTexts: tooltipTexts,
+            namesSenders: Self.namesSenders(conversation), daySeparators: daySeparators,
             editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999,
             globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders,
             anchors: extras?.anchors ?? AnchorTable(messages: messages), pageFiles: extras?.pageFiles ?? .conversation,
             directory: extras?.directory, threadsByRoot: extras?.threadsByRoot ?? [:],
             referenceFlags: extras?.referenceFlags ?? [], pinned: extras?.pinned ?? [])
+    }
+
+    /// Whether the conversation is a group: more than one participant besides `me`, or messages
+    /// from more than one of them. Only then do incoming messages carry their sender's name.
+    static func namesSenders(_ conversation: Conversation) -> Bool {
+        var others = Set<String>()
+        for participant in conversation.participants where participant.id != conversation.me {
+            others.insert(participant.id)
+            if others.count > 1 { return true }
+        }
+        for index in conversation.messages.indices where conversation.messages[index].kind.name != .system {
+            guard let sender = conversation.messages[index].sender, sender != conversation.me else { continue }
+            others.insert(sender)
+            if others.count > 1 { return true }
+        }
+        return false
     }
 
     // MARK: Grouping

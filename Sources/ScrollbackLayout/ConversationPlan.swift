@@ -26,6 +26,10 @@ public final class ConversationPlan: Sendable {
     let localSeconds: [Int64]
     /// The formatted send time, per message.
     let timeTexts: [String]
+    /// The send time with seconds, per message, for the timestamp's tooltip.
+    let tooltipTexts: [String]
+    /// Whether incoming messages name their sender (a group, not a 1:1 chat).
+    public let namesSenders: Bool
     /// The separator of every local day (days since 1970) that has a message.
     let daySeparators: [Int64: FormattedDate]
     /// Formatted edit dates by message index.
@@ -58,7 +62,8 @@ public final class ConversationPlan: Sendable {
     init(
         conversation: Conversation, options: LayoutOptions, messagesPerPage: Int, summary: ConversationSummary,
         participants: [String: Participant], indexOfMessage: [String: Int], positions: [GroupPosition],
-        localSeconds: [Int64], timeTexts: [String], daySeparators: [Int64: FormattedDate],
+        localSeconds: [Int64], timeTexts: [String], tooltipTexts: [String], namesSenders: Bool,
+        daySeparators: [Int64: FormattedDate],
         editedTimes: [Int: FormattedDate], isoOutsideYears1To9999: [Int: String], globalIndexes: [Int]?,
         totalMessageCount: Int, pageHeaders: [PageHeader?], anchors: AnchorTable, pageFiles: PageFiles,
         directory: MessageDirectory?, threadsByRoot: [String: ThreadPlan], referenceFlags: [Bool],
@@ -73,6 +78,8 @@ public final class ConversationPlan: Sendable {
         self.positions = positions
         self.localSeconds = localSeconds
         self.timeTexts = timeTexts
+        self.tooltipTexts = tooltipTexts
+        self.namesSenders = namesSenders
         self.daySeparators = daySeparators
         self.editedTimes = editedTimes
         self.isoOutsideYears1To9999 = isoOutsideYears1To9999
@@ -227,6 +234,11 @@ public final class ConversationPlan: Sendable {
         timeTexts[messageIndex]
     }
 
+    /// The send time with seconds of `conversation.messages[messageIndex]` ("9:41:07 AM").
+    public func tooltipText(ofMessage messageIndex: Int) -> String {
+        tooltipTexts[messageIndex]
+    }
+
     /// The ISO send time of `conversation.messages[messageIndex]`, without making a string.
     public func isoTime(ofMessage messageIndex: Int) -> InlineISOTime {
         if !isoOutsideYears1To9999.isEmpty, let text = isoOutsideYears1To9999[messageIndex] {
@@ -288,7 +300,8 @@ public final class ConversationPlan: Sendable {
 
         // Avatars only on the left, as MessageKit hides the current sender's own avatar.
         let showsAvatar = alignment == .left && (!options.collapseProfilePicture || endsGroup)
-        let showsHeader = !isSystem && (!options.collapseEnclosingViews || opensGroup)
+        let showsHeader =
+            !isSystem && alignment != .right && namesSenders && (!options.collapseEnclosingViews || opensGroup)
         let hasFooterContent =
             conversation.messages[messageIndex].edited != nil
             || (alignment == .right && conversation.messages[messageIndex].status != nil)

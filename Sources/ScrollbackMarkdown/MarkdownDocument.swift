@@ -97,10 +97,40 @@ public final class MarkdownDocument {
         var plain: [String] = []
         for node in nodes {
             html += CMarkEnvironment.consume(cmark_render_html(node, CMarkEnvironment.renderOptions, extensions))
-            plain.append(CMarkEnvironment.consume(cmark_render_plaintext(node, CMarkEnvironment.renderOptions, 0)))
+            plain.append(Self.readableText(of: node))
         }
         let plainText = plain.count == 1 ? plain[0] : plain.joined(separator: "\n")
         return RenderedMarkdown(html: html, plainText: Self.collapsingWhitespace(plainText))
+    }
+
+    /// The text a reader sees in the rendered `node`, without Markdown syntax: literals of text
+    /// and code, a space for every line break and between blocks (list items, table cells); no list
+    /// markers, task boxes, emphasis marks or raw HTML (`cmark_render_plaintext` keeps the first two).
+    private static func readableText(of node: OpaquePointer) -> String {
+        var text = ""
+        guard let iterator = cmark_iter_new(node) else { return text }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let current = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(current)
+            if event == CMARK_EVENT_ENTER {
+                switch type {
+                case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK:
+                    text += string(cmark_node_get_literal(current))
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK:
+                    text += " "
+                default: break
+                }
+            }
+            // Blocks (extension blocks such as table cells included) end with a space, so words
+            // of neighbouring blocks never run together.
+            if event == CMARK_EVENT_EXIT || type == CMARK_NODE_CODE_BLOCK,
+                type.rawValue & UInt32(CMARK_NODE_TYPE_MASK) == UInt32(CMARK_NODE_TYPE_BLOCK)
+            {
+                text += " "
+            }
+        }
+        return text
     }
 
     /// What to undo after a render: an image's original URL, or the text node that stood in for it.

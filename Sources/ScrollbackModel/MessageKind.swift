@@ -51,20 +51,40 @@ public enum MessageKind: Hashable, Sendable {
         }
     }
 
-    /// A short plain-text rendering, for reply quotes, previews on the index and screen readers.
+    /// A short plain-text rendering, for reply quotes, previews on the index and screen readers:
+    /// text as it reads (rich text without its markup), media and cards as a labelled line the
+    /// way messengers quote them ("📷 Photo", "📍 Café Luna", "📊 Poll: Dinner?").
     public var plainText: String {
         switch self {
         case .text(let text), .emoji(let text), .system(let text): return text
         case .attributedText(let rich): return rich.plainText
-        case .photo(let media): return media.caption ?? media.alt ?? "Photo"
-        case .video(let media): return media.caption ?? media.title ?? "Video"
-        case .audio(let media): return media.title ?? "Audio"
-        case .location(let location): return location.name ?? location.address ?? "Location"
-        case .contact(let contact): return "Contact: \(contact.name)"
+        case .photo(let media): return "📷 " + (media.caption ?? media.alt ?? "Photo")
+        case .video(let media): return "🎥 " + (media.caption ?? media.title ?? "Video")
+        case .audio(let media): return "🎤 " + (media.title ?? "Audio")
+        case .location(let location): return "📍 " + (location.name ?? location.address ?? "Location")
+        case .contact(let contact): return "👤 Contact: \(contact.name)"
         case .linkPreview(let text, let link): return text.isEmpty ? (link.title ?? link.url) : text
-        case .custom(let custom): return "[\(custom.id)]"
-        case .file(let file): return file.displayName
+        case .custom(let custom): return custom.label
+        case .file(let file): return "📎 " + file.displayName
         }
+    }
+}
+
+extension CustomItem {
+    /// The line that stands for this item in quotes and previews: a poll's question
+    /// ("📊 Poll: Dinner?"), else a `title` or `text` string in its data ("scoreboard: Round 2"),
+    /// else its id in brackets. A custom renderer may supply its own (`quoteLabel`).
+    public var label: String {
+        func string(_ key: String) -> String? {
+            guard case .object(let fields) = data else { return nil }
+            for (name, value) in fields where name == key {
+                if case .string(let text) = value, !text.isEmpty { return text }
+            }
+            return nil
+        }
+        if id == "poll", let question = string("question") { return "📊 Poll: " + question }
+        if let title = string("title") ?? string("text") { return "\(id): \(title)" }
+        return "[\(id)]"
     }
 }
 

@@ -84,8 +84,9 @@ public struct LayoutOptions: Hashable, Sendable {
     public var messageMaxWidth: CSSLength = .percent(75)
     /// Bubble corner radius.
     public var messageCornerRadius: CSSLength = .px(8)
-    /// Timestamp format; the default is the locale's medium time style.
-    public var timestampFormat: TimestampFormat = .style(.medium)
+    /// Timestamp format; the default is the locale's short time style (no seconds, as messengers
+    /// show it); the seconds stay in `<time datetime>` and the timestamp's tooltip.
+    public var timestampFormat: TimestampFormat = .style(.short)
     /// Locale for timestamps and day separators (never the process default).
     public var locale = "en_US"
     /// IANA time zone for display and day splits when the conversation names none.

@@ -31,6 +31,14 @@ public protocol CustomMessageRenderer: Sendable {
     var id: String { get }
     /// The bubble's inner HTML for `item`.
     func render(item: CustomItem, info: CustomRendererInfo) -> String
+    /// The plain-text line that stands for `item` in a reply's quote ("📊 Poll: Dinner?");
+    /// `nil` (the default) keeps `CustomItem.label`.
+    func quoteLabel(item: CustomItem) -> String?
+}
+
+extension CustomMessageRenderer {
+    /// No label of its own: quotes show `CustomItem.label`.
+    public func quoteLabel(item: CustomItem) -> String? { nil }
 }
 
 extension JSONValue {

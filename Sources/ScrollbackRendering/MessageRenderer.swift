@@ -121,8 +121,10 @@ final class MessageRenderer {
         var avatars: [String: AvatarView] = [:]
         var headers: [String: HeaderView] = [:]
         var names: [String: String] = [:]
+        var paletteSlot = 0
         for participant in conversation.participants where names[participant.id] == nil {
-            let (colorClass, colorStyle) = Self.colour(participant)
+            let (colorClass, colorStyle) = Self.colour(participant, slot: paletteSlot)
+            if participant.id != conversation.me { paletteSlot += 1 }
             var src: String?
             if let source = participant.avatar,
                 case .url(let url) = Self.resolve(source, root: "../", remoteMedia: remoteMedia)
@@ -142,13 +144,18 @@ final class MessageRenderer {
         self.names = names
     }
 
-    /// Palette class `c0`…`c11` derived from the id, or `cx` with the participant's validated colour as `--pc`
-    /// (plus `lt` when the colour is too light for white initials, so the CSS keeps AA contrast).
-    static func colour(_ participant: Participant) -> (colorClass: String, colorStyle: String?) {
+    /// Hues in the stylesheet's palette (`c0`…`c9`, ordered so neighbours are far apart).
+    static let paletteSize = 10
+
+    /// Palette class `c<slot>` (slots are handed out in the order participants are listed, `me`
+    /// taking none, so no two of the first `paletteSize` share a hue in one conversation), or `cx`
+    /// with the participant's validated colour as `--pc` (plus `lt` when the colour is too light
+    /// for white initials, so the CSS keeps AA contrast).
+    static func colour(_ participant: Participant, slot: Int) -> (colorClass: String, colorStyle: String?) {
         if let colour = participant.color, HTMLText.isHexColor(colour) {
             return (isLight(colour) ? "cx lt" : "cx", "--pc:\(colour)")
         }
-        return ("c\(HTMLText.stableHash(participant.id) % 12)", nil)
+        return ("c\(slot % paletteSize)", nil)
     }
 
     /// Whether white text on `hex` (`#rgb`/`#rrggbb`) falls below 4.5:1 (WCAG relative luminance above 0.183).
@@ -279,7 +286,7 @@ final class MessageRenderer {
         message.reply = plan.replyPreview(ofMessage: index).map { preview in
             ReplyView(
                 href: link(toMessage: preview.messageID, inFile: preview.fileName),
-                author: preview.senderName, excerpt: preview.excerpt)
+                author: preview.senderName, excerpt: quoteLabel(of: preview) ?? preview.excerpt)
         }
         message.reactions =
             messages[index].reactions.isEmpty ? [] : plan.reactionSummaries(ofMessage: index).map(ReactionView.init)
@@ -311,8 +318,17 @@ final class MessageRenderer {
     private func fill(_ view: TimeView, anchor: String, text: String, index: Int) -> TimeView {
         view.anchor = anchor
         view.text = text
+        view.title = plan.tooltipText(ofMessage: index)
         view.iso = plan.isoTime(ofMessage: index)
         return view
+    }
+
+    /// The quote line a custom renderer supplies for the custom message `preview` quotes, if any.
+    private func quoteLabel(of preview: ReplyPreview) -> String? {
+        guard !customRenderers.isEmpty, let target = plan.messageIndex(ofMessage: preview.messageID),
+            case .custom(let item) = plan.conversation.messages[target].kind
+        else { return nil }
+        return customRenderers[item.id]?.quoteLabel(item: item).map { TextExcerpt.make($0) }
     }
 
     /// The link to message `id` in page file `file`, from the page being rendered.

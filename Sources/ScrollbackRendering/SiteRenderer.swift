@@ -87,6 +87,7 @@ public struct SiteRenderer: Sendable {
             "\(Self.bubbleWidthStyle(plan.options.messageMaxWidth));"
             + "--bubble-radius:\(plan.options.messageCornerRadius)"
         body.noAvatars = noAvatars
+        body.paged = plan.pageCount > 1
         let participants = conversation.participants.map { participant in
             ParticipantView(
                 name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
@@ -194,6 +195,10 @@ public struct SiteRenderer: Sendable {
     public func renderIndex(_ summaries: [ConversationSummary]) -> RenderedFile {
         let entries = summaries.map { summary in
             let entry = IndexEntryView()
+            entry.avatar = AvatarView(
+                name: summary.title, initials: HTMLText.initials(summary.title),
+                colorClass: "c\(Int(HTMLText.stableHash(summary.id)) % MessageRenderer.paletteSize)", colorStyle: nil,
+                src: nil)
             // Non-ASCII slugs (`家族`) percent-encoded, as every server and browser expects in a URL.
             entry.href =
                 (summary.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? summary.id) + "/index.html"

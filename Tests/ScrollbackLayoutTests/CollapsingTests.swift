@@ -54,17 +54,28 @@ struct CollapsingTests {
     }
 
     @Test func collapsedEnclosingViewsPutTheHeaderFirstAndTheFooterLast() {
-        // Alice is "me" so her statuses count; a1 is edited but only the group's last shows a footer.
-        let layout = threeAndOne(me: "alice")
-        #expect(layout.messageRows.map(\.showsHeader) == [true, false, false, true])
+        // A group chat (Alice, Bob, Carol) seen by Alice: Bob's three messages name him once, on
+        // the first; b1 and b3 are edited but only the group's last shows a footer. Alice's own
+        // message has no name over it, and her status counts, so it has a footer.
+        let layout = layOut(
+            conversation(
+                [
+                    message("b1", "bob", "2024-05-03T09:00:00Z", edited: "2024-05-03T09:10:00Z"),
+                    message("b2", "bob", "2024-05-03T09:01:00Z"),
+                    message("b3", "bob", "2024-05-03T09:02:00Z", edited: "2024-05-03T09:12:00Z"),
+                    message("a1", "alice", "2024-05-03T09:03:00Z", status: .read),
+                ], me: "alice"))
+        #expect(layout.messageRows.map(\.showsHeader) == [true, false, false, false])
         #expect(layout.messageRows.map(\.showsFooter) == [false, false, true, true])
     }
 
     @Test func uncollapsedEnclosingViewsShowHeaderAndFooterOnEveryMessage() {
         var overrides = LayoutOverrides()
         overrides.collapseEnclosingViews = false
+        // Every message names its sender, except your own (`me`), which never do.
+        #expect(threeAndOne(layout: overrides).messageRows.map(\.showsHeader) == [true, true, true, true])
         let layout = threeAndOne(me: "alice", layout: overrides)
-        #expect(layout.messageRows.map(\.showsHeader) == [true, true, true, true])
+        #expect(layout.messageRows.map(\.showsHeader) == [false, false, false, true])
         #expect(layout.messageRows.map(\.showsFooter) == [true, true, true, true])
     }
 

@@ -12,10 +12,11 @@ private func firstTime(
 
 @Suite("Timestamp format, locale and zone (spec §3 timestamp format)")
 struct TimestampFormatTests {
-    @Test func theDefaultIsTheLocalesMediumTimeInTheZone() {
+    @Test func theDefaultIsTheLocalesShortTimeInTheZone() {
         let time = firstTime(LayoutOverrides())
-        // en_US medium time; ICU puts a narrow no-break space before AM/PM. 13:41 UTC is 15:41 in Berlin.
-        #expect(time.text == "3:41:07\u{202F}PM")
+        // en_US short time (no seconds, as messengers show it; they stay in the ISO text and the
+        // tooltip); ICU puts a narrow no-break space before AM/PM. 13:41 UTC is 15:41 in Berlin.
+        #expect(time.text == "3:41\u{202F}PM")
         #expect(time.iso == "2024-05-03T15:41:07+02:00")
     }
 
@@ -36,7 +37,7 @@ struct TimestampFormatTests {
     @Test func theLocaleChangesTheText() {
         var overrides = LayoutOverrides()
         overrides.locale = "de_DE"
-        #expect(firstTime(overrides).text == "15:41:07")
+        #expect(firstTime(overrides).text == "15:41")
         overrides.timestampFormat = .pattern("EEEE, HH:mm")
         #expect(firstTime(overrides).text == "Freitag, 15:41")
         overrides.locale = "en_US"
@@ -46,7 +47,7 @@ struct TimestampFormatTests {
     @Test func theZoneChangesTheTextAndTheISOOffset() {
         #expect(
             firstTime(LayoutOverrides(), timeZone: "UTC")
-                == FormattedDate(text: "1:41:07\u{202F}PM", iso: "2024-05-03T13:41:07Z"))
+                == FormattedDate(text: "1:41\u{202F}PM", iso: "2024-05-03T13:41:07Z"))
         #expect(firstTime(LayoutOverrides(), timeZone: "America/St_Johns").iso == "2024-05-03T11:11:07-02:30")
         #expect(firstTime(LayoutOverrides(), at: "2024-01-03T13:41:07Z").iso == "2024-01-03T14:41:07+01:00")
     }
@@ -163,7 +164,7 @@ struct TimestampFormatTests {
         let timeReference = DateFormatter()
         timeReference.locale = Locale(identifier: "en_US")
         timeReference.timeZone = zone
-        timeReference.timeStyle = .medium
+        timeReference.timeStyle = .short
         timeReference.dateStyle = .none
         let dayReference = DateFormatter()
         dayReference.locale = Locale(identifier: "en_US_POSIX")

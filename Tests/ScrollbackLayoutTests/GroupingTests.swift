@@ -14,7 +14,7 @@ struct GroupingTests {
         #expect(options.collapseTimestamps == .bottom)
         #expect(options.messageMaxWidth == .percent(75))
         #expect(options.messageCornerRadius == .px(8))
-        #expect(options.timestampFormat == .style(.medium))
+        #expect(options.timestampFormat == .style(.short))
     }
 
     @Test func consecutiveMessagesOfOneSenderGroup() {

@@ -42,8 +42,16 @@ struct DiceRenderer: CustomMessageRenderer {
         #expect(diagnostics.isEmpty)
         #expect(html.contains("<div class=\"b cu\" data-part=\"bubble\" data-custom=\"poll\"><div class=\"poll\">"))
         #expect(html.contains("Dinner &lt;tonight&gt;?"))
-        #expect(html.contains("<li><span dir=\"auto\">Pizza</span><b>3</b></li>"))
-        #expect(html.contains("<li><span dir=\"auto\">Ramen</span><b>1</b></li>"))
+        // Counts, a bar of each option's share, and the winner named for screen readers too.
+        #expect(
+            html.contains(
+                "<li class=\"win\"><span class=\"pl\" dir=\"auto\">Pizza<span class=\"vh\"> (most votes)</span> <span aria-hidden=\"true\">🏆</span></span><b>3</b><span class=\"bar\" style=\"--pct:75%\" aria-hidden=\"true\"></span></li>"
+            ))
+        #expect(
+            html.contains(
+                "<li><span class=\"pl\" dir=\"auto\">Ramen</span><b>1</b><span class=\"bar\" style=\"--pct:25%\" aria-hidden=\"true\"></span></li>"
+            ))
+        #expect(html.contains("<small>4 votes</small>"))
     }
 
     @Test func pollAcceptsPlainStringOptions() throws {
@@ -52,7 +60,30 @@ struct DiceRenderer: CustomMessageRenderer {
             (key: "options", value: .array([.string("Pizza"), .string("Ramen")])),
         ])
         let (pages, _) = Inspect.render(pollLayout("poll", data: data))
-        #expect(pages["trip/index.html"]!.contains("<li><span dir=\"auto\">Pizza</span></li>"))
+        let html = try #require(pages["trip/index.html"])
+        #expect(html.contains("<li><span class=\"pl\" dir=\"auto\">Pizza</span></li>"))
+        #expect(!html.contains("class=\"win\""), "no votes, no winner")
+        #expect(!html.contains("class=\"bar\""))
+    }
+
+    @Test func pollVoteCountsFromTheLogCannotOverflow() throws {
+        let data: JSONValue = .object([
+            (key: "question", value: .string("Dinner?")),
+            (
+                key: "options",
+                value: .array([
+                    .object([
+                        (key: "label", value: .string("Pizza")), (key: "votes", value: .number("9223372036854775807")),
+                    ]),
+                    .object([
+                        (key: "label", value: .string("Ramen")), (key: "votes", value: .number("9223372036854775807")),
+                    ]),
+                ])
+            ),
+        ])
+        let (pages, _) = Inspect.render(pollLayout("poll", data: data))
+        let html = try #require(pages["trip/index.html"])
+        #expect(html.contains("style=\"--pct:50%\""))
     }
 
     @Test func siteTemplateOfTheSampleIsFound() throws {
@@ -103,7 +134,7 @@ struct DiceRenderer: CustomMessageRenderer {
         let html = try #require(pages["trip/index.html"])
         #expect(html.contains("Unsupported message “mystery&lt;b&gt;”"))
         #expect(html.contains("<pre>{\n  &quot;x&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;\n}</pre>"))
-        #expect(!Inspect.withoutOwnSearchScript(html).contains("<script"))
+        #expect(!Inspect.withoutOwnScripts(html).contains("<script"))
         #expect(diagnostics.count == 1)
         let warning = try #require(diagnostics.first)
         #expect(warning.severity == .warning)

@@ -85,7 +85,7 @@ import Testing
     /// Checks that nothing in `html` came through unescaped.
     func expectInert(_ page: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         // The one script a page may hold is the site's own search client (issue 13).
-        let html = Inspect.withoutOwnSearchScript(page)
+        let html = Inspect.withoutOwnScripts(page)
         #expect(!html.contains("<script"), sourceLocation: sourceLocation)
         #expect(!html.contains("\" onmouseover=\""), sourceLocation: sourceLocation)
         #expect(!html.contains(" onmouseover=\"alert"), sourceLocation: sourceLocation)
@@ -114,7 +114,9 @@ import Testing
         #expect(html.contains("<code>javascript:alert(1)</code>"))
         // An invalid colour never reaches a style attribute.
         #expect(!html.contains("style=\"--pc:red"))
-        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([hostileSummary()]))
+        // Two entries, so the index carries its filter box and script too.
+        let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([hostileSummary(), hostileSummary()]))
+        #expect(index.contains("index-filter.js"))
         expectInert(index)
     }
 

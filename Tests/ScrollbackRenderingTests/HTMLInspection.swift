@@ -16,10 +16,12 @@ struct RenderedMessage {
 }
 
 enum Inspect {
-    /// `html` without the site's own search script tag (conversation pages or the index).
-    static func withoutOwnSearchScript(_ html: String) -> String {
+    /// `html` without the site's own script tags (the search client, the index filter): the only
+    /// scripts a page may hold.
+    static func withoutOwnScripts(_ html: String) -> String {
         html.replacingOccurrences(of: "<script src=\"../assets/search.js\" defer></script>", with: "")
             .replacingOccurrences(of: "<script src=\"assets/search.js\" defer></script>", with: "")
+            .replacingOccurrences(of: "<script src=\"assets/index-filter.js\" defer></script>", with: "")
     }
 
     /// The page's HTML as text.

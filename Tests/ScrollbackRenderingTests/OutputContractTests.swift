@@ -55,7 +55,7 @@ import Testing
         let message = try #require(Inspect.messages(pages["trip/index.html"]!).first { $0.attributes["id"] == "m-m2" })
         #expect(
             message.html.contains(
-                "<a class=\"ts tb\" href=\"#m-m2\"><time datetime=\"2024-05-03T09:41:00Z\" data-part=\"timestamp\">9:41:00\u{202F}AM</time></a>"
+                "<a class=\"ts tb\" href=\"#m-m2\" title=\"9:41:00\u{202F}AM\"><time datetime=\"2024-05-03T09:41:00Z\" data-part=\"timestamp\">9:41\u{202F}AM</time></a>"
             ))
     }
 
@@ -171,7 +171,8 @@ import Testing
         let index = Inspect.text(SiteRenderer(config: SiteConfig()).renderIndex([layout.summary]))
         #expect(index.contains("<a class=\"conv\" href=\"trip/index.html\">"))
         #expect(index.contains("href=\"assets/scrollback.css\""))
-        #expect(index.contains("<time datetime=\"2024-05-03T09:41:00Z\">"))
+        // The index names each conversation's last activity.
+        #expect(index.contains("<p class=\"la\">Last active <time datetime=\"2024-05-04T09:41:00Z\">"))
         #expect(index.contains("<p class=\"last\" dir=\"auto\">Bob Stone: "))
         #expect(index.contains("Alice Nguyen, Bob Stone, Carol Díaz"))
     }
@@ -180,7 +181,8 @@ import Testing
         let assets = SiteRenderer(config: SiteConfig()).assetFiles()
         #expect(
             assets.map(\.path) == [
-                "assets/favicon.svg", "assets/scrollback.css", "assets/search.css", "assets/search.js",
+                "assets/favicon.svg", "assets/index-filter.js", "assets/play.svg", "assets/scrollback.css",
+                "assets/search.css", "assets/search.js",
             ])
         let css = try #require(assets.first { $0.path == "assets/scrollback.css" })
         #expect(css.contents.count <= 20_000)
@@ -188,6 +190,10 @@ import Testing
         #expect(text.contains("prefers-color-scheme: dark"))
         #expect(!text.contains("http"))
         #expect(!text.contains("@import"))
+        // The index's filter script loads nothing and stays small.
+        let filter = try #require(assets.first { $0.path == "assets/index-filter.js" })
+        #expect(filter.contents.count <= 2_000)
+        #expect(!Inspect.text(filter).contains("http"))
     }
 
     @Test func markupStaysUnderOneKilobytePerMessage() throws {

@@ -18,10 +18,10 @@ import Testing
         let (pages, _) = Inspect.render(Fixture.layout(pages: [rows]))
         let html = try #require(pages["trip/index.html"])
         #expect(html.contains("data-message-id=\"a\""))
-        #expect(html.contains("data-part=\"header\">Bob Stone</div><span class=\"vh\">9:41:00\u{202F}AM:</span>"))
+        #expect(html.contains("data-part=\"header\">Bob Stone</div><span class=\"vh\">9:41\u{202F}AM:</span>"))
         #expect(
             html.contains(
-                "<span class=\"vh\">Bob Stone, 9:41:00\u{202F}AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"
+                "<span class=\"vh\">Bob Stone, 9:41\u{202F}AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"
             ))
         #expect(
             html.contains("<span class=\"vh\">Bob Stone:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">last")

@@ -260,15 +260,17 @@ import Testing
     @Test func participantColoursAreValidatedOrDerived() {
         let custom = Participant(id: "k", name: "K", color: "#A1b2C3")
         let derived = Participant(id: "d", name: "D")
-        #expect(MessageRenderer.colour(custom) == ("cx lt", "--pc:#A1b2C3"))
-        #expect(MessageRenderer.colour(Participant(id: "n", name: "N", color: "#1a237e")) == ("cx", "--pc:#1a237e"))
+        #expect(MessageRenderer.colour(custom, slot: 0) == ("cx lt", "--pc:#A1b2C3"))
+        #expect(
+            MessageRenderer.colour(Participant(id: "n", name: "N", color: "#1a237e"), slot: 0) == ("cx", "--pc:#1a237e")
+        )
         #expect(MessageRenderer.isLight("#fff"))
         #expect(MessageRenderer.isLight("#e07a5f"))
         #expect(!MessageRenderer.isLight("#0b5fce"))
-        let (colorClass, style) = MessageRenderer.colour(derived)
+        let (colorClass, style) = MessageRenderer.colour(derived, slot: 13)
         #expect(style == nil)
-        #expect(colorClass == "c\(HTMLText.stableHash("d") % 12)")
-        #expect(MessageRenderer.colour(Participant(id: "e", name: "E", color: "#fff;x")).colorStyle == nil)
+        #expect(colorClass == "c3")
+        #expect(MessageRenderer.colour(Participant(id: "e", name: "E", color: "#fff;x"), slot: 0).colorStyle == nil)
     }
 }
 

@@ -138,7 +138,7 @@ struct AppendTests {
         let report = try project.rebuildMatchesClean(Self.log(lines))
         #expect(report.appendedConversations == 1)
         let first = try String(contentsOf: project.output.appendingPathComponent("chat/index.html"), encoding: .utf8)
-        #expect(first.contains("· 3 messages ·"))
+        #expect(first.contains("· this page: 3 messages ·"))
         #expect(first.contains(#"content="A conversation between Alice and Bob""#))
     }
 

@@ -70,6 +70,8 @@ final class DateRangeView: TemplateObject {
 /// `conversation`: a conversation page's body.
 final class ConversationPageView: TemplateObject {
     var title = "", description: String?, listStyle = "", back = "../index.html", noAvatars = false
+    /// Whether the conversation has several pages: the header's count is then this page's.
+    var paged = false
     var participants: [ParticipantView] = []
     /// "3 participants": on pages without the list.
     var participantCount = ""
@@ -84,7 +86,7 @@ final class ConversationPageView: TemplateObject {
         .text("pinnedCount") { $0.pinnedCount }.list("pinned", { ReplyView.templateSchema }) { $0.pinned }
         .object("threadOf", { ReplyView.templateSchema }) { $0.threadOf }
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
-        .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }
+        .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }.flag("paged") { $0.paged }
         .list("participants", { ParticipantView.templateSchema }) { $0.participants }
         .text("participantCount") { $0.participantCount }
         .text("count") { $0.count }.object("range", { DateRangeView.templateSchema }) { $0.range }
@@ -118,14 +120,21 @@ final class IndexView: TemplateObject {
     static let templateSchema = schema(IndexView.self)
         .text("title") { $0.title }.text("description") { $0.description }
         .list("conversations", { IndexEntryView.templateSchema }) { $0.conversations }
-        .number("count") { $0.conversations.count }.schema
+        .number("count") { $0.conversations.count }
+        .text("total") { SiteRenderer.countText($0.conversations.count, noun: "conversation") }
+        .flag("filterable") { $0.conversations.count > 1 }.schema
 }
 
 /// One conversation in the index.
 final class IndexEntryView: TemplateObject {
     var href = "", title = "", participants = "", count = "", description: String?, preview: String?
     var range: DateRangeView?
+    /// Initials of the conversation's title on a colour (an index is a list of faces, like a messenger's).
+    var avatar: AvatarView?
+    /// The avatar partial marks `data-part=avatar` only inside message elements (spec §5).
+    let inHeader = true
     static let templateSchema = schema(IndexEntryView.self)
+        .object("avatar", { AvatarView.templateSchema }) { $0.avatar }.flag("inHeader") { $0.inHeader }
         .text("href") { $0.href }.text("title") { $0.title }.text("participants") { $0.participants }
         .text("count") { $0.count }.text("description") { $0.description }.text("preview") { $0.preview }
         .object("range", { DateRangeView.templateSchema }) { $0.range }.schema
@@ -134,16 +143,19 @@ final class IndexEntryView: TemplateObject {
 /// `pagination`: previous/next links and a window of page numbers.
 final class PaginationView: TemplateObject {
     let place: String, prev: String?, next: String?, pages: [PageLinkView], pageNumber: Int, pageCount: Int
+    /// The last page (the newest messages), from any other page.
+    let newest: String?
     init(place: String, current: Int, count: Int, files: PageFiles = .conversation) {
         self.place = place
         prev = current > 0 ? files.name(ofPage: current - 1) : nil
         next = current < count - 1 ? files.name(ofPage: current + 1) : nil
+        newest = current < count - 1 ? files.name(ofPage: count - 1) : nil
         pages = SiteRenderer.paginationEntries(current: current, count: count).map { PageLinkView($0, files: files) }
         pageNumber = current + 1
         pageCount = count
     }
     static let templateSchema = schema(PaginationView.self)
-        .text("where") { $0.place }.text("prev") { $0.prev }.text("next") { $0.next }
+        .text("where") { $0.place }.text("prev") { $0.prev }.text("next") { $0.next }.text("newest") { $0.newest }
         .list("pages", { PageLinkView.templateSchema }) { $0.pages }
         .number("pageNumber") { $0.pageNumber }.number("pageCount") { $0.pageCount }.schema
 }
@@ -204,12 +216,14 @@ final class HeaderView: TemplateObject {
 /// `timestamp`.
 final class TimeView: TemplateObject {
     var anchor = "", text = "", iso = InlineISOTime(text: "")
+    /// The time with seconds, for the tooltip (`text` may leave them out).
+    var title = ""
     /// `tt` above the bubble, `tb` below.
     let place: String
     init(place: String) { self.place = place }
     static let templateSchema = schema(TimeView.self)
         .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0) }
-        .text("text") { $0.text }.schema
+        .text("text") { $0.text }.text("title") { $0.title }.schema
 }
 
 /// `reply`: the quote of the message this one answers.
@@ -493,7 +507,70 @@ final class CustomTemplateView: TemplateObject {
     static let templateSchema = schema(CustomTemplateView.self)
         .text("id") { $0.id }.object("message", { CustomMessageView.templateSchema }) { $0.message }
         .text("bubbleMaxWidth") { $0.bubbleMaxWidth }.text("cornerRadius") { $0.cornerRadius }
-        .json("data") { $0.data }.schema
+        .json("data") { $0.data }.object("poll", { PollView.templateSchema }) { PollView($0.data) }.schema
+}
+
+/// `poll` of a `custom/<id>` template: the data's `question` and `options` (`{label, votes}` or
+/// plain strings) with each option's share of the votes and the winner, or `nil` when the data
+/// has no options.
+final class PollView: TemplateObject {
+    let question: String?, options: [PollOptionView], total: Int
+    init?(_ data: JSONValue) {
+        guard case .object(let fields) = data,
+            let options = fields.first(where: { $0.key == "options" }), case .array(let items) = options.value
+        else { return nil }
+        if case .string(let text)? = fields.first(where: { $0.key == "question" })?.value {
+            question = text
+        } else {
+            question = nil
+        }
+        let parsed: [(label: String, votes: Int?)] = items.compactMap { item in
+            switch item {
+            case .string(let label): return (label, nil)
+            case .object(let members):
+                guard case .string(let label)? = members.first(where: { $0.key == "label" })?.value else { return nil }
+                if case .number(let text)? = members.first(where: { $0.key == "votes" })?.value, let votes = Int(text),
+                    votes >= 0
+                {
+                    return (label, votes)
+                }
+                return (label, nil)
+            default: return nil
+            }
+        }
+        // Counts come from the log: the sum saturates and shares are taken in floating point, so
+        // no vote count, however large, can overflow.
+        let total = parsed.reduce(0) { sum, option in
+            let (added, overflow) = sum.addingReportingOverflow(option.votes ?? 0)
+            return overflow ? Int.max : added
+        }
+        let share = parsed.reduce(0.0) { $0 + Double($1.votes ?? 0) }
+        let most = parsed.compactMap(\.votes).max() ?? 0
+        self.total = total
+        self.options = parsed.map { option in
+            PollOptionView(
+                label: option.label, votes: option.votes,
+                percent: total > 0 ? Int((Double(option.votes ?? 0) * 100 / share).rounded()) : 0,
+                wins: most > 0 && option.votes == most)
+        }
+    }
+    static let templateSchema = schema(PollView.self)
+        .text("question") { $0.question }.list("options", { PollOptionView.templateSchema }) { $0.options }
+        .number("total") { $0.total }.flag("hasVotes") { $0.total > 0 }.schema
+}
+
+/// One option of a `PollView`: its votes, its rounded share in percent, and whether it leads.
+final class PollOptionView: TemplateObject {
+    let label: String, votes: Int?, percent: Int, wins: Bool
+    init(label: String, votes: Int?, percent: Int, wins: Bool) {
+        self.label = label
+        self.votes = votes
+        self.percent = percent
+        self.wins = wins
+    }
+    static let templateSchema = schema(PollOptionView.self)
+        .text("label") { $0.label }.number("votes") { $0.votes }.number("percent") { $0.percent }
+        .flag("wins") { $0.wins }.schema
 }
 
 /// The message of a `custom/<id>` template.

@@ -1,0 +1,140 @@
+"""The look (issue 14): short timestamps with the seconds in the tooltip, no name over your own
+messages or in a 1:1 chat, names that never share a colour and stay legible (WCAG AA) in light
+and dark, reply quotes that read as text, a print stylesheet that keeps both sides visible, and
+an index filter that works without a server."""
+import re
+
+import pytest
+
+from conftest import conversation_pages, file_url, render_everything, require_page
+
+SECONDS = re.compile(r"\d:\d\d:\d\d")
+
+
+def luminance(rgb):
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+# The colour of each header and of what lies behind it, as sRGB triples (the browser resolves
+# color-mix and custom properties).
+HEADER_COLOURS = """() => {
+  const probe = document.createElement('canvas').getContext('2d');
+  const rgb = (css) => { probe.fillStyle = '#000'; probe.fillStyle = css; probe.fillRect(0, 0, 1, 1);
+    return Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)); };
+  const behind = (el) => { for (let e = el; e; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor; if (c && c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; }
+    return 'rgb(255, 255, 255)'; };
+  return Array.from(document.querySelectorAll('[data-part=header]')).map(h => ({
+    sender: h.closest('[data-message-id]').dataset.sender, name: h.textContent,
+    colour: rgb(getComputedStyle(h).color), background: rgb(behind(h)) }));
+}"""
+
+
+@pytest.mark.parametrize("site", ["sample", "long"])
+def test_timestamps_show_no_seconds_by_default_but_keep_them_in_the_tooltip(open_page, site):
+    for conversation, pages in conversation_pages(site).items():
+        watched = open_page(pages[0].as_uri())
+        render_everything(watched.page)
+        stamps = watched.page.eval_on_selector_all(
+            "a.ts", "els => els.map(a => [a.textContent, a.title, a.querySelector('time').getAttribute('datetime')])")
+        assert stamps, f"{site}/{conversation}: no timestamps"
+        for text, title, iso in stamps:
+            assert not SECONDS.search(text), f"{site}/{conversation}: timestamp {text!r} shows seconds"
+            assert SECONDS.search(title), f"{site}/{conversation}: tooltip {title!r} has no seconds"
+            assert re.search(r"T\d\d:\d\d:\d\d", iso), f"{site}/{conversation}: datetime {iso!r} lost its seconds"
+
+
+def test_no_name_over_own_messages_nor_in_a_one_to_one_chat(open_page):
+    for conversation, pages in conversation_pages("sample").items():
+        watched = open_page(pages[0].as_uri())
+        own = watched.page.eval_on_selector_all(
+            "[data-align=right] [data-part=header]", "els => els.map(e => e.textContent)")
+        assert not own, f"{conversation}: names over own messages: {own}"
+    one_to_one = open_page(file_url("sample", "alex-and-sam/index.html")).page
+    senders = set(one_to_one.eval_on_selector_all("[data-sender]", "els => els.map(e => e.dataset.sender)"))
+    assert len(senders) == 2, f"alex-and-sam is expected to be a 1:1 chat, has senders {senders}"
+    assert one_to_one.locator("[data-part=header]").count() == 0, "a 1:1 chat names its sender"
+    group = open_page(file_url("sample", "design-team/index.html")).page
+    assert group.locator("[data-align=left] [data-part=header]").count() > 0, "a group chat lost its names"
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("conversation", ["design-team", "game-night", "weekend-trip"])
+def test_names_have_distinct_colours_with_aa_contrast(open_page, conversation, dark):
+    require_page("sample", f"{conversation}/index.html")
+    page = open_page(file_url("sample", f"{conversation}/index.html"), dark=dark).page
+    render_everything(page)
+    headers = page.evaluate(HEADER_COLOURS)
+    assert headers, f"{conversation}: no sender names"
+    by_sender = {}
+    for header in headers:
+        ratio = contrast(header["colour"], header["background"])
+        assert ratio >= 4.5, f"{conversation}: {header['name']} {header['colour']} on {header['background']} is {ratio:.2f}:1"
+        by_sender.setdefault(header["sender"], set()).add(tuple(header["colour"]))
+    assert all(len(colours) == 1 for colours in by_sender.values()), f"a sender changes colour: {by_sender}"
+    colours = [next(iter(c)) for c in by_sender.values()]
+    assert len(set(colours)) == len(colours), f"{conversation}: two senders share a colour: {by_sender}"
+
+
+def test_reply_quotes_show_text_not_markdown(open_page):
+    quotes = []
+    for conversation, pages in conversation_pages("sample").items():
+        page = open_page(pages[0].as_uri()).page
+        quotes += page.eval_on_selector_all(".rq span", "els => els.map(e => e.textContent)")
+    assert quotes, "the sample has no reply quotes"
+    syntax = re.compile(r"(\*\*|__|`|^#|\s#{1,6}\s|- \[[ x]\]|\]\(|^\s*[-*+] )")
+    leaked = [q for q in quotes if syntax.search(q)]
+    assert not leaked, f"reply quotes show Markdown syntax: {leaked}"
+    assert any(q.startswith("📊 Poll: ") for q in quotes), f"the poll's quote has no label: {quotes}"
+
+
+def test_print_keeps_outgoing_bubbles_visible_and_prints_link_targets(open_page):
+    # weekend-trip has outgoing (`me`) bubbles and links to other sites.
+    page = open_page(file_url("sample", "weekend-trip/index.html")).page
+    page.emulate_media(media="print")
+    render_everything(page)
+    outgoing = page.eval_on_selector_all(
+        "[data-align=right] [data-part=bubble]:not(.em)",
+        """els => els.map(b => { const s = getComputedStyle(b);
+             return [s.borderTopStyle, parseFloat(s.borderTopWidth), s.borderTopColor, s.backgroundColor, s.breakInside]; })""")
+    assert outgoing, "no outgoing bubbles"
+    for style, width, border, background, break_inside in outgoing:
+        visible_border = style != "none" and width >= 1 and border not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+        assert visible_border or background not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), \
+            f"an outgoing bubble is invisible on paper: {style} {width} {border} {background}"
+        assert break_inside == "avoid", f"a bubble may be cut at a page break: break-inside {break_inside}"
+    after = page.evaluate("""() => { const a = document.querySelector('.b a[href^="http"]');
+        return a ? getComputedStyle(a, '::after').content : null; }""")
+    assert after and "http" in after, f"links do not print their target: {after!r}"
+    assert page.locator("[data-part=day-separator]").first.is_visible(), "day separators do not print"
+
+
+def test_index_filter_narrows_the_list_and_the_list_works_without_script(open_page, browser):
+    page = open_page(file_url("sample")).page
+    items = page.locator(".convs > li")
+    total = items.count()
+    assert total >= 2
+    box = page.locator("#filter")
+    assert box.is_visible(), "the filter box is not shown"
+    box.fill("okafor")
+    visible = [t for t in page.eval_on_selector_all(".convs > li:not([hidden]) h2", "els => els.map(e => e.textContent)")]
+    assert visible == ["Alex & Sam"] or (len(visible) == 1 and "Alex" in visible[0]), visible
+    assert "1 of" in page.locator(".flt output").text_content()
+    box.fill("")
+    assert page.locator(".convs > li:not([hidden])").count() == total
+    # Without script: every conversation is listed and no dead filter box is shown.
+    context = browser.new_context(java_script_enabled=False)
+    plain = context.new_page()
+    plain.goto(file_url("sample"))
+    assert plain.locator(".convs > li:visible").count() == total
+    assert not plain.locator("#filter").is_visible()
+    context.close()
