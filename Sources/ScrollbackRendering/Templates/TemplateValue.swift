@@ -202,7 +202,13 @@ struct TemplateSchemaBuilder<Object: TemplateObject> {
 
     /// Any scalar value the object makes itself (bytes, an inline time, a writer).
     func value(_ name: String, _ read: @escaping (Object) -> TemplateValue) -> Self {
-        schema.add(name, TemplateField(shape: { .scalar }, read: { read(unsafeDowncast($0, to: Object.self)) }))
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .scalar }, read: { read(unsafeDowncast($0, to: Object.self)) },
+                write: { object, output, escaped in
+                    TemplateStep.print(read(unsafeDowncast(object, to: Object.self)), escaped: escaped, into: output)
+                }))
         return self
     }
 
