@@ -42,7 +42,12 @@ import Testing
             if TemplateLibrary.viewModel(ofTemplate: name) != nil {
                 #expect(library.compiledTemplate(name).fallbackReason == nil, "\(name) is not compiled")
             } else {
-                #expect(["avatar", "header", "footer", "timestamp", "reply", "thread-summary"].contains(name), "\(name) is never rendered")
+                let partials = [
+                    "avatar", "header", "footer", "timestamp", "reply", "thread-summary", "jump-link",
+                    "head-publishing",
+                    "last-active", "search-box",
+                ]
+                #expect(partials.contains(name), "\(name) is never rendered")
             }
         }
     }
