@@ -173,12 +173,32 @@ public struct SearchPart: Equatable, Sendable {
         case .video, .audio, .contact: return fileFlag
         case .linkPreview(_, let link): return linkFlag | (link.thumbnail == nil ? 0 : imageFlag)
         case .attributedText(let rich):
-            return rich.html.contains("<img")
-                ? imageFlag | (rich.html.contains("<a ") ? linkFlag : 0)
-                : rich.html.contains("<a ") ? linkFlag : 0
+            return (containsBytes(rich.html, "<img") ? imageFlag : 0) | (containsBytes(rich.html, "<a ") ? linkFlag : 0)
         case .text(let text):
-            return text.contains("http://") || text.contains("https://") || text.contains("www.") ? linkFlag : 0
+            return containsBytes(text, "http://") || containsBytes(text, "https://") || containsBytes(text, "www.")
+                ? linkFlag : 0
         default: return 0
+        }
+    }
+
+    /// Whether `text` holds the ASCII `needle`, compared byte by byte (Foundation's `contains`
+    /// searches with locale rules, many times slower, for no different answer here).
+    static func containsBytes(_ text: String, _ needle: StaticString) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let count = needle.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+            var index = 0
+            while index <= bytes.count - count {
+                if bytes[index] == pattern[0] {
+                    var offset = 1
+                    while offset < count, bytes[index + offset] == pattern[offset] { offset += 1 }
+                    if offset == count { return true }
+                }
+                index += 1
+            }
+            return false
         }
     }
 

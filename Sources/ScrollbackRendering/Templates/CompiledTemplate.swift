@@ -112,8 +112,8 @@ enum TemplateLookup {
     case none
     /// `{{.}}`: the innermost context.
     case current
-    /// One context level has it, read with `read`: the common case.
-    case field(depth: Int, read: (AnyObject) -> TemplateValue)
+    /// One context level has it, as `field`: the common case.
+    case field(depth: Int, field: TemplateField)
     /// Several candidates, innermost first; the first one whose value is not absent wins.
     case candidates([TemplateCandidate])
 }
@@ -127,7 +127,7 @@ struct TemplateCandidate {
 /// One step of a dotted name.
 enum TemplateKey {
     /// A field of the view model's schema.
-    case field((AnyObject) -> TemplateValue)
+    case field(TemplateField)
     /// A name looked up when rendering (log data, or contexts of more than one shape).
     case name(String)
     /// A name the value cannot have.
@@ -232,13 +232,104 @@ class TemplateStep {
         }
     }
 
+    /// The view model at `depth` of the stack (a field lookup's context: always an object).
+    @inline(__always)
+    static func object(at depth: Int, _ stack: [TemplateValue]) -> TemplateObject? {
+        if case .object(let object) = stack[depth] { return object }
+        return nil
+    }
+
+    /// `{{name}}` or `{{{name}}}` of a text, number or flag field: written straight from the view
+    /// model, with no `TemplateValue` made.
+    final class PrintField: TemplateStep {
+        let depth: Int
+        let write: (AnyObject, HTMLBuffer, Bool) -> Void
+        let escaped: Bool
+        init(depth: Int, write: @escaping (AnyObject, HTMLBuffer, Bool) -> Void, escaped: Bool) {
+            self.depth = depth
+            self.write = write
+            self.escaped = escaped
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            if let object = TemplateStep.object(at: depth, stack) { write(object, output, escaped) }
+        }
+    }
+
+    /// `{{#flag}}…{{/flag}}` on a flag field.
+    final class FlagSection: TemplateStep {
+        let depth: Int
+        let flag: (AnyObject) -> Bool
+        let body: [TemplateStep]
+        init(depth: Int, flag: @escaping (AnyObject) -> Bool, _ body: [TemplateStep]) {
+            self.depth = depth
+            self.flag = flag
+            self.body = body
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            guard let object = TemplateStep.object(at: depth, stack), flag(object) else { return }
+            stack.append(.transparent)
+            TemplateStep.run(body, &stack, output)
+            stack.removeLast()
+        }
+    }
+
+    /// `{{#name}}…{{/name}}` on a nested view model's field.
+    final class ObjectSection: TemplateStep {
+        let depth: Int
+        let object: (AnyObject) -> TemplateObject?
+        let body: [TemplateStep]
+        init(depth: Int, object: @escaping (AnyObject) -> TemplateObject?, _ body: [TemplateStep]) {
+            self.depth = depth
+            self.object = object
+            self.body = body
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            guard let context = TemplateStep.object(at: depth, stack), let value = object(context) else { return }
+            stack.append(.object(value))
+            TemplateStep.run(body, &stack, output)
+            stack.removeLast()
+        }
+    }
+
+    /// `{{^name}}…{{/name}}` on a flag field or a nested view model's field.
+    final class FieldInverted: TemplateStep {
+        let depth: Int
+        let field: TemplateField
+        let body: [TemplateStep]
+        init(depth: Int, field: TemplateField, _ body: [TemplateStep]) {
+            self.depth = depth
+            self.field = field
+            self.body = body
+        }
+        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+            let shows: Bool
+            if let context = TemplateStep.object(at: depth, stack) {
+                shows = Self.shows(field, context)
+            } else {
+                shows = true  // absent
+            }
+            guard shows else { return }
+            stack.append(.transparent)
+            TemplateStep.run(body, &stack, output)
+            stack.removeLast()
+        }
+
+        private static func shows(_ field: TemplateField, _ context: AnyObject) -> Bool {
+            if let flag = field.flag {
+                return !flag(context)
+            }
+            if let object = field.object { return object(context) == nil }
+            return false
+        }
+    }
+
     @inline(__always)
     static func resolve(_ lookup: TemplateLookup, _ stack: [TemplateValue]) -> TemplateValue {
         switch lookup {
         case .none:
             return .absent
-        case .field(let depth, let read):
-            if case .object(let object) = stack[depth] { return read(object) }
+        case .field(let depth, let field):
+            if case .object(let object) = stack[depth] { return field.read(object) }
             return .absent
         case .current:
             for value in stack.reversed() {
@@ -265,8 +356,8 @@ class TemplateStep {
         switch key {
         case .missing:
             return .absent
-        case .field(let read):
-            if case .object(let object) = value { return read(object) }
+        case .field(let field):
+            if case .object(let object) = value { return field.read(object) }
             return .absent
         case .name(let name):
             return value.member(named: name)
@@ -369,20 +460,37 @@ struct TemplateCompiler {
             case .variable(let variable, let escaped, let transforms):
                 guard transforms.isEmpty else { throw Failure.unsupported("\(name): transforms in {{\(variable)}}") }
                 flushText()
-                steps.append(TemplateStep.Print(lookup(variable, stack).lookup, escaped: escaped))
+                let found = lookup(variable, stack).lookup
+                if case .field(let depth, let field) = found, let write = field.write {
+                    steps.append(TemplateStep.PrintField(depth: depth, write: write, escaped: escaped))
+                } else {
+                    steps.append(TemplateStep.Print(found, escaped: escaped))
+                }
             case .section(let section, let inverted, let transforms, let body):
                 guard transforms.isEmpty else { throw Failure.unsupported("\(name): transforms in {{#\(section)}}") }
                 flushText()
                 let (found, shape) = lookup(section, stack)
                 if inverted {
-                    steps.append(TemplateStep.Inverted(found, try compile(body, name: name, stack: stack + [.scalar])))
+                    let body = try compile(body, name: name, stack: stack + [.scalar])
+                    if case .field(let depth, let field) = found, field.flag != nil || field.object != nil {
+                        steps.append(TemplateStep.FieldInverted(depth: depth, field: field, body))
+                    } else {
+                        steps.append(TemplateStep.Inverted(found, body))
+                    }
                 } else {
                     let pushed: TemplateShape
                     switch shape {
                     case .list(let element): pushed = .object(element)
                     default: pushed = shape
                     }
-                    steps.append(TemplateStep.Section(found, try compile(body, name: name, stack: stack + [pushed])))
+                    let body = try compile(body, name: name, stack: stack + [pushed])
+                    if case .field(let depth, let field) = found, let flag = field.flag {
+                        steps.append(TemplateStep.FlagSection(depth: depth, flag: flag, body))
+                    } else if case .field(let depth, let field) = found, let object = field.object {
+                        steps.append(TemplateStep.ObjectSection(depth: depth, object: object, body))
+                    } else {
+                        steps.append(TemplateStep.Section(found, body))
+                    }
                 }
             case .partial(let partial, let indentation, let inherits):
                 guard !inherits else { throw Failure.unsupported("\(name): a partial with blocks ({{<\(partial)}})") }
@@ -431,11 +539,13 @@ struct TemplateCompiler {
             }
             candidates.append(TemplateCandidate(depth: depth, path: path))
             shapes.append(shape)
+            // A field that is never absent ends the search: the candidates further out are never read.
+            if case .field(let field) = key, field.alwaysPresent { break }
         }
         guard let firstShape = shapes.first else { return (.none, .scalar) }
         let shape = shapes.dropFirst().allSatisfy { $0.isSame(as: firstShape) } ? firstShape : .dynamic
-        if candidates.count == 1, candidates[0].path.count == 1, case .field(let read) = candidates[0].path[0] {
-            return (.field(depth: candidates[0].depth, read: read), shape)
+        if candidates.count == 1, candidates[0].path.count == 1, case .field(let field) = candidates[0].path[0] {
+            return (.field(depth: candidates[0].depth, field: field), shape)
         }
         return (.candidates(candidates), shape)
     }
@@ -450,7 +560,7 @@ struct TemplateCompiler {
             return (.name(name), .dynamic)
         case .object(let schema):
             guard let field = schema.field(name) else { return nil }
-            return (.field(field.read), field.shape)
+            return (.field(field), field.shape())
         }
     }
 }

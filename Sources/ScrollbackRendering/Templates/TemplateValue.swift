@@ -71,32 +71,62 @@ indirect enum TemplateShape: Sendable {
     case dynamic
 }
 
-/// The names of one view-model class, type-erased for the compiler: each name's shape and an
-/// accessor that takes the object as `AnyObject` (it is always of the schema's class: the compiler
-/// only applies an accessor to a context whose shape is this schema).
+/// One name of a view-model class, as the compiler uses it. Besides `read` (the value, for any use),
+/// a scalar or a flag or a nested object offers a direct accessor, so the hot steps make no
+/// `TemplateValue` for it (every accessor takes an object of the schema's class).
+final class TemplateField: @unchecked Sendable {
+    /// The shape of the value (taken lazily: two classes may refer to each other).
+    let shape: () -> TemplateShape
+    /// The value.
+    let read: (AnyObject) -> TemplateValue
+    /// Whether the value is never absent (a field that is not optional): a lookup that finds this
+    /// field never climbs on.
+    let alwaysPresent: Bool
+    /// Prints the value as `{{name}}` (`true`) or `{{{name}}}` (`false`) would, straight into the
+    /// output (text, numbers); nothing when absent.
+    let write: ((AnyObject, HTMLBuffer, Bool) -> Void)?
+    /// A flag's value (a section on it pushes nothing to look names up in).
+    let flag: ((AnyObject) -> Bool)?
+    /// A nested view model, or `nil` (what a section on it pushes).
+    let object: ((AnyObject) -> TemplateObject?)?
+
+    init(
+        shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue, alwaysPresent: Bool = false,
+        write: ((AnyObject, HTMLBuffer, Bool) -> Void)? = nil, flag: ((AnyObject) -> Bool)? = nil,
+        object: ((AnyObject) -> TemplateObject?)? = nil
+    ) {
+        self.shape = shape
+        self.read = read
+        self.alwaysPresent = alwaysPresent
+        self.write = write
+        self.flag = flag
+        self.object = object
+    }
+}
+
+/// The names of one view-model class, type-erased for the compiler: each name's shape and
+/// accessors, which take the object as `AnyObject` (it is always of the schema's class: the
+/// compiler only applies an accessor to a context whose shape is this schema).
 final class AnyTemplateSchema: @unchecked Sendable {
     /// The class's name, for error messages.
     let typeName: String
     /// Names in declaration order.
     private(set) var names: [String] = []
-    private(set) var fields: [String: (shape: () -> TemplateShape, read: (AnyObject) -> TemplateValue)] = [:]
+    private(set) var fields: [String: TemplateField] = [:]
 
     init(typeName: String) {
         self.typeName = typeName
     }
 
-    /// The shape and accessor of `name`, or `nil` when this schema has no such name.
-    func field(_ name: String) -> (shape: TemplateShape, read: (AnyObject) -> TemplateValue)? {
-        guard let field = fields[name] else { return nil }
-        return (field.shape(), field.read)
+    /// The field `name`, or `nil` when this schema has no such name.
+    func field(_ name: String) -> TemplateField? {
+        fields[name]
     }
 
-    fileprivate func add(
-        _ name: String, shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue
-    ) {
+    fileprivate func add(_ name: String, _ field: TemplateField) {
         precondition(fields[name] == nil, "\(typeName) declares \(name) twice")
         names.append(name)
-        fields[name] = (shape, read)
+        fields[name] = field
     }
 }
 
@@ -107,33 +137,78 @@ final class AnyTemplateSchema: @unchecked Sendable {
 struct TemplateSchemaBuilder<Object: TemplateObject> {
     let schema = AnyTemplateSchema(typeName: String(describing: Object.self))
 
+    /// A text that is always there.
+    func text(_ name: String, _ read: @escaping (Object) -> String) -> Self {
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .scalar }, read: { .text(read(unsafeDowncast($0, to: Object.self))) }, alwaysPresent: true,
+                write: { object, output, escaped in
+                    var sink = output
+                    let text = read(unsafeDowncast(object, to: Object.self))
+                    if escaped { esc(text, &sink) } else { raw(text, &sink) }
+                }))
+        return self
+    }
+
     /// A text (`nil`: absent).
     func text(_ name: String, _ read: @escaping (Object) -> String?) -> Self {
-        schema.add(name, shape: { .scalar }) { object in
-            guard let text = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-            return .text(text)
-        }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .scalar },
+                read: { object in
+                    guard let text = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
+                    return .text(text)
+                },
+                write: { object, output, escaped in
+                    guard let text = read(unsafeDowncast(object, to: Object.self)) else { return }
+                    var sink = output
+                    if escaped { esc(text, &sink) } else { raw(text, &sink) }
+                }))
         return self
     }
 
     /// A flag.
     func flag(_ name: String, _ read: @escaping (Object) -> Bool) -> Self {
-        schema.add(name, shape: { .scalar }) { .flag(read(unsafeDowncast($0, to: Object.self))) }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .scalar }, read: { .flag(read(unsafeDowncast($0, to: Object.self))) }, alwaysPresent: true,
+                write: { object, output, _ in
+                    var sink = output
+                    sink += read(unsafeDowncast(object, to: Object.self)) ? "true" : "false"
+                }, flag: { read(unsafeDowncast($0, to: Object.self)) }))
         return self
     }
 
     /// A number (`nil`: absent).
     func number(_ name: String, _ read: @escaping (Object) -> Int?) -> Self {
-        schema.add(name, shape: { .scalar }) { object in
-            guard let number = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-            return .number(number)
-        }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .scalar },
+                read: { object in
+                    guard let number = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
+                    return .number(number)
+                },
+                write: { object, output, _ in
+                    guard let number = read(unsafeDowncast(object, to: Object.self)) else { return }
+                    var sink = output
+                    appendDecimal(number, &sink)
+                }))
         return self
     }
 
     /// Any scalar value the object makes itself (bytes, an inline time, a writer).
     func value(_ name: String, _ read: @escaping (Object) -> TemplateValue) -> Self {
-        schema.add(name, shape: { .scalar }) { read(unsafeDowncast($0, to: Object.self)) }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .scalar }, read: { read(unsafeDowncast($0, to: Object.self)) },
+                write: { object, output, escaped in
+                    TemplateStep.print(read(unsafeDowncast(object, to: Object.self)), escaped: escaped, into: output)
+                }))
         return self
     }
 
@@ -141,10 +216,14 @@ struct TemplateSchemaBuilder<Object: TemplateObject> {
     func object<Child: TemplateObject>(
         _ name: String, _ child: @escaping () -> AnyTemplateSchema, _ read: @escaping (Object) -> Child?
     ) -> Self {
-        schema.add(name, shape: { .object(child()) }) { object in
-            guard let value = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-            return .object(value)
-        }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .object(child()) },
+                read: { object in
+                    guard let value = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
+                    return .object(value)
+                }, object: { read(unsafeDowncast($0, to: Object.self)) }))
         return self
     }
 
@@ -152,18 +231,24 @@ struct TemplateSchemaBuilder<Object: TemplateObject> {
     func list<Child: TemplateObject>(
         _ name: String, _ child: @escaping () -> AnyTemplateSchema, _ read: @escaping (Object) -> [Child]
     ) -> Self {
-        schema.add(name, shape: { .list(child()) }) { object in
-            .objects(read(unsafeDowncast(object, to: Object.self)))
-        }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .list(child()) }, read: { .objects(read(unsafeDowncast($0, to: Object.self))) },
+                alwaysPresent: true))
         return self
     }
 
     /// Log data (`nil`: absent).
     func json(_ name: String, _ read: @escaping (Object) -> JSONValue?) -> Self {
-        schema.add(name, shape: { .dynamic }) { object in
-            guard let value = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-            return TemplateValue(value)
-        }
+        schema.add(
+            name,
+            TemplateField(
+                shape: { .dynamic },
+                read: { object in
+                    guard let value = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
+                    return TemplateValue(value)
+                }))
         return self
     }
 }
