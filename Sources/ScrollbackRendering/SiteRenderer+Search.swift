@@ -76,6 +76,7 @@ extension SiteRenderer {
         shell.title = "\(title) · Jump to a date · \(config.title)"
         shell.description = "Days of \(title)"
         shell.root = "../"
+        shell.publishing = publishingView(path: conversationID + "/" + Self.dateListFileName)
         shell.body = .writer(TemplateInvocation(templates.compiledTemplate("dates"), view))
         let contents = HTMLBuffer(capacity: 1 << 14)
         templates.compiledTemplate("base").render(shell, into: contents)
