@@ -26,7 +26,6 @@ test: deps-test lint
 	swift test --skip-build --filter ScrollbackServeTests
 	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
-	bash scripts/fuzz.sh --seconds 60
 
 # The libFuzzer targets (Fuzz/README.md), ten minutes each; crashes land in .build-fuzz/crashes/.
 fuzz: deps
