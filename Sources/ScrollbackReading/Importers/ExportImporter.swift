@@ -235,6 +235,21 @@ public struct ImportContext: Sendable {
         return reading.displayPath(file)
     }
 
+    /// The JSON document in `file` (named `shown` in diagnostics), or `nil` with the located
+    /// reason (unreadable file, malformed JSON) handed to `report`.
+    public func parseJSON(_ file: URL, shown: String, report: (Diagnostic) -> Void) -> JSONNode? {
+        guard let bytes = LogReader.contents(ofFile: file.path) else {
+            report(.error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
+            return nil
+        }
+        do {
+            return try JSONParser.parse(bytes, file: shown)
+        } catch {
+            report(error)
+            return nil
+        }
+    }
+
     /// The file's path relative to the export root, `/`-separated (for `source.file`).
     public func relativePath(_ file: URL) -> String {
         let root = self.root.standardizedFileURL.path

@@ -31,16 +31,7 @@ public enum ChatGPTImporter: ExportImporter {
         var diagnostics: [Diagnostic] = []
         for file in export.items {
             let shown = context.displayPath(file)
-            guard let bytes = LogReader.contents(ofFile: file.path) else {
-                diagnostics.append(
-                    .error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
-                continue
-            }
-            let root: JSONNode
-            do {
-                root = try JSONParser.parse(bytes, file: shown)
-            } catch {
-                diagnostics.append(error)
+            guard let root = context.parseJSON(file, shown: shown, report: { diagnostics.append($0) }) else {
                 continue
             }
             let conversations = root.elements ?? (root.members != nil ? [root] : [])

@@ -166,18 +166,7 @@ struct SlackConversationReader {
         for day in days {
             let file = folder.appendingPathComponent(day)
             let shown = context.displayPath(file)
-            guard let bytes = LogReader.contents(ofFile: file.path) else {
-                assembler.report(
-                    .error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
-                continue
-            }
-            let root: JSONNode
-            do {
-                root = try JSONParser.parse(bytes, file: shown)
-            } catch {
-                assembler.report(error)
-                continue
-            }
+            guard let root = context.parseJSON(file, shown: shown, report: { assembler.report($0) }) else { continue }
             guard let elements = root.elements else {
                 assembler.report(
                     .error(

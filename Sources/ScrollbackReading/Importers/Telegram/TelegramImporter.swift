@@ -37,16 +37,7 @@ public enum TelegramImporter: ExportImporter {
         var exportDiagnostics: [Diagnostic] = []
         for file in export.items {
             let shown = context.displayPath(file)
-            guard let bytes = LogReader.contents(ofFile: file.path) else {
-                exportDiagnostics.append(
-                    .error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
-                continue
-            }
-            let root: JSONNode
-            do {
-                root = try JSONParser.parse(bytes, file: shown)
-            } catch {
-                exportDiagnostics.append(error)
+            guard let root = context.parseJSON(file, shown: shown, report: { exportDiagnostics.append($0) }) else {
                 continue
             }
             var chats: [(node: JSONNode, path: String)] = []
