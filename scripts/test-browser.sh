@@ -62,6 +62,15 @@ mkdir -p "$artifacts/fixtures/search-off"
 cp -R "$repo_root/Tests/Fixtures/search/." "$artifacts/fixtures/search-off/"
 printf 'search: false\n' >>"$artifacts/fixtures/search-off/scrollback.yml"
 build_site search-off "$artifacts/fixtures/search-off"
+# Imports (Tests/Browser/test_imports.py): each format's real sample exports, read from
+# $SHARED/samples (never copied), built as a user builds them; and Slack and Telegram imported
+# as logs with a small page size and thread limit, for what shows only across pages.
+samples="$(.venv/bin/python Tests/Fixtures/shared_folder.py)/samples"
+for format in slack discord telegram whatsapp chatgpt; do
+  build_site "import-$format" "$samples/$format"
+done
+.venv/bin/python Tests/Browser/fixture_imports.py "$binary" "$artifacts/fixtures/import-paged"
+build_site import-paged "$artifacts/fixtures/import-paged/input"
 
 # --- The suite. ---
 exec .venv/bin/python -m pytest Tests/Browser -p no:cacheprovider "$@"

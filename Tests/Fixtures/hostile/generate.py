@@ -16,23 +16,12 @@ import json
 import os
 import pathlib
 import struct
-import subprocess
+import sys
 import zlib
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
-
-
-def shared_folder():
-    """`$REPO/../shared`; in a git worktree, the main checkout's sibling `shared` folder."""
-    if os.environ.get("SCROLLBACK_SHARED"):
-        return pathlib.Path(os.environ["SCROLLBACK_SHARED"])
-    candidate = REPO.parent / "shared"
-    if candidate.is_dir():
-        return candidate
-    common = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--path-format=absolute", "--git-common-dir"],
-                            capture_output=True, text=True, check=False).stdout.strip()
-    return pathlib.Path(common).parent.parent / "shared" if common else candidate
-
+sys.path.insert(0, str(REPO / "Tests" / "Fixtures"))
+from shared_folder import shared_folder  # noqa: E402
 
 DEFAULT_BLNS = shared_folder() / "samples" / "security" / "blns" / "blns.json"
 
