@@ -198,7 +198,8 @@ public final class ConversationPlan: Sendable {
         index < pageHeaders.count ? pageHeaders[index] : nil
     }
 
-    private func localDay(_ messageIndex: Int) -> Int64 {
+    /// The local day (days since 1970 in the site's time zone) of `conversation.messages[messageIndex]`.
+    public func localDay(_ messageIndex: Int) -> Int64 {
         ConversationDateFormats.floorDivide(localSeconds[messageIndex], ConversationDateFormats.secondsPerDay)
     }
 
@@ -208,8 +209,12 @@ public final class ConversationPlan: Sendable {
     /// `timeText`, `isoTime`, `editedTime`, `replyPreview` and `reactionSummaries` for the rest.
     ///
     /// Every page opens with a day separator: the day's own when its first message opens the day,
-    /// otherwise a repeat of the day already under way (`repeatsPreviousPage`).
-    public func forEachPlannedRow(ofPage index: Int, _ body: (PlannedRow) throws -> Void) rethrows {
+    /// otherwise a repeat of the day already under way (`repeatsPreviousPage`). Rows drawn inside
+    /// another list's page (a short thread under its root) pass `continuing`, the local day of the
+    /// row they follow: the reader already sees that day, so only a change of day gets a separator.
+    public func forEachPlannedRow(
+        ofPage index: Int, continuing continuedDay: Int64? = nil, _ body: (PlannedRow) throws -> Void
+    ) rethrows {
         let bounds = Self.localBounds(
             ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
             globalIndexes: globalIndexes)
@@ -217,11 +222,11 @@ public final class ConversationPlan: Sendable {
         let end = bounds.upperBound
         guard first < end else { return }
 
-        var previousDay = first == 0 ? Int64.min : localDay(first - 1)
+        var previousDay = first == 0 ? (continuedDay ?? Int64.min) : localDay(first - 1)
         for messageIndex in first..<end {
             let day = localDay(messageIndex)
             let startsDay = day != previousDay
-            if startsDay || messageIndex == first, let separator = daySeparators[day] {
+            if startsDay || (messageIndex == first && continuedDay == nil), let separator = daySeparators[day] {
                 try body(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
             }
             previousDay = day

@@ -310,9 +310,12 @@ enum HTMLText {
         }
     }
 
-    /// Up to two initials of a name, uppercased ("Bob Stone" → "BS").
+    /// Up to two initials of a name, uppercased ("Bob Stone" → "BS"). A bracketed word qualifies
+    /// the name rather than being part of it, so it gives no initial ("ChatGPT (gpt-4)" → "C").
     static func initials(_ name: String) -> String {
-        let words = name.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" || $0 == "." })
+        let unqualified = name.prefix { !"([{<".contains($0) }
+        let words = (unqualified.contains { $0.isLetter || $0.isNumber } ? unqualified : name[...])
+            .split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "_" || $0 == "." })
         var result = ""
         for word in words.prefix(2) {
             if let first = word.first { result += String(first).uppercased() }

@@ -8,10 +8,13 @@ import ScrollbackModel
 final class ThreadBlock: TemplateWriter {
     let thread: ThreadPlan
     unowned let rows: MessageRenderer
+    /// The local day of the root: replies on that day need no day separator of their own.
+    let rootDay: Int64
 
-    init(thread: ThreadPlan, rows: MessageRenderer) {
+    init(thread: ThreadPlan, rows: MessageRenderer, rootDay: Int64) {
         self.thread = thread
         self.rows = rows
+        self.rootDay = rootDay
     }
 
     func write(into output: HTMLBuffer) {
@@ -23,7 +26,7 @@ final class ThreadBlock: TemplateWriter {
         view.inline = summary.isInline
         if summary.isInline {
             let child = rows.renderer(of: thread)
-            view.replies = .writer(PageRows(rows: child, plan: thread.replies, page: 0))
+            view.replies = .writer(PageRows(rows: child, plan: thread.replies, page: 0, continuing: rootDay))
         } else {
             view.href = summary.firstFile
         }
@@ -283,6 +286,9 @@ final class MessageRenderer {
             }
             if edited != nil || status != nil { message.footer = FooterView(edited: edited, status: status) }
         }
+        message.editedNote =
+            showsFooters && !decisions.showsFooter && !isSystem
+            ? plan.editedTime(ofMessage: index).map(DateView.init) : nil
         message.reply = plan.replyPreview(ofMessage: index).map { preview in
             ReplyView(
                 href: link(toMessage: preview.messageID, inFile: preview.fileName),
@@ -304,7 +310,10 @@ final class MessageRenderer {
         message.pinned = messages[index].pinned
         message.forwardedFrom = messages[index].forwardedFrom
         message.orphan = plan.isOrphanedReply(index)
-        message.thread = plan.thread(ofRoot: index).map { .writer(ThreadBlock(thread: $0, rows: self)) } ?? .absent
+        message.thread =
+            plan.thread(ofRoot: index).map {
+                .writer(ThreadBlock(thread: $0, rows: self, rootDay: plan.localDay(index)))
+            } ?? .absent
         message.body.removeAll()
         if messages[index].deleted {
             textBody.text = MessageNotices.deleted

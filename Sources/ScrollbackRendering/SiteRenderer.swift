@@ -335,14 +335,19 @@ final class PageRows: TemplateWriter {
     let rows: MessageRenderer
     let plan: ConversationPlan
     let page: Int
+    /// The local day already shown above these rows (a short thread's root), if any.
+    let continuedDay: Int64?
 
-    init(rows: MessageRenderer, plan: ConversationPlan, page: Int) {
+    init(rows: MessageRenderer, plan: ConversationPlan, page: Int, continuing continuedDay: Int64? = nil) {
         self.rows = rows
         self.plan = plan
         self.page = page
+        self.continuedDay = continuedDay
     }
 
     func write(into output: HTMLBuffer) {
-        plan.forEachPlannedRow(ofPage: page) { rows.render($0, pageIndex: page, into: output) }
+        plan.forEachPlannedRow(ofPage: page, continuing: continuedDay) {
+            rows.render($0, pageIndex: page, into: output)
+        }
     }
 }

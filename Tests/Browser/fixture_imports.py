@@ -35,8 +35,11 @@ def main():
     input_folder = output / "input"
     input_folder.mkdir(parents=True, exist_ok=True)
     for format_name, relative in EXPORTS:
-        subprocess.run([str(binary), "import", format_name, str(samples / relative),
-                        "-o", str(input_folder / format_name)], check=True, stdout=subprocess.DEVNULL)
+        # (Its warnings are the build's too, and the build log keeps those; only a failure is shown.)
+        result = subprocess.run([str(binary), "import", format_name, str(samples / relative),
+                                 "-o", str(input_folder / format_name)], capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"scrollback import {format_name} {relative} failed:\n{result.stderr}")
     (input_folder / "scrollback.yml").write_text(
         f"pageSize: {PAGE_SIZE}\nlayout:\n  threadInlineLimit: {THREAD_INLINE_LIMIT}\n", encoding="utf-8")
     expectations = {"samples": str(samples), "exports": dict(EXPORTS), "pageSize": PAGE_SIZE,

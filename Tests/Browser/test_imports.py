@@ -8,6 +8,7 @@ that drops or misplaces something fails. The sites: `import-<format>` is `$SHARE
 built directly; `import-paged` is the Slack and Telegram samples imported as logs with a page
 size of 50 and a thread limit of 1 (Tests/Browser/fixture_imports.py).
 """
+import datetime
 import functools
 import json
 import re
@@ -125,6 +126,13 @@ def test_slack_threads_open_in_place_without_script(open_page, server):
         for reply in replies:
             reply_element = thread.locator(f'[data-message-id="{reply}"]')
             assert reply_element.count() == 1 and reply_element.is_visible(), f"reply {reply} not shown in place"
+        # The reader already sees the root's day: only a reply on another day (UTC, the default
+        # time zone) opens with a day separator, as in Slack's own thread view.
+        day = lambda ts: datetime.datetime.fromtimestamp(float(ts), datetime.timezone.utc).date().isoformat()
+        expected_days = sorted({day(r) for r in replies} - {day(root)})
+        shown_days = thread.locator('[data-part="day-separator"] time').evaluate_all(
+            "(times) => times.map((t) => t.getAttribute('datetime'))")
+        assert shown_days == expected_days, f"thread {root}: day separators {shown_days}, expected {expected_days}"
 
 
 def test_slack_thread_over_the_limit_has_its_own_page(open_page, server):
@@ -238,18 +246,16 @@ def edited_ids():
 
 @pytest.mark.parametrize("site,rel,ids", edited_ids(), ids=lambda v: v if isinstance(v, str) else None)
 def test_edited_messages_say_so_with_the_time(open_page, server, site, rel, ids):
-    """Each edited message ends a group with a visible "edited" mark whose title and spoken
-    text give the edit time; one in the middle of a group has its mark on the group's footer
-    (spec §3: the footer only on the last message of a group)."""
+    """Every edited message of the raw export shows a visible "edited" mark whose title and
+    spoken text give the edit time: in its footer when it ends a group, with its notes when it
+    is inside one (spec §3 draws the footer only on a group's last message)."""
     built(site)
     assert ids
     page = open_page(site_url(server, site, rel)).page
+    render_everything(page)
     for message_id in ids:
-        element = message(page, message_id)
-        if element.get_attribute("data-group-position") in ("first", "middle"):
-            element = element.locator("xpath=following-sibling::*[@data-group-position='last'][1]")
-        mark = element.locator(":scope > .ft .ed")
-        assert mark.is_visible(), f"{message_id} has no visible edited mark"
+        mark = message(page, message_id).locator(":scope > .ft .ed, :scope > .nt .ed")
+        assert mark.count() == 1 and mark.is_visible(), f"{message_id} has no visible edited mark"
         assert mark.get_attribute("title").startswith("Edited ")
         assert re.search(r"edited\s+\w+ \d+, \d{4}", mark.inner_text()), mark.inner_text()
 

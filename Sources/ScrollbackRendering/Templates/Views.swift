@@ -298,10 +298,15 @@ final class MessageRowView: TemplateObject {
     /// Spec §1.1: a pin mark, the original author of a forward, a thread reply whose root is not
     /// in the log, and a root's thread (`ThreadBlock`).
     var pinned = false, forwardedFrom: String?, orphan = false
+    /// The edit time of a message whose footer is collapsed (inside a group, spec §3): shown with
+    /// the notes, so an edit in the middle of a group is not lost.
+    var editedNote: DateView?
     var thread: TemplateValue = .absent
     static let templateSchema = schema(MessageRowView.self)
         .flag("pinned") { $0.pinned }.text("forwardedFrom") { $0.forwardedFrom }.flag("orphan") { $0.orphan }
-        .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan }.value("thread") { $0.thread }
+        .object("editedNote", { DateView.templateSchema }) { $0.editedNote }
+        .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan || $0.editedNote != nil }
+        .value("thread") { $0.thread }
         .text("anchor") { $0.anchor }.text("id") { $0.id }.text("kind") { $0.kind }.text("sender") { $0.sender }
         .text("align") { $0.align }.text("position") { $0.position }
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }
