@@ -58,6 +58,7 @@ build_site long "$artifacts/fixtures/long/input"
 build_site options "$artifacts/fixtures/options/input"
 # Search (Tests/Browser/test_search.py): the multilingual fixture, and the same with `search: false`.
 build_site search "$repo_root/Tests/Fixtures/search"
+build_site sections "$repo_root/Tests/Fixtures/sections"
 mkdir -p "$artifacts/fixtures/search-off"
 cp -R "$repo_root/Tests/Fixtures/search/." "$artifacts/fixtures/search-off/"
 printf 'search: false\n' >>"$artifacts/fixtures/search-off/scrollback.yml"

@@ -22,6 +22,7 @@ final class ConversationDateFormats {
     let timeZone: TimeZone
     private let timestampFormatter: DateFormatter
     private let dayFormatter: DateFormatter
+    private let shortDayFormatter: DateFormatter
     private let dayAndTimeFormatter: DateFormatter
     /// Used only for years `formatISO` does not write by hand (before 1 or after 9999), so made
     /// only when one comes up: making a formatter costs more than laying out a small conversation.
@@ -57,6 +58,9 @@ final class ConversationDateFormats {
 
         dayFormatter = Self.formatter(locale: locale, timeZone: timeZone)
         dayFormatter.setLocalizedDateFormatFromTemplate("EEEEMMMMdy")
+
+        shortDayFormatter = Self.formatter(locale: locale, timeZone: timeZone)
+        shortDayFormatter.setLocalizedDateFormatFromTemplate("yMMMd")
 
         // The date as well as the time: an edit or the end of a conversation may fall on another day.
         dayAndTimeFormatter = Self.formatter(locale: locale, timeZone: timeZone)
@@ -199,6 +203,11 @@ final class ConversationDateFormats {
     func dayAndTime(_ date: Date) -> FormattedDate {
         FormattedDate(
             text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
+    }
+
+    /// The local day of `date` in short ("Mar 3, 2024"), for the links to a page.
+    func shortDay(_ date: Date) -> String {
+        shortDayFormatter.string(from: date)
     }
 
     /// The day separator of the local day that contains `date` ("Friday, May 3, 2024", "2024-05-03").

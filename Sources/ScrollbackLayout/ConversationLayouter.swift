@@ -71,8 +71,15 @@ public struct ConversationLayouter: Sendable {
     /// pages and the summary's count use these positions; group positions and day separators use
     /// the neighbours present. So a page is right when all its messages, the message before it,
     /// the first message and the targets of its replies are in the subset.
-    public func plan(_ conversation: Conversation, globalIndexes: [Int], totalMessageCount: Int) -> ConversationPlan {
-        plan(conversation, globalIndexes: Optional(globalIndexes), totalMessageCount: totalMessageCount, extras: nil)
+    ///
+    /// `pageDays` names the days of the pages whose messages are not all in the subset (the
+    /// links to them say which dates they hold), as a whole plan's `pageDays` gave them.
+    public func plan(
+        _ conversation: Conversation, globalIndexes: [Int], totalMessageCount: Int, pageDays: [PageDays?] = []
+    ) -> ConversationPlan {
+        plan(
+            conversation, globalIndexes: Optional(globalIndexes), totalMessageCount: totalMessageCount, extras: nil,
+            knownPageDays: pageDays)
     }
 
     /// What a plan of a conversation with threads or pins is given besides its messages.
@@ -204,7 +211,8 @@ public struct ConversationLayouter: Sendable {
     }
 
     private func plan(
-        _ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?, extras: PlanExtras?
+        _ conversation: Conversation, globalIndexes: [Int]?, totalMessageCount: Int?, extras: PlanExtras?,
+        knownPageDays: [PageDays?] = []
     ) -> ConversationPlan {
         let options = self.options.applying(conversation.layout)
         let zoneName = conversation.timeZone ?? options.timeZone
@@ -280,14 +288,17 @@ public struct ConversationLayouter: Sendable {
         let pageCount = max(1, (totalCount + messagesPerPage - 1) / messagesPerPage)
         // Each page's own count and date range, for the pages whose messages are all here.
         var pageHeaders = [PageHeader?](repeating: nil, count: pageCount)
+        var pageDays = (0..<pageCount).map { $0 < knownPageDays.count ? knownPageDays[$0] : nil }
         for page in 0..<pageCount {
             let bounds = ConversationPlan.localBounds(
                 ofPage: page, messagesPerPage: messagesPerPage, count: count, globalIndexes: globalIndexes)
             let globalCount = min(totalCount, (page + 1) * messagesPerPage) - page * messagesPerPage
             guard !bounds.isEmpty, bounds.count == globalCount else { continue }
+            let first = dates[bounds.lowerBound]
+            let last = dates[bounds.upperBound - 1]
             pageHeaders[page] = PageHeader(
-                messageCount: bounds.count, firstDate: formats.dayAndTime(dates[bounds.lowerBound]),
-                lastDate: formats.dayAndTime(dates[bounds.upperBound - 1]))
+                messageCount: bounds.count, firstDate: formats.dayAndTime(first), lastDate: formats.dayAndTime(last))
+            pageDays[page] = PageDays(first: formats.shortDay(first), last: formats.shortDay(last))
         }
         return ConversationPlan(
             conversation: conversation, options: options, messagesPerPage: messagesPerPage,
@@ -297,7 +308,7 @@ public struct ConversationLayouter: Sendable {
             localSeconds: localSeconds, timeTexts: timeTexts, tooltipTexts: tooltipTexts,
             namesSenders: Self.namesSenders(conversation), daySeparators: daySeparators,
             editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999,
-            globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders,
+            globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders, pageDays: pageDays,
             anchors: extras?.anchors ?? AnchorTable(messages: messages), pageFiles: extras?.pageFiles ?? .conversation,
             directory: extras?.directory, threadsByRoot: extras?.threadsByRoot ?? [:],
             referenceFlags: extras?.referenceFlags ?? [], pinned: extras?.pinned ?? [])
@@ -376,6 +387,6 @@ public struct ConversationLayouter: Sendable {
             participantNames: conversation.participants.map(\.name), messageCount: messageCount,
             firstDate: messages.first.map { formats.dayAndTime($0.date) },
             lastDate: messages.last.map { formats.dayAndTime($0.date) },
-            lastMessagePreview: lastMessagePreview)
+            lastMessagePreview: lastMessagePreview, section: conversation.section)
     }
 }

@@ -44,6 +44,9 @@ public final class ConversationPlan: Sendable {
     public let totalMessageCount: Int
     /// Each page's header, when all its messages are in the plan.
     let pageHeaders: [PageHeader?]
+    /// Each page's first and last day, for the links to it: known for the pages whose messages
+    /// are all in the plan, and for the others when the plan was given them.
+    public let pageDays: [PageDays?]
 
     /// Permalink anchors of the whole conversation (threads included).
     public let anchors: AnchorTable
@@ -65,7 +68,8 @@ public final class ConversationPlan: Sendable {
         localSeconds: [Int64], timeTexts: [String], tooltipTexts: [String], namesSenders: Bool,
         daySeparators: [Int64: FormattedDate],
         editedTimes: [Int: FormattedDate], isoOutsideYears1To9999: [Int: String], globalIndexes: [Int]?,
-        totalMessageCount: Int, pageHeaders: [PageHeader?], anchors: AnchorTable, pageFiles: PageFiles,
+        totalMessageCount: Int, pageHeaders: [PageHeader?], pageDays: [PageDays?], anchors: AnchorTable,
+        pageFiles: PageFiles,
         directory: MessageDirectory?, threadsByRoot: [String: ThreadPlan], referenceFlags: [Bool],
         pinned: [PinnedMessage]
     ) {
@@ -86,6 +90,7 @@ public final class ConversationPlan: Sendable {
         self.globalIndexes = globalIndexes
         self.totalMessageCount = totalMessageCount
         self.pageHeaders = pageHeaders
+        self.pageDays = pageDays
         self.anchors = anchors
         self.pageFiles = pageFiles
         self.directory = directory

@@ -18,6 +18,8 @@ public struct ConversationSummary: Hashable, Sendable {
     public var id: String
     public var title: String
     public var description: String?
+    /// The index section it is listed under (`Conversation.section`).
+    public var section: String?
     /// Participant display names in log order.
     public var participantNames: [String]
     public var messageCount: Int
@@ -30,11 +32,12 @@ public struct ConversationSummary: Hashable, Sendable {
     /// Creates a summary.
     public init(
         id: String, title: String, description: String?, participantNames: [String], messageCount: Int,
-        firstDate: FormattedDate?, lastDate: FormattedDate?, lastMessagePreview: String?
+        firstDate: FormattedDate?, lastDate: FormattedDate?, lastMessagePreview: String?, section: String? = nil
     ) {
         self.id = id
         self.title = title
         self.description = description
+        self.section = section
         self.participantNames = participantNames
         self.messageCount = messageCount
         self.firstDate = firstDate
@@ -73,6 +76,19 @@ public struct PageHeader: Sendable, Equatable {
         self.messageCount = messageCount
         self.firstDate = firstDate
         self.lastDate = lastDate
+    }
+}
+
+/// The first and last day a page holds ("Mar 3, 2024"), as the links to it name them. Kept in
+/// the build cache, so a rebuild of the last pages names the earlier ones without reading them.
+public struct PageDays: Sendable, Equatable, Codable {
+    public var first: String
+    public var last: String
+
+    /// Creates a page's days.
+    public init(first: String, last: String) {
+        self.first = first
+        self.last = last
     }
 }
 

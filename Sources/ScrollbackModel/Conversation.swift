@@ -8,6 +8,9 @@ public struct Conversation: Hashable, Sendable {
     public var title: String?
     /// Shown on the index and in `<meta name=description>`.
     public var description: String?
+    /// The part of the index it is listed under ("Channels", "Direct messages"), when its source
+    /// sorts conversations that way (a Slack workspace, a Telegram account); `nil` for none.
+    public var section: String?
     /// Participant id whose messages align right (MessageKit's `currentSender`).
     public var me: String?
     /// IANA time zone id the log asked for; `nil` means the site default.
@@ -23,13 +26,14 @@ public struct Conversation: Hashable, Sendable {
 
     /// Creates a conversation.
     public init(
-        id: String, title: String? = nil, description: String? = nil, me: String? = nil,
+        id: String, title: String? = nil, description: String? = nil, section: String? = nil, me: String? = nil,
         timeZone: String? = nil, participants: [Participant], messages: [Message],
         layout: LayoutOverrides = LayoutOverrides(), source: SourceLocation
     ) {
         self.id = id
         self.title = title
         self.description = description
+        self.section = section
         self.me = me
         self.timeZone = timeZone
         self.participants = participants

@@ -124,11 +124,15 @@ public struct SiteRenderer: Sendable {
                 body.pagination = .writer(
                     TemplateInvocation(
                         paginationTemplate,
-                        PaginationView(place: "top", current: index, count: pageCount, files: plan.pageFiles)))
+                        PaginationView(
+                            place: "top", current: index, count: pageCount, files: plan.pageFiles, days: plan.pageDays))
+                )
                 body.paginationBottom = .writer(
                     TemplateInvocation(
                         paginationTemplate,
-                        PaginationView(place: "bottom", current: index, count: pageCount, files: plan.pageFiles)))
+                        PaginationView(
+                            place: "bottom", current: index, count: pageCount, files: plan.pageFiles,
+                            days: plan.pageDays)))
             }
             let title = index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(index + 1))"
             shell.title = "\(title) · \(config.title)"
@@ -162,12 +166,14 @@ public struct SiteRenderer: Sendable {
                             TemplateInvocation(
                                 paginationTemplate,
                                 PaginationView(
-                                    place: "top", current: index, count: threadPageCount, files: replies.pageFiles)))
+                                    place: "top", current: index, count: threadPageCount, files: replies.pageFiles,
+                                    days: replies.pageDays)))
                         body.paginationBottom = .writer(
                             TemplateInvocation(
                                 paginationTemplate,
                                 PaginationView(
-                                    place: "bottom", current: index, count: threadPageCount, files: replies.pageFiles)))
+                                    place: "bottom", current: index, count: threadPageCount, files: replies.pageFiles,
+                                    days: replies.pageDays)))
                     }
                     let title = "Thread · \(conversation.displayTitle)" + (index == 0 ? "" : " (page \(index + 1))")
                     shell.title = "\(title) · \(config.title)"
@@ -212,7 +218,9 @@ public struct SiteRenderer: Sendable {
         }
         var description = config.description
         if description?.isEmpty ?? true { description = nil }
-        let index = IndexView(title: config.title, description: description, conversations: entries)
+        let index = IndexView(
+            title: config.title, description: description, conversations: entries,
+            sections: Self.indexSections(entries, names: summaries.map(\.section)))
         let shell = ShellView()
         shell.search = config.search
         shell.lang = Self.languageTag(config.layout.locale)
@@ -227,6 +235,28 @@ public struct SiteRenderer: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The index's sections: with two or more (a Slack workspace's channels and direct messages),
+    /// one per section name in the order its most recent conversation comes, and the
+    /// conversations of no section last, as "Other conversations"; otherwise one unnamed section.
+    static func indexSections(_ entries: [IndexEntryView], names: [String?]) -> [IndexSectionView] {
+        var order: [String?] = []
+        var members: [String?: [IndexEntryView]] = [:]
+        for (entry, name) in zip(entries, names) {
+            let name = name.flatMap { $0.isEmpty ? nil : $0 }
+            if members[name] == nil { order.append(name) }
+            members[name, default: []].append(entry)
+        }
+        if order.isEmpty { return [] }
+        guard order.count > 1 else { return [IndexSectionView(name: nil, anchor: "", conversations: entries)] }
+        if let unnamed = order.firstIndex(where: { $0 == nil }) { order.append(order.remove(at: unnamed)) }
+        return order.enumerated().map { number, name in
+            let conversations = members[name] ?? []
+            for entry in conversations { entry.level = 3 }
+            return IndexSectionView(
+                name: name ?? "Other conversations", anchor: "section-\(number + 1)", conversations: conversations)
+        }
+    }
 
     /// With a base URL (publishing): the page's absolute address, for the canonical link and the
     /// Open Graph and Twitter card tags (`head-publishing.mustache`); `nil` without one.

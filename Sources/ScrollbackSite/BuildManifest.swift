@@ -10,7 +10,7 @@ import ScrollbackModel
 /// it. Its content is deterministic: entries sorted by path, keys sorted, no build time.
 struct BuildManifest: Codable, Equatable {
     /// The manifest's own format; another value means "ignore the cache".
-    static let currentFormat = 3
+    static let currentFormat = 4
     /// Folder of the marker and the manifest, relative to the output.
     static let folderName = ".scrollback"
     /// File name of the manifest inside `folderName`.
@@ -36,6 +36,9 @@ struct BuildManifest: Codable, Equatable {
         /// Date of the last message (seconds since 1970), for ordering the index.
         var lastMessageDate: Double?
         var pageCount: Int
+        /// The first and last day of each page, which the links to a page name: an append that
+        /// renders only the last pages names the earlier ones from here.
+        var pageDays: [PageDays?]
         /// Files written, relative to the output, sorted.
         var files: [String]
         /// Local media the conversation ships, with their stamps (a change means rebuild).
@@ -80,6 +83,7 @@ struct BuildManifest: Codable, Equatable {
         var firstDate: [String]?
         var lastDate: [String]?
         var lastMessagePreview: String?
+        var section: String?
 
         init(_ summary: ConversationSummary) {
             id = summary.id
@@ -90,6 +94,7 @@ struct BuildManifest: Codable, Equatable {
             firstDate = summary.firstDate.map { [$0.text, $0.iso] }
             lastDate = summary.lastDate.map { [$0.text, $0.iso] }
             lastMessagePreview = summary.lastMessagePreview
+            section = summary.section
         }
 
         var conversationSummary: ConversationSummary {
@@ -100,7 +105,7 @@ struct BuildManifest: Codable, Equatable {
             return ConversationSummary(
                 id: id, title: title, description: description, participantNames: participantNames,
                 messageCount: messageCount, firstDate: date(firstDate), lastDate: date(lastDate),
-                lastMessagePreview: lastMessagePreview)
+                lastMessagePreview: lastMessagePreview, section: section)
         }
     }
 

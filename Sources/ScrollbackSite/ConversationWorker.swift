@@ -257,7 +257,7 @@ struct ConversationWorker: Sendable {
             contentHash: contentHash, conversationID: conversation.id,
             summary: BuildManifest.Summary(plan.summary),
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
-            pageCount: plan.pageCount,
+            pageCount: plan.pageCount, pageDays: plan.pageDays,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
             warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part)
         return (entry, plan)

@@ -2,6 +2,7 @@
 messages or in a 1:1 chat, names that never share a colour and stay legible (WCAG AA) in light
 and dark, reply quotes that read as text, a print stylesheet that keeps both sides visible, and
 an index filter that works without a server."""
+import datetime
 import re
 
 import pytest
@@ -138,3 +139,45 @@ def test_index_filter_narrows_the_list_and_the_list_works_without_script(open_pa
     assert plain.locator(".convs > li:visible").count() == total
     assert not plain.locator("#filter").is_visible()
     context.close()
+
+
+def test_index_lists_conversations_in_their_sections_and_the_filter_hides_empty_ones(open_page):
+    # Tests/Fixtures/sections: two channels, a direct message and a log of no section.
+    page = open_page(file_url("sections")).page
+    headings = page.eval_on_selector_all(".sec > h2", "els => els.map(e => e.firstChild.textContent.trim())")
+    # Sections in the order of their newest conversation; conversations of no section last.
+    assert headings == ["Direct messages", "Channels", "Other conversations"], headings
+    titles = page.eval_on_selector_all(
+        ".sec", "secs => secs.map(s => Array.from(s.querySelectorAll('.conv h3')).map(h => h.textContent))")
+    assert titles == [["Ada, Grace"], ["#random", "#general"], ["Loose notes"]], titles
+    # Each list is named by its heading, for people who move by lists.
+    names = page.eval_on_selector_all(".sec > ul", "els => els.map(u => document.getElementById(u.getAttribute('aria-labelledby')).firstChild.textContent.trim())")
+    assert names == headings
+    page.locator("#filter").fill("cat")
+    assert page.eval_on_selector_all(".sec:not([hidden]) > h2", "els => els.map(e => e.firstChild.textContent.trim())") == ["Channels"]
+    assert page.locator(".sec:visible .convs > li:visible").count() == 1
+    page.locator("#filter").fill("")
+    assert page.locator(".sec:visible").count() == 3
+
+
+def test_page_links_name_the_dates_their_pages_hold(open_page):
+    # The long fixture: 2,500 messages on three pages of 1,000, a new day every 400 messages.
+    def days_of(path):
+        page = open_page(file_url("long", path)).page
+        # Every page opens with a day separator, and each day of the page has one.
+        stamps = page.eval_on_selector_all("[data-part=day-separator] time", "els => els.map(e => e.getAttribute('datetime'))")
+        first, last = (datetime.date.fromisoformat(stamps[i][:10]) for i in (0, -1))
+        return [f"{d:%b} {d.day}, {d.year}" for d in (first, last)]
+
+    def span(days):
+        return days[0] if days[0] == days[1] else " – ".join(days)
+
+    first_page, second_page, third_page = days_of("long/index.html"), days_of("long/page-2.html"), days_of("long/page-3.html")
+    page = open_page(file_url("long", "long/page-2.html")).page
+    nav = page.locator("nav.pg").first
+    assert nav.locator("a[rel=prev] small").text_content() == span(first_page)
+    # The last page grows as messages come: named by its first day, so the links to it stay.
+    assert nav.locator("a[rel=next] small").text_content() == f"from {third_page[0]}"
+    titles = nav.evaluate("n => Array.from(n.querySelectorAll('a')).filter(a => /^[0-9]+$/.test(a.textContent)).map(a => [a.textContent, a.title])")
+    assert titles == [["1", span(first_page)], ["2", span(second_page)], ["3", f"from {third_page[0]}"]], titles
+    assert nav.locator("a[rel=prev] small").is_visible()

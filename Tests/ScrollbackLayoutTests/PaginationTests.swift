@@ -29,6 +29,31 @@ struct PaginationTests {
             ])
     }
 
+    /// The links to a page name the days it holds (`PageDays`).
+    @Test func eachPageKnowsItsFirstAndLastDay() {
+        let plan = layOut(conversation(week), pageSize: 3)
+        #expect(
+            plan.pageDays == [
+                PageDays(first: "May 3, 2024", last: "May 3, 2024"),
+                PageDays(first: "May 4, 2024", last: "May 4, 2024"),
+                PageDays(first: "May 4, 2024", last: "May 4, 2024"),
+            ])
+        let twoDays = layOut(conversation(week), pageSize: 4)
+        #expect(twoDays.pageDays.first == PageDays(first: "May 3, 2024", last: "May 4, 2024"))
+    }
+
+    /// A plan of the last messages only (an append) names the earlier pages as it was told.
+    @Test func aPlanOfSomeMessagesTakesTheOtherPagesDaysAsGiven() {
+        let whole = layOut(conversation(week), pageSize: 3)
+        let tail = Array(week[6...])
+        let layouter = ConversationLayouter(options: LayoutOptions(), pageSize: 3)
+        let told = layouter.plan(
+            conversation(tail), globalIndexes: [6], totalMessageCount: 7, pageDays: Array(whole.pageDays.prefix(2)))
+        #expect(told.pageDays == whole.pageDays)
+        let untold = layouter.plan(conversation(tail), globalIndexes: [6], totalMessageCount: 7)
+        #expect(untold.pageDays == [nil, nil, whole.pageDays[2]])
+    }
+
     @Test func pageOfMessageNamesEveryMessagesPage() {
         let layout = layOut(conversation(week), pageSize: 3)
         #expect(layout.pageOfMessage == ["1": 0, "2": 0, "3": 0, "4": 1, "5": 1, "6": 1, "7": 2])

@@ -132,11 +132,20 @@ import Testing
         #expect(conversation.me == nil)
         #expect(conversation.timeZone == nil)
         #expect(conversation.description == nil)
+        #expect(conversation.section == nil)
         #expect(conversation.layout == LayoutOverrides())
         let message = try #require(conversation.messages.first)
         #expect(message.kind == .text("hi"))
         #expect(message.replyTo == nil && message.edited == nil && message.status == nil && message.reactions.isEmpty)
         #expect(conversation.participants[0].avatar == nil && conversation.participants[0].color == nil)
+    }
+
+    /// `section` (the index heading a log is listed under) is read without a warning.
+    @Test func sectionIsRead() throws {
+        let result = try readLog(
+            #"{"section": "Channels", "participants": [{"id": "a", "name": "Ann"}], "messages": []}"#, name: "c.json")
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.conversation?.section == "Channels")
     }
 
     @Test func slugs() {

@@ -264,6 +264,30 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             warnings.contains { $0.contains("chats/result.json:") && $0.contains("missing.jpg") }, "\(warnings)")
     }
 
+    /// A chat's type names its index section, as Telegram's chat folders do.
+    func testTelegramChatTypesAreIndexSections() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chats = [
+            ("personal_chat", "Personal chats"), ("private_supergroup", "Groups"), ("public_channel", "Channels"),
+        ]
+        for (type, section) in chats {
+            let file = try write(
+                """
+                {"name": "X", "type": "\(type)", "id": 1, "messages": [
+                 {"id": 1, "type": "message", "date": "2024-01-01T00:00:00", "date_unixtime": "1704067200", "from": "A", "from_id": "user1", "text": "a"}
+                ]}
+                """, to: "result.json", in: folder)
+            let imported = try XCTUnwrap(Self.importFile(file).conversations.first?.conversation)
+            XCTAssertEqual(imported.section, section, type)
+        }
+        for file in try Self.files(in: "telegram") where file.lastPathComponent == "result.json" {
+            for imported in Self.importFile(file).conversations {
+                XCTAssertEqual(imported.conversation?.section, "Groups", file.path)
+            }
+        }
+    }
+
     func testTelegramBrokenExportIsALocatedError() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -276,6 +300,7 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             """, to: "result.json", in: folder)
         let imported = try XCTUnwrap(Self.importFile(file).conversations.first)
         XCTAssertNil(imported.conversation)
+
         let error = try XCTUnwrap(imported.diagnostics.first { $0.severity == .error })
         XCTAssertEqual(error.location?.line, 2)
         XCTAssertTrue(error.description.contains("result.json:2:"), error.description)

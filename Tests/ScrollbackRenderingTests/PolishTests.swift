@@ -51,6 +51,50 @@ import Testing
         #expect(html.contains("<nav class=\"pg\" aria-label=\"Pages, bottom\">"))
     }
 
+    /// Older and Newer say which days their pages hold; every number link names them in its title.
+    @Test func pageLinksNameTheirDates() throws {
+        let days = ["2024-05-03", "2024-05-04", "2024-05-06"]
+        let messages = days.enumerated().map { index, day in
+            Message(
+                id: "m\(index)", sender: "alice", date: ISO8601DateFormatter().date(from: day + "T09:00:00Z")!,
+                kind: .text("on \(day)"), location: Fixture.location)
+        }
+        let plan = ConversationLayouter(options: LayoutOptions(), pageSize: 1).plan(
+            Conversation(id: "trip", participants: [Fixture.alice], messages: messages, source: Fixture.location))
+        let middle = try #require(Inspect.render(plan).pages["trip/page-2.html"])
+        #expect(middle.contains("<a rel=\"prev\" href=\"index.html\">← Older<small>May 3, 2024</small></a>"))
+        // The last page is named by its first day: appending messages leaves the links to it as they are.
+        #expect(middle.contains("<a rel=\"next\" href=\"page-3.html\">Newer →<small>from May 6, 2024</small></a>"))
+        #expect(middle.contains("<a href=\"page-2.html\" aria-current=\"page\" title=\"May 4, 2024\">2</a>"))
+    }
+
+    /// A workspace's channels and direct messages are listed under their own headings; one
+    /// section only (or none) gives the plain list.
+    @Test func indexListsConversationsInSections() {
+        func summary(_ id: String, _ section: String?) -> ConversationSummary {
+            ConversationSummary(
+                id: id, title: id, description: nil, participantNames: [], messageCount: 1, firstDate: nil,
+                lastDate: nil, lastMessagePreview: nil, section: section)
+        }
+        let renderer = SiteRenderer(config: SiteConfig())
+        let sectioned = Inspect.text(
+            renderer.renderIndex([
+                summary("dm", "Direct messages"), summary("random", "Channels"), summary("notes", nil),
+                summary("general", "Channels"),
+            ]))
+        let headings = sectioned.components(separatedBy: "<h2 class=\"sech\"").dropFirst().map {
+            String($0.prefix { $0 != "<" }.drop { $0 != ">" }.dropFirst())
+        }
+        #expect(headings == ["Direct messages ", "Channels ", "Other conversations "])
+        #expect(sectioned.contains("<h3>general</h3>"))
+        #expect(!sectioned.contains("<h2>general</h2>"))
+        let order = ["dm", "random", "general", "notes"].map { sectioned.range(of: "<h3>\($0)</h3>")!.lowerBound }
+        #expect(order == order.sorted(), "channels together, the conversations of no section last")
+        let plain = Inspect.text(renderer.renderIndex([summary("a", "Channels"), summary("b", "Channels")]))
+        #expect(!plain.contains("class=\"sech\""))
+        #expect(plain.contains("<h2>a</h2>"))
+    }
+
     @Test func taskListCheckboxesAreLabelled() {
         let cmark =
             "<ul>\n<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> a</li>\n<li><input type=\"checkbox\" disabled=\"\" /> b</li>\n</ul>"

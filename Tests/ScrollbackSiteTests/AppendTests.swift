@@ -153,7 +153,8 @@ struct AppendTests {
         #expect(report.appendedConversations == 0)
         #expect(report.rebuiltConversations == 1)
         let first = try String(contentsOf: project.output.appendingPathComponent("chat/index.html"), encoding: .utf8)
-        #expect(first.contains(#"<a href="page-4.html">4</a>"#))
+        // The new last page is linked, named by its first day.
+        #expect(first.contains(#"<a href="page-4.html" title="from "#))
         // The next message fits on that page: fast path again.
         lines.append(Line(id: "m10", sender: "alice", minute: 96))
         #expect(try project.rebuildMatchesClean(Self.log(lines)).appendedConversations == 1)

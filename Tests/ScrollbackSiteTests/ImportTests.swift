@@ -185,6 +185,44 @@ import Testing
         #expect(after.subtracting(before) == ["1999999999999999999"])
     }
 
+    /// A Slack workspace's channels and direct messages are listed under their own headings, and
+    /// the section survives `import` (the JSON log's `section`).
+    @Test func slackChannelsAndDirectMessagesAreIndexSections() throws {
+        let base = try TemporaryFolder().url
+        let input = base.appendingPathComponent("export")
+        func write(_ path: String, _ text: String) throws {
+            let file = input.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        try write("users.json", #"[{"id": "U1", "name": "ada"}, {"id": "U2", "name": "grace"}]"#)
+        try write("channels.json", #"[{"id": "C1", "name": "general", "members": ["U1", "U2"]}]"#)
+        try write("dms.json", #"[{"id": "D1", "members": ["U1", "U2"]}]"#)
+        try write("groups.json", "[]")
+        try write("mpims.json", "[]")
+        try write(
+            "general/2024-06-10.json",
+            #"[{"type": "message", "user": "U1", "text": "morning", "ts": "1718010000.000100"}]"#)
+        try write(
+            "D1/2024-06-11.json", #"[{"type": "message", "user": "U2", "text": "lunch?", "ts": "1718100000.000100"}]"#)
+        let direct = base.appendingPathComponent("direct")
+        #expect(try !build(input, direct).hasErrors)
+        let index = try String(contentsOf: direct.appendingPathComponent("index.html"), encoding: .utf8)
+        let directMessages = try #require(index.range(of: ">Direct messages <"))
+        let channels = try #require(index.range(of: ">Channels <"))
+        #expect(directMessages.lowerBound < channels.lowerBound, "the section of the newest conversation first")
+        #expect(index.contains("<h3>#general</h3>"))
+
+        let logs = base.appendingPathComponent("logs")
+        _ = try ExportWriter(input: input, format: .slack, output: logs, onDiagnostics: { _ in }).write()
+        let written = Self.files(under: logs, ending: ".json").map { try? String(contentsOf: $0, encoding: .utf8) }
+        #expect(written.contains { $0?.contains(#""section": "Direct messages""#) == true })
+        let viaLogs = base.appendingPathComponent("via-logs")
+        #expect(try !build(logs, viaLogs).hasErrors)
+        #expect(try Data(contentsOf: viaLogs.appendingPathComponent("index.html")) == Data(index.utf8))
+    }
+
     @Test func aZipExportIsReadAndEntriesCannotEscape() throws {
         #expect(ExportArchive.safeComponents("../evil") == nil)
         #expect(ExportArchive.safeComponents("/etc/passwd") == nil)

@@ -18,6 +18,8 @@ public struct ConversationAssembler {
     public var id: String
     public var title: String?
     public var description: String?
+    /// The index section ("Channels", "Direct messages"), when the export sorts chats that way.
+    public var section: String?
     public var me: String?
     public var timeZone: String?
     /// Key of this conversation within the input (see `ImportedConversation.key`).
@@ -124,7 +126,8 @@ public struct ConversationAssembler {
                 ? left.element.date < right.element.date : left.offset < right.offset
         }.map(\.element)
         let conversation = Conversation(
-            id: id, title: title, description: description, me: me, timeZone: timeZone, participants: participants,
+            id: id, title: title, description: description, section: section, me: me, timeZone: timeZone,
+            participants: participants,
             messages: ordered, source: location)
         return ImportedConversation(
             conversation: hasError ? nil : conversation, diagnostics: diagnostics, messagesIn: messagesIn,

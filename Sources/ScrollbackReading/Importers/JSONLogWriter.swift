@@ -22,6 +22,7 @@ public struct JSONLogWriter {
         var out = "{\n  \"version\": 1,\n  \"id\": " + Self.quote(conversation.id)
         if let title = conversation.title { out += ",\n  \"title\": " + Self.quote(title) }
         if let description = conversation.description { out += ",\n  \"description\": " + Self.quote(description) }
+        if let section = conversation.section { out += ",\n  \"section\": " + Self.quote(section) }
         if let me = conversation.me { out += ",\n  \"me\": " + Self.quote(me) }
         if let zone = conversation.timeZone { out += ",\n  \"timezone\": " + Self.quote(zone) }
         out += ",\n  \"participants\": ["

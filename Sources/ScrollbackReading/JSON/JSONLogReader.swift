@@ -138,7 +138,9 @@ enum MessageField: Int, CaseIterable {
 /// warnings. Fields the reader does not use yet (the v1.1 thread, broadcast, forwarded, deleted,
 /// pinned and source fields) are known all the same: a log using them is not mistaken.
 enum KnownJSONFields {
-    static let root = ["version", "id", "title", "description", "me", "timezone", "participants", "messages", "layout"]
+    static let root = [
+        "version", "id", "title", "description", "section", "me", "timezone", "participants", "messages", "layout",
+    ]
     static let participant = ["id", "name", "avatar", "color"]
     static let message = unique(
         MessageField.names + ["thread", "broadcast", "forwardedFrom", "deleted", "pinned", "source"])
@@ -408,6 +410,7 @@ private struct JSONLogSession {
         let id = conversationID(root)
         let title = string(root, "title")
         let description = string(root, "description")
+        let section = string(root, "section")
         var timeZone: String?
         if let zoneNode = member(root, "timezone", required: false) {
             if let zone = zoneNode.string, LayoutOptionParsing.isTimeZone(zone) {
@@ -435,7 +438,7 @@ private struct JSONLogSession {
         }
         let messages = checkedMessages(participants: participants.index)
         return Conversation(
-            id: id, title: title, description: description, me: me, timeZone: timeZone,
+            id: id, title: title, description: description, section: section, me: me, timeZone: timeZone,
             participants: participants.list, messages: messages, layout: layout,
             source: SourceLocation(file: path, line: 1, column: 1))
     }

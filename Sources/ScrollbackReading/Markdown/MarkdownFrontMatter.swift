@@ -13,6 +13,7 @@ import Yams
 struct MarkdownFrontMatter {
     var title: String?
     var description: String?
+    var section: String?
     var me: Located<String>?
     var timezone: Located<String>?
     var version: Located<LayoutOptionValue>?
@@ -25,7 +26,7 @@ struct MarkdownFrontMatter {
 
     /// The field names front matter may use.
     static let knownKeys = [
-        "title", "description", "me", "timezone", "version", "id", "participants", "links", "layout",
+        "title", "description", "section", "me", "timezone", "version", "id", "participants", "links", "layout",
     ]
 
     /// No front matter at all.
@@ -85,6 +86,7 @@ struct FrontMatterDecoder {
             switch key {
             case "title": result.title = try value(String.self, valueNode, path: [key]).value
             case "description": result.description = try value(String.self, valueNode, path: [key]).value
+            case "section": result.section = try value(String.self, valueNode, path: [key]).value
             case "me": result.me = try value(String.self, valueNode, path: [key])
             case "timezone": result.timezone = try value(String.self, valueNode, path: [key])
             case "version": result.version = try value(LayoutOptionValue.self, valueNode, path: [key])

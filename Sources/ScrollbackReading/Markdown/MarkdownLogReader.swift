@@ -194,7 +194,8 @@ struct MarkdownLogSession {
         let document = MarkdownDocument(boundedBody)
         let messages = self.messages(in: document, clock: clock)
         return Conversation(
-            id: header.id, title: frontMatter.title, description: frontMatter.description, me: header.me,
+            id: header.id, title: frontMatter.title, description: frontMatter.description, section: frontMatter.section,
+            me: header.me,
             timeZone: header.timeZone, participants: header.participants, messages: messages, layout: header.layout,
             source: SourceLocation(file: path, line: 1, column: 1))
     }

@@ -109,20 +109,37 @@ final class ParticipantView: TemplateObject {
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }.schema
 }
 
-/// `index`: the conversation list.
+/// `index`: the conversation list, in sections when the sources sort conversations that way.
 final class IndexView: TemplateObject {
-    let title: String, description: String?, conversations: [IndexEntryView]
-    init(title: String, description: String?, conversations: [IndexEntryView]) {
+    let title: String, description: String?, conversations: [IndexEntryView], sections: [IndexSectionView]
+    init(title: String, description: String?, conversations: [IndexEntryView], sections: [IndexSectionView]) {
         self.title = title
         self.description = description
         self.conversations = conversations
+        self.sections = sections
     }
     static let templateSchema = schema(IndexView.self)
         .text("title") { $0.title }.text("description") { $0.description }
         .list("conversations", { IndexEntryView.templateSchema }) { $0.conversations }
+        .list("sections", { IndexSectionView.templateSchema }) { $0.sections }
         .number("count") { $0.conversations.count }
         .text("total") { SiteRenderer.countText($0.conversations.count, noun: "conversation") }
         .flag("filterable") { $0.conversations.count > 1 }.schema
+}
+
+/// One section of the index ("Channels", "Direct messages"); the one unnamed section when the
+/// conversations are not sorted into sections.
+final class IndexSectionView: TemplateObject {
+    let name: String?, anchor: String, conversations: [IndexEntryView]
+    init(name: String?, anchor: String, conversations: [IndexEntryView]) {
+        self.name = name
+        self.anchor = anchor
+        self.conversations = conversations
+    }
+    static let templateSchema = schema(IndexSectionView.self)
+        .text("name") { $0.name }.text("anchor") { $0.anchor }
+        .text("count") { SiteRenderer.countText($0.conversations.count, noun: "conversation") }
+        .list("conversations", { IndexEntryView.templateSchema }) { $0.conversations }.schema
 }
 
 /// One conversation in the index.
@@ -133,46 +150,69 @@ final class IndexEntryView: TemplateObject {
     var avatar: AvatarView?
     /// The avatar partial marks `data-part=avatar` only inside message elements (spec §5).
     let inHeader = true
+    /// The title's heading level: 3 under a section's heading, else 2.
+    var level = 2
     static let templateSchema = schema(IndexEntryView.self)
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }.flag("inHeader") { $0.inHeader }
+        .number("level") { $0.level }
         .text("href") { $0.href }.text("title") { $0.title }.text("participants") { $0.participants }
         .text("count") { $0.count }.text("description") { $0.description }.text("preview") { $0.preview }
         .object("range", { DateRangeView.templateSchema }) { $0.range }.schema
 }
 
-/// `pagination`: previous/next links and a window of page numbers.
+/// `pagination`: previous/next links and a window of page numbers, each naming the dates its
+/// page holds.
 final class PaginationView: TemplateObject {
     let place: String, prev: String?, next: String?, pages: [PageLinkView], pageNumber: Int, pageCount: Int
     /// The last page (the newest messages), from any other page.
     let newest: String?
-    init(place: String, current: Int, count: Int, files: PageFiles = .conversation) {
+    /// The dates of the previous and next pages ("Mar 3, 2024 – Mar 9, 2024").
+    let prevDates: String?, nextDates: String?
+    init(place: String, current: Int, count: Int, files: PageFiles = .conversation, days: [PageDays?] = []) {
         self.place = place
+        let dates = { (index: Int) in Self.dates(ofPage: index, count: count, days: days) }
         prev = current > 0 ? files.name(ofPage: current - 1) : nil
         next = current < count - 1 ? files.name(ofPage: current + 1) : nil
+        prevDates = current > 0 ? dates(current - 1) : nil
+        nextDates = current < count - 1 ? dates(current + 1) : nil
         newest = current < count - 1 ? files.name(ofPage: count - 1) : nil
-        pages = SiteRenderer.paginationEntries(current: current, count: count).map { PageLinkView($0, files: files) }
+        pages = SiteRenderer.paginationEntries(current: current, count: count).map { entry in
+            if case .page(let index, _) = entry { return PageLinkView(entry, files: files, dates: dates(index)) }
+            return PageLinkView(entry, files: files, dates: nil)
+        }
         pageNumber = current + 1
         pageCount = count
     }
+
+    /// What page `index` holds: its first and last day; the last page, which grows as messages
+    /// are added, by its first day only, so the links to it stay as they are.
+    static func dates(ofPage index: Int, count: Int, days: [PageDays?]) -> String? {
+        guard index < days.count, let day = days[index] else { return nil }
+        if index == count - 1 { return "from " + day.first }
+        return day.first == day.last ? day.first : day.first + " – " + day.last
+    }
+
     static let templateSchema = schema(PaginationView.self)
         .text("where") { $0.place }.text("prev") { $0.prev }.text("next") { $0.next }.text("newest") { $0.newest }
+        .text("prevDates") { $0.prevDates }.text("nextDates") { $0.nextDates }
         .list("pages", { PageLinkView.templateSchema }) { $0.pages }
         .number("pageNumber") { $0.pageNumber }.number("pageCount") { $0.pageCount }.schema
 }
 
-/// One entry of the pagination: a page link or a gap.
+/// One entry of the pagination: a page link (with the dates its page holds) or a gap.
 final class PageLinkView: TemplateObject {
-    let entry: SiteRenderer.PaginationEntry, files: PageFiles
-    init(_ entry: SiteRenderer.PaginationEntry, files: PageFiles) {
+    let entry: SiteRenderer.PaginationEntry, files: PageFiles, dates: String?
+    init(_ entry: SiteRenderer.PaginationEntry, files: PageFiles, dates: String?) {
         self.entry = entry
         self.files = files
+        self.dates = dates
     }
     static let templateSchema = schema(PageLinkView.self)
         .flag("gap") { if case .gap = $0.entry { true } else { false } }
         .flag("current") { if case .page(_, let current) = $0.entry { current } else { false } }
         .number("number") { if case .page(let index, _) = $0.entry { index + 1 } else { nil } }
         .text("href") { if case .page(let index, _) = $0.entry { $0.files.name(ofPage: index) } else { nil } }
-        .schema
+        .text("dates") { $0.dates }.schema
 }
 
 // MARK: - Rows

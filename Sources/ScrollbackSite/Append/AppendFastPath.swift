@@ -157,7 +157,8 @@ extension ConversationWorker {
         // Global positions: old messages keep theirs, new ones follow in their own order.
         var globalIndexes = chosen.map { records[$0].sortedIndex }.sorted()
         globalIndexes += (0..<newCount).map { oldCount + $0 }
-        let plan = layouter.plan(conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount)
+        let plan = layouter.plan(
+            conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount, pageDays: previous.pageDays)
 
         var written: [String] = []
         var folder = StagedFolder(root: parts)
@@ -252,6 +253,7 @@ extension ConversationWorker {
         entry.summary = BuildManifest.Summary(plan.summary)
         entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
         entry.pageCount = pageCount
+        entry.pageDays = plan.pageDays
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = checkpointPath

@@ -52,6 +52,8 @@ public enum DiscordImporter: ExportImporter {
                     key: context.relativePath(file.deletingLastPathComponent()) + "/discord-" + channelID,
                     sourceFiles: [], location: SourceLocation(file: shown, line: 1, column: 1))
                 assembler.description = channel?["topic"]?.string
+                // The index lists a server's channels under its name, as Discord's sidebar does.
+                assembler.section = isPrivate ? "Direct messages" : guildName
                 assemblers[channelID] = assembler
                 order.append(channelID)
             }

@@ -43,6 +43,18 @@ public enum SlackImporter: ExportImporter {
         var slug: String
         var title: String
         var members: [String]
+        /// The index section, named as Slack's sidebar names it.
+        var section: String
+    }
+
+    /// The index section of the conversations each list file holds.
+    static func section(ofList list: String) -> String {
+        switch list {
+        case "groups.json": "Private channels"
+        case "dms.json": "Direct messages"
+        case "mpims.json": "Group messages"
+        default: "Channels"
+        }
     }
 
     public static func read(
@@ -97,15 +109,19 @@ public enum SlackImporter: ExportImporter {
                 switch list {
                 case "dms.json":
                     let title = memberNames.joined(separator: ", ")
-                    channel = Channel(id: id, folder: id, slug: "dm-" + title, title: title, members: members)
+                    channel = Channel(
+                        id: id, folder: id, slug: "dm-" + title, title: title, members: members,
+                        section: section(ofList: list))
                 case "mpims.json":
                     let title = memberNames.joined(separator: ", ")
                     channel = Channel(
-                        id: id, folder: name ?? id, slug: "group-" + title, title: title, members: members)
+                        id: id, folder: name ?? id, slug: "group-" + title, title: title, members: members,
+                        section: section(ofList: list))
                 default:
                     let shownName = name ?? id
                     channel = Channel(
-                        id: id, folder: shownName, slug: shownName, title: "#" + shownName, members: members)
+                        id: id, folder: shownName, slug: shownName, title: "#" + shownName, members: members,
+                        section: section(ofList: list))
                 }
                 listed.insert(channel.folder)
                 channels.append(channel)
@@ -118,7 +134,10 @@ public enum SlackImporter: ExportImporter {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder),
                 isFolder.boolValue
             {
-                channels.append(Channel(id: name, folder: name, slug: name, title: "#" + name, members: []))
+                channels.append(
+                    Channel(
+                        id: name, folder: name, slug: name, title: "#" + name, members: [],
+                        section: section(ofList: "channels.json")))
             }
         }
         let userNames = users
@@ -159,6 +178,7 @@ struct SlackConversationReader {
             key: context.relativePath(exportFolder) + "/" + channel.folder,
             sourceFiles: days.map { context.displayPath(folder.appendingPathComponent($0)) },
             location: SourceLocation(file: context.displayPath(first), line: 1, column: 1))
+        assembler.section = channel.section
         for member in channel.members {
             assembler.addParticipant(Participant(id: member, name: users[member] ?? member))
         }

@@ -91,6 +91,16 @@ struct TelegramChatReader {
     /// The text Telegram writes in place of a path when it did not export a file.
     static let notIncludedPrefixes = ["(File not included", "(File exceeds maximum size"]
 
+    /// The index section of a chat type, as Telegram's chat folders name them.
+    static func section(ofChatType type: String) -> String? {
+        switch type {
+        case "personal_chat", "bot_chat", "saved_messages": "Personal chats"
+        case "private_group", "private_supergroup", "public_supergroup": "Groups"
+        case "public_channel", "private_channel": "Channels"
+        default: nil
+        }
+    }
+
     func read() -> ImportedConversation {
         let name = chat["name"]?.string ?? ""
         let chatID = chat["id"].flatMap(TelegramChatReader.idText) ?? ""
@@ -102,6 +112,7 @@ struct TelegramChatReader {
             location: chat.location(in: shownFile))
         assembler.me = me
         assembler.timeZone = nil
+        assembler.section = chat["type"]?.string.flatMap(Self.section(ofChatType:))
         guard let messages = chat["messages"]?.elements else {
             assembler.report(
                 .error(
