@@ -190,8 +190,10 @@ import Testing
         #expect(exportDiagnostics.isEmpty)
         #expect(conversations.map(\.key) == [root.lastPathComponent + "/general", root.lastPathComponent + "/random"])
         let general = conversations[0]
-        let errors = general.diagnostics.filter { $0.severity == .error }.map {
-            "\(($0.location.file as NSString).lastPathComponent):\($0.location.line):\($0.location.column) \($0.problem)"
+        let errors = general.diagnostics.filter { $0.severity == .error }.map { diagnostic in
+            let location = diagnostic.location
+            let file = ((location?.file ?? "") as NSString).lastPathComponent
+            return "\(file):\(location?.line ?? 0):\(location?.column ?? 0) \(diagnostic.problem)"
         }
         #expect(errors.count == 4)
         #expect(errors[0].hasPrefix("2024-01-01.json:4:5 "), "\(errors)")  // the element that is not an object
