@@ -92,6 +92,9 @@ public struct ConversationLayouter: Sendable {
         var pinned: [PinnedMessage]
         /// The whole conversation's summary (a thread's list or the timeline hold only some).
         var summary: ConversationSummary?
+        /// The conversation's date formats, made once for the timeline and all its threads
+        /// (making ICU formatters costs more than laying out a short thread).
+        var formats: ConversationDateFormats
     }
 
     /// The plan of a conversation with threads or pins: the timeline's, holding its threads'.
@@ -162,6 +165,9 @@ public struct ConversationLayouter: Sendable {
                 senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
         }
 
+        let zoneName = conversation.timeZone ?? options.timeZone
+        let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        let formats = ConversationDateFormats(options: options, timeZone: timeZone)
         var threadsByRoot: [String: ThreadPlan] = [:]
         for root in repliesOfRoot.keys.sorted() {
             let replies = repliesOfRoot[root]!
@@ -174,7 +180,7 @@ public struct ConversationLayouter: Sendable {
                 thread, globalIndexes: nil, totalMessageCount: nil,
                 extras: PlanExtras(
                     anchors: anchors, pageFiles: pageFiles, directory: directory, threadsByRoot: [:],
-                    referenceFlags: [], pinned: pinned, summary: nil))
+                    referenceFlags: [], pinned: pinned, summary: nil, formats: formats))
             var names: [String] = []
             var seen: Set<String> = []
             for reply in replies {
@@ -198,16 +204,12 @@ public struct ConversationLayouter: Sendable {
         main.messages = timeline
         var whole = conversation
         whole.messages = messages
-        let zoneName = conversation.timeZone ?? options.timeZone
-        let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        let summary = Self.summary(
-            whole, participants: participants, formats: ConversationDateFormats(options: options, timeZone: timeZone),
-            messageCount: messages.count)
+        let summary = Self.summary(whole, participants: participants, formats: formats, messageCount: messages.count)
         return plan(
             main, globalIndexes: nil, totalMessageCount: nil,
             extras: PlanExtras(
                 anchors: anchors, pageFiles: .conversation, directory: directory, threadsByRoot: threadsByRoot,
-                referenceFlags: referenceFlags, pinned: pinned, summary: summary))
+                referenceFlags: referenceFlags, pinned: pinned, summary: summary, formats: formats))
     }
 
     private func plan(
@@ -218,7 +220,7 @@ public struct ConversationLayouter: Sendable {
         let zoneName = conversation.timeZone ?? options.timeZone
         // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
         let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        let formats = ConversationDateFormats(options: options, timeZone: timeZone)
+        let formats = extras?.formats ?? ConversationDateFormats(options: options, timeZone: timeZone)
 
         var conversation = conversation
         conversation.messages = Self.orderedByDate(conversation.messages)

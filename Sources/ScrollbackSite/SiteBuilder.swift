@@ -273,15 +273,26 @@ struct BuildRun {
             guard let importer = ExportImporters.importer(for: found.export.format) else { return }
             let context = ImportContext(
                 root: found.export.root, config: config, inputRoot: inputRoot, shownAs: found.zip)
-            var results: [ConversationOutcome] = []
+            // Conversations are laid out and rendered two at a time as the importer hands them
+            // over (as a folder of logs uses both cores), so at most that many are held at once
+            // besides the one being read; results keep the importer's order.
+            let built = OutcomeSlots(count: 0)
+            let rendering = DispatchGroup()
+            let inFlight = DispatchSemaphore(value: 2)
             var number = 0
             let exportDiagnostics = importer.read(found.export, context: context) { imported in
-                // Parts folders: after the logs', by export then conversation, never shared.
-                let outcome = worker.build(imported: imported, number: firstNumber + index * 1_000_000 + number)
+                let slot = number
                 number += 1
-                results.append(outcome)
+                inFlight.wait()
+                DispatchQueue.global().async(group: rendering) {
+                    // Parts folders: after the logs', by export then conversation, never shared.
+                    let outcome = worker.build(imported: imported, number: firstNumber + index * 1_000_000 + slot)
+                    built.store(outcome, at: slot)
+                    inFlight.signal()
+                }
             }
-            slots.store(results, exportDiagnostics, at: index)
+            rendering.wait()
+            slots.store(built.values(), exportDiagnostics, at: index)
         }
         var outcomes: [ConversationOutcome] = []
         for (results, diagnostics) in slots.values() {
@@ -502,8 +513,10 @@ final class OutcomeSlots: @unchecked Sendable {
         slots = Array(repeating: nil, count: count)
     }
 
+    /// Stores `outcome` at `index`, growing the slots if needed (imports learn their count as they go).
     func store(_ outcome: ConversationOutcome, at index: Int) {
         lock.lock()
+        if index >= slots.count { slots += Array(repeating: nil, count: index + 1 - slots.count) }
         slots[index] = outcome
         lock.unlock()
     }

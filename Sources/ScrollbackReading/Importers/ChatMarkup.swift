@@ -11,12 +11,37 @@ enum ChatMarkup {
     /// `text` with emphasis as Markdown. `emoji` maps a `:shortcode:` name to its emoji (Slack);
     /// names it does not know stay as written.
     static func emphasis(_ text: String, emoji: ((String) -> String?)? = nil) -> String {
-        let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        out.reserveCapacity(scalars.count + 16)
-        func isBoundary(_ offset: Int) -> Bool {
-            guard offset >= 0, offset < scalars.count else { return true }
-            let scalar = scalars[offset]
+        // Over the UTF-8 bytes: every character this looks at is ASCII, so other scalars are
+        // copied as they are and decoded only where a marker asks what is next to it.
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        /// The scalar starting at byte `offset` (valid UTF-8: it comes from a `String`), if any.
+        func scalar(at offset: Int) -> Unicode.Scalar? {
+            guard offset >= 0, offset < bytes.count else { return nil }
+            let first = bytes[offset]
+            if first < 0x80 { return Unicode.Scalar(first) }
+            var value: UInt32
+            let continuations: Int
+            if first >= 0xF0 {
+                (value, continuations) = (UInt32(first & 0x07), 3)
+            } else if first >= 0xE0 {
+                (value, continuations) = (UInt32(first & 0x0F), 2)
+            } else {
+                (value, continuations) = (UInt32(first & 0x1F), 1)
+            }
+            for next in 1...continuations { value = value << 6 | UInt32(bytes[offset + next] & 0x3F) }
+            return Unicode.Scalar(value)
+        }
+        /// The scalar that ends just before byte `offset`, if any.
+        func scalar(before offset: Int) -> Unicode.Scalar? {
+            guard offset > 0 else { return nil }
+            var start = offset - 1
+            while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            return scalar(at: start)
+        }
+        func isBoundary(_ scalar: Unicode.Scalar?) -> Bool {
+            guard let scalar else { return true }
             if scalar.isASCII {
                 // Space, controls and the ASCII characters Unicode calls punctuation (not symbols
                 // such as `~`, `+`, `<`, `|`).
@@ -30,44 +55,46 @@ enum ChatMarkup {
             default: return false
             }
         }
-        func append(_ string: String) { out.append(contentsOf: string.unicodeScalars) }
         var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            switch scalar {
-            case "*", "~", "_":
-                let opens = isBoundary(index - 1) && !isBoundary(index + 1)
-                let closes = !isBoundary(index - 1) && isBoundary(index + 1)
-                if opens || closes {
-                    append(scalar == "*" ? "**" : scalar == "~" ? "~~" : "_")
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "*"), UInt8(ascii: "~"), UInt8(ascii: "_"):
+                let afterBoundary = isBoundary(scalar(before: index))
+                let beforeBoundary = isBoundary(scalar(at: index + 1))
+                if afterBoundary != beforeBoundary {  // opens a word, or closes one
+                    out.append(
+                        contentsOf: byte == UInt8(ascii: "*")
+                            ? "**".utf8 : byte == UInt8(ascii: "~") ? "~~".utf8 : "_".utf8)
                 } else {
-                    out.append("\\")
-                    out.append(scalar)
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte)
                 }
-            case ":" where emoji != nil:
+            case UInt8(ascii: ":") where emoji != nil:
                 var end = index + 1
-                while end < scalars.count, scalars[end] != ":", isShortcodeScalar(scalars[end]) { end += 1 }
-                if end < scalars.count, end > index + 1, scalars[end] == ":",
-                    let found = emoji?(String(String.UnicodeScalarView(scalars[(index + 1)..<end])))
+                while let next = scalar(at: end), next != ":", isShortcodeScalar(next) { end += next.utf8.count }
+                if end < bytes.count, end > index + 1, bytes[end] == UInt8(ascii: ":"),
+                    let found = emoji?(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
                 {
-                    append(found)
+                    out.append(contentsOf: found.utf8)
                     index = end
                 } else {
-                    out.append(":")
+                    out.append(byte)
                 }
-            case ">" where index == 0 || scalars[index - 1] == "\n":
-                out.append(">")
-            case "\n":
-                append("  \n")  // chat apps keep line breaks
-            case "\\", "<", "&", "[", "]", "`", "#", "|":
-                out.append("\\")
-                out.append(scalar)
+            case UInt8(ascii: ">") where index == 0 || bytes[index - 1] == UInt8(ascii: "\n"):
+                out.append(byte)
+            case UInt8(ascii: "\n"):
+                out.append(contentsOf: "  \n".utf8)  // chat apps keep line breaks
+            case UInt8(ascii: "\\"), UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                UInt8(ascii: "`"), UInt8(ascii: "#"), UInt8(ascii: "|"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
             default:
-                out.append(scalar)
+                out.append(byte)
             }
             index += 1
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     static let asciiPunctuation = Set("!\"#%&'()*,-./:;?@[\\]_{}".utf8)

@@ -233,6 +233,34 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// Parses like `parse(_:file:streamingObjectsOf:fields:to:otherElements:)`, for a document
+    /// that is itself an array (Slack's per-day files): each element that is an object goes to
+    /// `objectBody` as slots, every other element to `otherBody`. Members not named in `fields`
+    /// are checked (the same errors as anywhere else) and skipped without being built, and are
+    /// not listed in `otherKeys`: formats that repeat many fields the reader does not use cost
+    /// only a scan for them.
+    static func parse(
+        _ bytes: [UInt8], file: String, streamingObjectsOfTopLevelArrayWith fields: [String],
+        to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
+        otherElements otherBody: (JSONNode, Range<Int>) -> Void
+    ) throws(Diagnostic) -> JSONNode {
+        let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
+            withoutActuallyEscaping(otherBody) { otherBody in
+                bytes.withUnsafeBufferPointer { buffer in
+                    var scanner = JSONScanner(buffer: buffer, file: file)
+                    scanner.streamsTopLevelArray = true
+                    scanner.skipsOtherMembers = true
+                    scanner.streamRangeHandler = otherBody
+                    scanner.objectHandler = objectBody
+                    scanner.fieldTable = JSONFieldTable(fields, dates: [])
+                    scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
+                    return documentAndArrayOffsets(&scanner)
+                }
+            }
+        }
+        return try result.get().0
+    }
+
     /// Runs `scanner` over its document: the root, and the offsets of the streamed arrays' `[`.
     private static func documentAndArrayOffsets(_ scanner: inout JSONScanner) -> Result<(JSONNode, [Int]), Diagnostic> {
         do throws(Diagnostic) {
@@ -413,6 +441,12 @@ private struct JSONScanner {
     var fieldTable = JSONFieldTable([], dates: [])
     /// Reused for every streamed object.
     var streamedObject = JSONStreamedObject(slotCount: 0)
+    /// The document's own array is the streamed one (instead of the top-level object's `streamedKey` member).
+    var streamsTopLevelArray = false
+    /// Streamed objects' members outside `fieldTable` are skipped (`skipValue`), not kept in `otherKeys`.
+    var skipsOtherMembers = false
+    /// The containers `skipValue` is inside, innermost last (`true` for objects); reused.
+    var skipStack: [Bool] = []
 
     init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
         // An empty buffer may have no base address; point at a dummy byte we never read.
@@ -517,7 +551,7 @@ private struct JSONScanner {
                 try expectLiteral("null")
                 completed = JSONNode(.null, line: line, column: column)
             case Byte.openBrace:
-                if objectHandler != nil, baseDepth == 0, open.count == 2, open[1].streams {
+                if objectHandler != nil, baseDepth == 0, open.last?.streams == true {
                     try parseStreamedObject(depth: open.count)
                     handedOff = true
                     completed = JSONNode(.null, line: line, column: column)
@@ -548,9 +582,9 @@ private struct JSONScanner {
                     var container = OpenContainer(
                         line: line, column: column, firstChild: elementStack.count, isObject: false)
                     // The top-level object's streamed member.
-                    if streamHandler != nil || streamRangeHandler != nil, baseDepth == 0, open.count == 1,
-                        open[0].isObject,
-                        open[0].key == streamedKey
+                    if streamHandler != nil || streamRangeHandler != nil, baseDepth == 0,
+                        streamsTopLevelArray
+                            ? open.isEmpty : open.count == 1 && open[0].isObject && open[0].key == streamedKey
                     {
                         container.streams = true
                         streamedArrayOpenOffsets.append(bracket)
@@ -640,7 +674,7 @@ private struct JSONScanner {
             let keyStart = position
             let keyLine = line
             let slot = try parseFieldName()
-            if slot == nil {
+            if slot == nil, !skipsOtherMembers {
                 // The name again, for the diagnostic (escapes, if any, as written).
                 let name = String(
                     decoding: UnsafeBufferPointer(start: base + keyStart + 1, count: position - keyStart - 2),
@@ -656,7 +690,9 @@ private struct JSONScanner {
             }
             position += 1
             skipWhitespace()
-            if position < end, base[position] == Byte.quote {
+            if slot == nil, skipsOtherMembers {
+                try skipValue(baseDepth: depth + 1)
+            } else if position < end, base[position] == Byte.quote {
                 let line = self.line
                 let column = position - lineStart + 1
                 if let slot, fieldTable.isDate[slot], streamedObject.values[slot] == nil,
@@ -679,6 +715,101 @@ private struct JSONScanner {
             }
             isFirst = false
         }
+    }
+
+    /// Checks one value (of any depth, at `position`) exactly as `parseValue(baseDepth:)` does —
+    /// the same errors at the same places — without building it.
+    mutating func skipValue(baseDepth: Int) throws(Diagnostic) {
+        skipStack.removeAll(keepingCapacity: true)
+        while true {
+            // Start a value: a scalar is done at once; a non-empty container opens.
+            guard position < end else { throw failure("a value", at: position) }
+            switch base[position] {
+            case Byte.quote: try skipString()
+            case Byte.minus, Byte.zero...Byte.nine: _ = try parseNumber()
+            case UInt8(ascii: "t"): try expectLiteral("true")
+            case UInt8(ascii: "f"): try expectLiteral("false")
+            case UInt8(ascii: "n"): try expectLiteral("null")
+            case Byte.openBrace:
+                try enterContainer(baseDepth + skipStack.count)
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBrace {
+                    position += 1
+                } else {
+                    try skipMemberName(isFirst: true)
+                    skipStack.append(true)
+                    continue
+                }
+            case Byte.openBracket:
+                try enterContainer(baseDepth + skipStack.count)
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBracket {
+                    position += 1
+                } else {
+                    skipStack.append(false)
+                    continue
+                }
+            default:
+                throw unexpected("a value", at: position)
+            }
+            // After a value: the next member or element, or close containers that end here.
+            while true {
+                guard let isObject = skipStack.last else { return }
+                skipWhitespace()
+                if isObject {
+                    if try anotherMemberFollows() {
+                        try skipMemberName(isFirst: false)
+                        break
+                    }
+                    skipStack.removeLast()
+                } else {
+                    guard position < end else { throw failure("',' or ']' after array element", at: position) }
+                    let byte = base[position]
+                    if byte == Byte.comma {
+                        position += 1
+                        skipWhitespace()
+                        if position < end, base[position] == Byte.closeBracket {
+                            throw failure("a value (trailing commas are not allowed)", at: position)
+                        }
+                        break
+                    } else if byte == Byte.closeBracket {
+                        position += 1
+                        skipStack.removeLast()
+                    } else {
+                        throw unexpected("',' or ']' after array element", at: position)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Checks a string (at its opening quote) as `parseString` does, without making it.
+    mutating func skipString() throws(Diagnostic) {
+        let open = position
+        position += 1
+        let contentStart = position
+        if try scanToQuoteOrEscape(open: open) {
+            position += 1
+        } else {
+            _ = try parseEscapedString(open: open, contentStart: contentStart)
+        }
+    }
+
+    /// Checks `"name"` and `:` of an object member as `parseMemberName` does, leaving `position` at the value.
+    mutating func skipMemberName(isFirst: Bool) throws(Diagnostic) {
+        guard position < end, base[position] == Byte.quote else {
+            throw unexpected(
+                isFirst ? "'\"' to start a member name or '}'" : "'\"' to start a member name", at: position)
+        }
+        try skipString()
+        skipWhitespace()
+        guard position < end, base[position] == Byte.colon else {
+            throw unexpected("':' after member name", at: position)
+        }
+        position += 1
+        skipWhitespace()
     }
 
     /// Parses a string (at its opening quote) as a date without making a `String`: the date if

@@ -156,7 +156,50 @@ public enum SlackImporter: ExportImporter {
     }
 }
 
+/// The members of a Slack message the importer reads: the slots the parser fills
+/// (`JSONParser.parse(_:file:streamingObjectsOfTopLevelArrayWith:to:otherElements:)`). Every
+/// other member (Slack repeats `user_profile`, team ids, `client_msg_id`, reply lists… on each
+/// message) is checked and skipped without being built.
+enum SlackField: Int, CaseIterable {
+    case ts, user, botID, botProfile, subtype, text, blocks, threadTS, replyBroadcast, root, edited, pinnedTo,
+        reactions, files, attachments, username
+
+    /// The member names, in slot order.
+    static let names: [String] = allCases.map(\.name)
+
+    /// The member name.
+    var name: String {
+        switch self {
+        case .ts: "ts"
+        case .user: "user"
+        case .botID: "bot_id"
+        case .botProfile: "bot_profile"
+        case .subtype: "subtype"
+        case .text: "text"
+        case .blocks: "blocks"
+        case .threadTS: "thread_ts"
+        case .replyBroadcast: "reply_broadcast"
+        case .root: "root"
+        case .edited: "edited"
+        case .pinnedTo: "pinned_to"
+        case .reactions: "reactions"
+        case .files: "files"
+        case .attachments: "attachments"
+        case .username: "username"
+        }
+    }
+}
+
+extension JSONStreamedObject {
+    /// The first member named `field`, if the message has one.
+    subscript(field: SlackField) -> JSONNode? { values[field.rawValue] }
+}
+
 /// Reads one Slack conversation's per-day files.
+///
+/// Day files are decoded in parallel, each on its own (`DecodedDay`: its messages, the
+/// participants they name and their diagnostics, with no conversation state), and handed to the
+/// assembler in file order: the conversation is the same as reading them one by one.
 struct SlackConversationReader {
     let channel: SlackImporter.Channel
     let folder: URL
@@ -166,97 +209,202 @@ struct SlackConversationReader {
     /// Files of this conversation found in the export, by their path in it.
     let foundFiles = FoundFiles()
 
-    /// The files a conversation reader found (one reader, one thread).
-    final class FoundFiles {
-        var sources: [String: MediaSource] = [:]
+    /// The files a conversation reader found, shared by the day files decoded at once.
+    final class FoundFiles: @unchecked Sendable {
+        private var sources: [String: MediaSource] = [:]
+        private let lock = NSLock()
+
+        subscript(path: String) -> MediaSource? {
+            get { lock.withLock { sources[path] } }
+            set { lock.withLock { sources[path] = newValue } }
+        }
+    }
+
+    /// A participant a message names, to be added in message order: unless one with its id is
+    /// already known, or (`renames`, a bot not in `users.json`) always, taking the bot's name.
+    struct ParticipantNamed {
+        var participant: Participant
+        var renames = false
+    }
+
+    /// What one day file holds, decoded without the conversation's state.
+    struct DecodedDay {
+        var messages: [Message] = []
+        var participants: [ParticipantNamed] = []
+        /// Each diagnostic with how many of `messages` come before it (reported in that order).
+        var diagnostics: [(messagesBefore: Int, diagnostic: Diagnostic)] = []
+        /// Ids `participants` already names: a later "unless known" for them changes nothing.
+        var named: Set<String> = []
+
+        mutating func report(_ diagnostic: Diagnostic) { diagnostics.append((messages.count, diagnostic)) }
+
+        /// Names `id` unless this day already did (then it is known by the time this message is added).
+        mutating func name(_ id: String, _ name: @autoclosure () -> String) {
+            guard named.insert(id).inserted else { return }
+            participants.append(ParticipantNamed(participant: Participant(id: id, name: name())))
+        }
+    }
+
+    /// A conversation folder's path on disk, in diagnostics (`ImportContext.displayPath`) and in
+    /// the export (`ImportContext.relativePath`).
+    struct FolderPaths: Sendable {
+        var file: String
+        var shown: String
+        var relative: String
+    }
+
+    /// Slots of decoded days, filled from several threads, each slot once.
+    final class DecodedDays: @unchecked Sendable {
+        private var days: [DecodedDay?]
+        private let lock = NSLock()
+
+        init(count: Int) { days = Array(repeating: nil, count: count) }
+
+        func store(_ day: DecodedDay, at index: Int) { lock.withLock { days[index] = day } }
+
+        /// The day at `index`, leaving its slot empty (its messages move on to the assembler).
+        func take(_ index: Int) -> DecodedDay { lock.withLock { days[index].take() ?? DecodedDay() } }
     }
 
     func read(days: [String]) -> ImportedConversation {
-        let first = folder.appendingPathComponent(days[0])
+        // A day file's paths are its folder's plus its name (names come from listing the folder):
+        // URL work once per conversation, not per file.
+        let paths = FolderPaths(
+            file: folder.path, shown: context.displayPath(folder), relative: context.relativePath(folder))
         var assembler = ConversationAssembler(
             format: .slack, id: channel.slug, title: channel.title,
             key: context.relativePath(exportFolder) + "/" + channel.folder,
-            sourceFiles: days.map { context.displayPath(folder.appendingPathComponent($0)) },
-            location: SourceLocation(file: context.displayPath(first), line: 1, column: 1))
+            sourceFiles: days.map { paths.shown + "/" + $0 },
+            location: SourceLocation(file: paths.shown + "/" + days[0], line: 1, column: 1))
         assembler.section = channel.section
         for member in channel.members {
             assembler.addParticipant(Participant(id: member, name: users[member] ?? member))
         }
         let text = SlackText(users: users)
-        for day in days {
-            let file = folder.appendingPathComponent(day)
-            let shown = context.displayPath(file)
-            guard let root = context.parseJSON(file, shown: shown, report: { assembler.report($0) }) else { continue }
-            guard let elements = root.elements else {
-                assembler.report(
-                    .error(
-                        .wrongType(field: "(top level)", expected: "an array of messages, not \(root.typeName)"),
-                        at: root.location(in: shown)))
-                continue
+        let decoded = DecodedDays(count: days.count)
+        DispatchQueue.concurrentPerform(iterations: days.count) { index in
+            decoded.store(decode(day: days[index], in: paths, text: text), at: index)
+        }
+        for index in days.indices {
+            let day = decoded.take(index)
+            for named in day.participants
+            where named.renames || !assembler.hasParticipant(named.participant.id) {
+                assembler.addParticipant(named.participant)
             }
-            let relative = context.relativePath(file)  // once per file, not per message
-            for (index, element) in elements.enumerated() {
-                message(
-                    element, index: index, file: file, relative: relative, shown: shown, text: text, into: &assembler)
+            var next = 0
+            for (index, message) in day.messages.enumerated() {
+                while next < day.diagnostics.count, day.diagnostics[next].messagesBefore <= index {
+                    assembler.report(day.diagnostics[next].diagnostic)
+                    next += 1
+                }
+                assembler.append(message)
             }
+            for remaining in day.diagnostics[next...] { assembler.report(remaining.diagnostic) }
         }
         return assembler.finish()
     }
 
-    func message(
-        _ node: JSONNode, index: Int, file: URL, relative: String, shown: String, text: SlackText,
-        into assembler: inout ConversationAssembler
-    ) {
-        let location = node.location(in: shown)
-        var diagnostics: [Diagnostic] = []
-        guard node.members != nil else {
-            assembler.report(
-                .error(
-                    .wrongType(field: "[\(index)]", expected: "a message object, not \(node.typeName)"), at: location))
-            return
+    /// One day file's messages, participants and diagnostics. A file that is not JSON, or not an
+    /// array, gives only its error: none of its messages count.
+    func decode(day: String, in paths: FolderPaths, text: SlackText) -> DecodedDay {
+        let file = folder.appendingPathComponent(day)
+        let shown = paths.shown + "/" + day
+        var decoded = DecodedDay()
+        guard let bytes = LogReader.contents(ofFile: paths.file + "/" + day) else {
+            decoded.report(.error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
+            return decoded
         }
-        guard let ts = node["ts"]?.string, let seconds = Double(ts) else {
-            assembler.report(
+        let relative = paths.relative + "/" + day
+        var index = 0
+        do {
+            let root = try JSONParser.parse(
+                bytes, file: shown, streamingObjectsOfTopLevelArrayWith: SlackField.names,
+                to: { object, range in
+                    message(
+                        &object, index: index, element: bytes[range], file: file, relative: relative, shown: shown,
+                        text: text, into: &decoded)
+                    index += 1
+                },
+                otherElements: { node, _ in
+                    decoded.report(
+                        .error(
+                            .wrongType(field: "[\(index)]", expected: "a message object, not \(node.typeName)"),
+                            at: node.location(in: shown)))
+                    index += 1
+                })
+            guard root.elements != nil else {
+                return DecodedDay(diagnostics: [
+                    (
+                        0,
+                        .error(
+                            .wrongType(field: "(top level)", expected: "an array of messages, not \(root.typeName)"),
+                            at: root.location(in: shown))
+                    )
+                ])
+            }
+        } catch {
+            return DecodedDay(diagnostics: [(0, error)])
+        }
+        return decoded
+    }
+
+    func message(
+        _ node: inout JSONStreamedObject, index: Int, element: ArraySlice<UInt8>, file: URL, relative: String,
+        shown: String, text: SlackText, into day: inout DecodedDay
+    ) {
+        let location = SourceLocation(file: shown, line: node.line, column: node.column)
+        var diagnostics: [Diagnostic] = []
+        guard let ts = node[.ts]?.string, let seconds = Double(ts) else {
+            day.report(
                 .error(
                     .wrongType(field: "ts", expected: "a Slack timestamp string such as \"1736478514.897649\""),
-                    at: node["ts"]?.location(in: shown) ?? location))
+                    at: node[.ts]?.location(in: shown) ?? location))
             return
         }
         let date = Date(timeIntervalSince1970: seconds)
-        let subtype = node["subtype"]?.string
-        var sender = node["user"]?.string ?? node["bot_id"]?.string
-        if let bot = node["bot_profile"], let botID = bot["id"]?.string ?? node["bot_id"]?.string {
-            sender = node["user"]?.string ?? botID
-            if let senderID = sender, users[senderID] == nil || !assembler.hasParticipant(senderID) {
-                assembler.addParticipant(
-                    Participant(id: senderID, name: bot["name"]?.string ?? users[senderID] ?? senderID))
+        let subtype = node[.subtype]?.string
+        var sender = node[.user]?.string ?? node[.botID]?.string
+        if let bot = node[.botProfile], let botID = bot["id"]?.string ?? node[.botID]?.string {
+            sender = node[.user]?.string ?? botID
+            if let senderID = sender {
+                let participant = Participant(id: senderID, name: bot["name"]?.string ?? users[senderID] ?? senderID)
+                if users[senderID] == nil {
+                    day.named.insert(senderID)
+                    day.participants.append(ParticipantNamed(participant: participant, renames: true))
+                } else {
+                    day.name(senderID, participant.name)
+                }
             }
-        } else if let senderID = sender, !assembler.hasParticipant(senderID) {
-            let name = users[senderID] ?? node["user_profile"]?["display_name"]?.string ?? node["username"]?.string
-            assembler.addParticipant(Participant(id: senderID, name: (name?.isEmpty == false ? name : nil) ?? senderID))
+        } else if let senderID = sender {
+            day.name(
+                senderID,
+                {
+                    let name =
+                        users[senderID] ?? Self.profileDisplayName(element, file: shown)
+                        ?? node[.username]?.string
+                    return (name?.isEmpty == false ? name : nil) ?? senderID
+                }())
         }
-        let mrkdwn = node["text"]?.string ?? ""
-        let blocks = mrkdwn.isEmpty ? node["blocks"]?.elements : nil
+        let mrkdwn = node[.text]?.string ?? ""
+        let blocks = mrkdwn.isEmpty ? node[.blocks]?.elements : nil
         // Plain text (most messages) needs neither Markdown nor cmark-gfm.
         let plain = subtype == "me_message" || blocks != nil ? nil : text.plainText(ifSimple: mrkdwn)
         func markdown() -> String { blocks.map(text.markdown(blocks:)) ?? text.markdown(mrkdwn: mrkdwn) }
         let source = ExportSource(format: "slack", file: relative, path: "$[\(index)]", id: ts)
         var message = Message(id: ts, sender: sender, date: date, kind: .text(""), source: source, location: location)
-        if let threadTS = node["thread_ts"]?.string, threadTS != ts { message.thread = threadTS }
-        if subtype == "thread_broadcast" || node["reply_broadcast"]?.bool == true {
+        if let threadTS = node[.threadTS]?.string, threadTS != ts { message.thread = threadTS }
+        if subtype == "thread_broadcast" || node[.replyBroadcast]?.bool == true {
             message.broadcast = true
-            if message.thread == nil, let root = node["root"]?["ts"]?.string { message.thread = root }
+            if message.thread == nil, let root = node[.root]?["ts"]?.string { message.thread = root }
         }
-        if let edited = node["edited"]?["ts"]?.string, let editSeconds = Double(edited) {
+        if let edited = node[.edited]?["ts"]?.string, let editSeconds = Double(edited) {
             message.edited = Date(timeIntervalSince1970: editSeconds)
         }
-        if node["pinned_to"]?.elements?.isEmpty == false { message.pinned = true }
-        for reaction in node["reactions"]?.elements ?? [] {
+        if node[.pinnedTo]?.elements?.isEmpty == false { message.pinned = true }
+        for reaction in node[.reactions]?.elements ?? [] {
             guard let name = reaction["name"]?.string else { continue }
             let senders = reaction["users"]?.elements?.compactMap(\.string) ?? []
-            for user in senders where !assembler.hasParticipant(user) {
-                assembler.addParticipant(Participant(id: user, name: users[user] ?? user))
-            }
+            for user in senders { day.name(user, users[user] ?? user) }
             message.reactions.append(Reaction(emoji: SlackText.emoji(name) ?? ":\(name):", senders: senders))
         }
         switch subtype {
@@ -264,7 +412,7 @@ struct SlackConversationReader {
             message.deleted = true
             message.kind = .text("")
         case nil, "thread_broadcast", "bot_message", "file_share", "me_message", "reply_broadcast":
-            if let plain, !plain.isEmpty, node["files"] == nil, node["attachments"] == nil {
+            if let plain, !plain.isEmpty, node[.files] == nil, node[.attachments] == nil {
                 // Emoji hold no ASCII but spaces: a cheap test before the per-character one.
                 if !plain.utf8.contains(where: { $0 < 0x80 && $0 != 0x20 }),
                     case let trimmed = plain.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty,
@@ -283,27 +431,32 @@ struct SlackConversationReader {
             }
         default:
             // Joins, leaves, topic, purpose, renames, pins…: a note about the conversation.
-            let plain = text.plain(mrkdwn: node["text"]?.string ?? subtype ?? "")
+            let plain = text.plain(mrkdwn: node[.text]?.string ?? subtype ?? "")
             message.kind = .system(plain.isEmpty ? (subtype ?? "event") : plain)
             message.sender = nil
         }
         if message.sender == nil, message.kind.name != .system {
             message.sender = "unknown"
-            if !assembler.hasParticipant("unknown") {
-                assembler.addParticipant(Participant(id: "unknown", name: "Unknown"))
-            }
+            day.name("unknown", "Unknown")
         }
-        for diagnostic in diagnostics { assembler.report(diagnostic) }
-        assembler.append(message)
+        for diagnostic in diagnostics { day.report(diagnostic) }
+        day.messages.append(message)
+    }
+
+    /// `user_profile.display_name` of a message (its bytes, already checked): only asked for a
+    /// sender that `users.json` does not name, once per day file, so the profile Slack repeats
+    /// on every message is otherwise never built.
+    static func profileDisplayName(_ element: ArraySlice<UInt8>, file: String) -> String? {
+        (try? JSONParser.parse(Array(element), file: file))?["user_profile"]?["display_name"]?.string
     }
 
     /// The kind of an ordinary message: its text, files and unfurls.
     /// `plain` is the text when it holds no formatting (`SlackText.plainText(ifSimple:)`).
     func body(
-        _ node: JSONNode, markdown: String, plain: String?, file: URL, location: SourceLocation,
+        _ node: JSONStreamedObject, markdown: String, plain: String?, file: URL, location: SourceLocation,
         diagnostics: inout [Diagnostic]
     ) -> MessageKind {
-        let files = node["files"]?.elements ?? []
+        let files = node[.files]?.elements ?? []
         let hasText = markdown.unicodeScalars.contains { !$0.properties.isWhitespace }
         if files.count == 1, !hasText {
             return fileKind(files[0], location: location, diagnostics: &diagnostics)
@@ -319,7 +472,7 @@ struct SlackConversationReader {
                 lines += "\n\n📎 " + SlackText.escapeMarkdown(name) + " (file not in this export)"
             }
         }
-        if files.isEmpty, let attachment = node["attachments"]?.elements?.first,
+        if files.isEmpty, let attachment = node[.attachments]?.elements?.first,
             let url = attachment["from_url"]?.string ?? attachment["title_link"]?.string
                 ?? attachment["original_url"]?.string,
             url.hasPrefix("http://") || url.hasPrefix("https://")
@@ -335,7 +488,7 @@ struct SlackConversationReader {
             let rich = context.richText(markdown: lines, relativeTo: file, at: location, diagnostics: &diagnostics)
             return .linkPreview(text: rich.plainText, link: link)
         }
-        if files.isEmpty, let attachments = node["attachments"]?.elements, !attachments.isEmpty {
+        if files.isEmpty, let attachments = node[.attachments]?.elements, !attachments.isEmpty {
             for attachment in attachments {
                 let parts = [
                     attachment["pretext"]?.string, attachment["title"]?.string, attachment["text"]?.string,
@@ -354,13 +507,13 @@ struct SlackConversationReader {
         let name = item["name"]?.string ?? ""
         let local = id.isEmpty || name.isEmpty ? nil : "attachments/\(id)-\(name)"
         // A file shared in many messages is looked up once (path work and a stat per message otherwise).
-        if let local, let found = foundFiles.sources[local] { return found }
+        if let local, let found = foundFiles[local] { return found }
         let remote = item["url_private_download"]?.string ?? item["url_private"]?.string ?? item["permalink"]?.string
         if let local, FileManager.default.fileExists(atPath: folder.appendingPathComponent(local).path) {
             let source = context.media(
                 localPath: local, relativeTo: folder.appendingPathComponent("day.json"), at: location,
                 diagnostics: &diagnostics)
-            if case .local = source { foundFiles.sources[local] = source }
+            if case .local = source { foundFiles[local] = source }
             return source
         }
         if let remote, !remote.isEmpty {

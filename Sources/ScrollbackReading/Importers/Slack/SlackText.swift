@@ -44,10 +44,34 @@ struct SlackText {
     }
 
     /// Decodes the three entities Slack escapes in text.
+    /// One pass over the bytes: the three never overlap, and what a replacement writes is never
+    /// read again, so this is the same as replacing `&lt;`, then `&gt;`, then `&amp;`.
     static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "&") {
+                if utf8[index...].starts(with: "&lt;".utf8) {
+                    bytes.append(UInt8(ascii: "<"))
+                    index += 4
+                    continue
+                } else if utf8[index...].starts(with: "&gt;".utf8) {
+                    bytes.append(UInt8(ascii: ">"))
+                    index += 4
+                    continue
+                } else if utf8[index...].starts(with: "&amp;".utf8) {
+                    bytes.append(UInt8(ascii: "&"))
+                    index += 5
+                    continue
+                }
+            }
+            bytes.append(utf8[index])
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: mrkdwn

@@ -1,0 +1,250 @@
+import Foundation
+import ScrollbackModel
+import Testing
+
+@testable import ScrollbackReading
+
+/// Slack's per-day files are read with the parser's slot path over a top-level array, skipping
+/// the members the importer does not use: the same values and the same errors as the tree, and
+/// the importer's located errors, counts and participants.
+@Suite struct SlackReadingTests {
+    static let fields = ["ts", "text", "files"]
+
+    /// The objects' slots (first members, as `[name: value]`, plus `@` = line:column) and the
+    /// other elements, or the error, read the slot way.
+    func slots(_ text: String) -> Result<[[String: JSONValue]], Diagnostic> {
+        var objects: [[String: JSONValue]] = []
+        do throws(Diagnostic) {
+            let root = try JSONParser.parse(
+                Array(text.utf8), file: "day.json", streamingObjectsOfTopLevelArrayWith: Self.fields,
+                to: { object, _ in
+                    var values: [String: JSONValue] = [:]
+                    for (slot, value) in object.values.enumerated() {
+                        if let value { values[Self.fields[slot]] = value.jsonValue }
+                    }
+                    #expect(object.otherKeys.isEmpty)
+                    values["@"] = .string("\(object.line):\(object.column)")
+                    objects.append(values)
+                },
+                otherElements: { node, _ in objects.append(["other": node.jsonValue]) })
+            if root.elements == nil { objects.append(["root": root.jsonValue]) }
+            return .success(objects)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The same from the whole tree.
+    func tree(_ text: String) -> Result<[[String: JSONValue]], Diagnostic> {
+        do throws(Diagnostic) {
+            let root = try JSONParser.parse(Array(text.utf8), file: "day.json")
+            guard let elements = root.elements else { return .success([["root": root.jsonValue]]) }
+            return .success(
+                elements.map { node in
+                    guard let members = node.members else { return ["other": node.jsonValue] }
+                    var values: [String: JSONValue] = [:]
+                    for member in members where Self.fields.contains(member.key) && values[member.key] == nil {
+                        values[member.key] = member.value.jsonValue
+                    }
+                    values["@"] = .string("\(node.line):\(node.column)")
+                    return values
+                })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test func topLevelArraySlotsMatchTheTree() throws {
+        let text = #"""
+            [
+                {"ts": "1.5", "user_profile": {"display_name": "A", "fields": [1, 2.5e-3, true, null, {}]},
+                 "text": "caf\u00e9", "t\u0073": "second ts is ignored", "files": [{"id": "F1"}]},
+                7, "string", [1, [2]], null, {},
+                {"replies": [{"user": "U1", "ts": "2"}], "text": "escaped \"skip\": \ud83c\udf89", "ts": "3"}
+            ]
+            """#
+        let fromSlots = try slots(text).get()
+        #expect(fromSlots.count == 7)
+        #expect(fromSlots == (try tree(text).get()))
+        #expect(fromSlots[0]["text"] == .string("café"))
+        #expect(fromSlots[0]["ts"] == .string("1.5"))
+        // A document that is not an array streams nothing and comes back whole.
+        #expect((try slots(#"{"ts": "1"}"#).get()) == [["root": .object([(key: "ts", value: .string("1"))])]])
+    }
+
+    /// Errors inside the members that are skipped are the tree's errors, at the same places.
+    @Test func skippedMembersGiveTheTreesErrors() {
+        let broken = [
+            #"[{"ts": "1", "user_profile": {"a": 1,}}]"#,
+            #"[{"ts": "1", "user_profile": {"a" 1}}]"#,
+            #"[{"ts": "1", "user_profile": {a: 1}}]"#,
+            #"[{"ts": "1", "user_profile": {"a": 1 "b": 2}}]"#,
+            #"[{"ts": "1", "replies": [1, 2,]}]"#,
+            #"[{"ts": "1", "replies": [1 2]}]"#,
+            #"[{"ts": "1", "replies": [}]"#,
+            #"[{"ts": "1", "team": "unterminated}]"#,
+            "[{\"ts\": \"1\", \"team\": \"line\nbreak\"}]",
+            #"[{"ts": "1", "team": "bad \x escape"}]"#,
+            #"[{"ts": "1", "team": "\ud800"}]"#,
+            #"[{"ts": "1", "upload": tru}]"#,
+            #"[{"ts": "1", "upload": nul}]"#,
+            #"[{"ts": "1", "size": 01}]"#,
+            #"[{"ts": "1", "size": -}]"#,
+            #"[{"ts": "1", "size": 1.}]"#,
+            #"[{"ts": "1", "size": 1e}]"#,
+            #"[{"ts": "1", "upload": }]"#,
+            #"[{"ts": "1", "upload": @}]"#,
+            #"[{"ts": "1", "user_profile": {"#,
+            #"[{"ts": "1", "user_profile": {"a": [1"#,
+            #"[{"ts": "1", "replies": ["#,
+            #"[{"ts": "1", "x": 1}, ]"#,
+            #"[{"ts": "1", "x": 1}] trailing"#,
+            #"[{"ts": "1", "x": 1} {"ts": "2"}]"#,
+            #"[{"ts": "1", "x": {"y": 1}, }]"#,
+        ]
+        for text in broken {
+            guard case .failure(let slotError) = slots(text), case .failure(let treeError) = tree(text) else {
+                Issue.record("expected both to fail: \(text)")
+                continue
+            }
+            #expect(slotError == treeError, "\(text)")
+        }
+        let invalidUTF8 = Array(#"[{"ts": "1", "team": "a"#.utf8) + [0xFF] + Array(#""}]"#.utf8)
+        var slotError: Diagnostic?
+        var treeError: Diagnostic?
+        do throws(Diagnostic) {
+            _ = try JSONParser.parse(
+                invalidUTF8, file: "day.json", streamingObjectsOfTopLevelArrayWith: Self.fields, to: { _, _ in },
+                otherElements: { _, _ in })
+        } catch { slotError = error }
+        do throws(Diagnostic) { _ = try JSONParser.parse(invalidUTF8, file: "day.json") } catch { treeError = error }
+        #expect(slotError != nil)
+        #expect(slotError == treeError)
+    }
+
+    @Test func nestingLimitHoldsInSkippedMembers() {
+        let depth = JSONParser.maximumDepth
+        for extra in [-1, 0, 1] {
+            let inner = depth - 2 + extra
+            let text =
+                #"[{"ts": "1", "blocks_we_skip": "# + String(repeating: "[", count: inner)
+                + String(repeating: "]", count: inner) + "}]"
+            switch (slots(text), tree(text)) {
+            case (.success, .success): #expect(extra <= 0, "depth \(inner) should fail")
+            case (.failure(let left), .failure(let right)): #expect(left == right)
+            default: Issue.record("slot and tree paths disagree at nesting \(inner)")
+            }
+        }
+    }
+
+    // MARK: the importer
+
+    /// Writes `files` (path → contents) under a new temporary folder.
+    static func export(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slack-\(UUID().uuidString)")
+        for (path, contents) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: url)
+        }
+        return root
+    }
+
+    static func read(_ root: URL) -> (conversations: [ImportedConversation], diagnostics: [Diagnostic]) {
+        #expect(SlackImporter.detect(ExportCandidate(url: root)))
+        var conversations: [ImportedConversation] = []
+        let diagnostics = SlackImporter.read(
+            DetectedExport(format: .slack, items: [root], root: root),
+            context: ImportContext(root: root, config: SiteConfig()), emit: { conversations.append($0) })
+        return (conversations, diagnostics)
+    }
+
+    static let metadata = [
+        "users.json": #"[{"id": "U1", "name": "ann", "profile": {"display_name": "Ann"}}]"#,
+        "channels.json": #"[{"id": "C1", "name": "general", "members": ["U1"]}, {"id": "C2", "name": "random"}]"#,
+    ]
+
+    @Test func badDayFilesAreLocatedAndSinkNothingElse() throws {
+        var files = Self.metadata
+        files["general/2024-01-01.json"] = """
+            [
+                {"type": "message", "user": "U1", "ts": "1704067200.000100", "text": "kept",
+                 "user_profile": {"display_name": "x"}},
+                42,
+                {"type": "message", "user": "U1", "ts": 1704067201, "text": "numeric ts"},
+                {"type": "message", "user": "U1", "ts": "1704067202.000000", "text": "also kept"}
+            ]
+            """
+        files["general/2024-01-02.json"] = """
+            [
+                {"type": "message", "user": "U1", "ts": "1704153600.000000", "text": "lost with its file"},
+                {"type": "message", "user": "U1", "ts": "1704153601.000000", "team": "T1",}
+            ]
+            """
+        files["general/2024-01-03.json"] = #"{"messages": []}"#
+        files["random/2024-01-01.json"] = #"[{"type": "message", "user": "U1", "ts": "1704067200.5", "text": "hi"}]"#
+        let root = try Self.export(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (conversations, exportDiagnostics) = Self.read(root)
+        #expect(exportDiagnostics.isEmpty)
+        #expect(conversations.map(\.key) == [root.lastPathComponent + "/general", root.lastPathComponent + "/random"])
+        let general = conversations[0]
+        let errors = general.diagnostics.filter { $0.severity == .error }.map { diagnostic in
+            let location = diagnostic.location
+            let file = ((location?.file ?? "") as NSString).lastPathComponent
+            return "\(file):\(location?.line ?? 0):\(location?.column ?? 0) \(diagnostic.problem)"
+        }
+        #expect(errors.count == 4)
+        #expect(errors[0].hasPrefix("2024-01-01.json:4:5 "), "\(errors)")  // the element that is not an object
+        #expect(errors[0].contains("[1]"), "\(errors)")
+        #expect(errors[1].hasPrefix("2024-01-01.json:5:45 "), "\(errors)")  // the ts that is a number
+        #expect(errors[2].hasPrefix("2024-01-02.json:3:79 "), "\(errors)")  // the trailing comma
+        #expect(errors[3].hasPrefix("2024-01-03.json:1:1 "), "\(errors)")  // not an array
+        // Only the messages of files that parse count; an error keeps the conversation's last good pages.
+        #expect(general.messagesIn == 2)
+        #expect(general.conversation == nil)
+        // The other conversation is untouched.
+        #expect(conversations[1].diagnostics.isEmpty)
+        #expect(conversations[1].conversation?.messages.map(\.id) == ["1704067200.5"])
+        #expect(conversations[1].conversation?.messages.first?.source?.path == "$[0]")
+    }
+
+    @Test func participantsComeInMessageOrderAcrossDays() throws {
+        var files = Self.metadata
+        // Day files sort by name; each names senders the metadata does not know.
+        files["random/2024-01-02.json"] = """
+            [
+                {"type": "message", "user": "U3", "ts": "1704153600.000000", "text": "third",
+                 "user_profile": {"display_name": "Profile Three"}},
+                {"type": "message", "user": "U2", "ts": "1704153601.000000", "text": "again",
+                 "user_profile": {"display_name": "Renamed Two"}}
+            ]
+            """
+        files["random/2024-01-01.json"] = """
+            [
+                {"type": "message", "user": "U2", "ts": "1704067200.000000", "text": "first",
+                 "user_profile": {"display_name": "Profile Two"},
+                 "reactions": [{"name": "+1", "users": ["U4", "U1"]}]},
+                {"type": "message", "subtype": "bot_message", "bot_id": "B1", "username": "hook", "ts": "1704067201.0",
+                 "text": "from a hook"},
+                {"type": "message", "subtype": "bot_message", "bot_id": "B2", "ts": "1704067202.0", "text": "bot",
+                 "bot_profile": {"id": "B2", "name": "Old name"}},
+                {"type": "message", "subtype": "bot_message", "bot_id": "B2", "ts": "1704067203.0", "text": "bot",
+                 "bot_profile": {"id": "B2", "name": "New name"}},
+                {"type": "message", "ts": "1704067204.0", "text": "nobody"}
+            ]
+            """
+        let root = try Self.export(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (conversations, _) = Self.read(root)
+        let random = try #require(conversations.first { $0.key.hasSuffix("/random") }?.conversation)
+        #expect(random.participants.map(\.id) == ["U2", "U4", "U1", "B1", "B2", "unknown", "U3"])
+        #expect(
+            random.participants.map(\.name) == [
+                "Profile Two", "U4", "Ann", "hook", "New name", "Unknown", "Profile Three",
+            ])
+        #expect(random.messages.map { $0.reactions.first?.emoji } == ["👍", nil, nil, nil, nil, nil, nil])
+        #expect(random.messages.map(\.sender) == ["U2", "B1", "B2", "B2", "unknown", "U3", "U2"])
+    }
+}
