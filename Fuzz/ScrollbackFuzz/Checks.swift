@@ -1,27 +1,81 @@
-// What every fuzz target checks besides "no crash": a time bound per input byte, and for HTML
-// output, the sanitizer's safety property.
-import Dispatch
+// What every fuzz target checks besides "no crash": a bound on the work per input byte, and for
+// HTML output, the sanitizer's safety property.
+import ScrollbackModel
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A generous bound on the work per input: `base` plus `perByte` for each input byte. A
-/// quadratic path shows up as inputs a few kilobytes long that cross it (the fuzzers run with
-/// AddressSanitizer in debug builds, hence the loose constants).
-public enum FuzzBound {
-    public static let baseNanoseconds: UInt64 = 2_000_000_000
-    public static let perByteNanoseconds: UInt64 = 200_000
+/// A bound on the work per input: `base` plus `perByte` for each input byte, in CPU time of the
+/// process (all threads: Slack reads conversations on a second thread), so a loaded machine
+/// does not trip it. A quadratic path shows up as inputs a few kilobytes long that cross it.
+enum FuzzBound {
+    static let baseNanoseconds: UInt64 = 1_000_000_000
+    static let perByteNanoseconds: UInt64 = 50_000
 
-    /// Stops the run (a crash libFuzzer saves as a reproducer) when the work since `start` took
+    /// The process's CPU time so far, in nanoseconds.
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Runs `work` and stops the run (a crash libFuzzer saves as a reproducer) when it took
     /// longer than the bound for `bytes` input bytes.
-    public static func check(start: UInt64, bytes: Int, what: String) {
-        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    static func measure<Result>(bytes: Int, what: String, _ work: () -> Result) -> Result {
+        let start = now()
+        let result = work()
+        let elapsed = now() - start
         let bound = baseNanoseconds + UInt64(bytes) * perByteNanoseconds
         if elapsed > bound {
-            var message = "\(what) took \(elapsed / 1_000_000) ms for \(bytes) bytes (bound \(bound / 1_000_000) ms)\n"
-            message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-            abort()
+            fail("\(what) took \(elapsed / 1_000_000) ms of CPU for \(bytes) bytes (bound \(bound / 1_000_000) ms)")
+        }
+        return result
+    }
+}
+
+/// Stops the run with `message` on standard error: libFuzzer saves the input as a reproducer.
+func fail(_ message: String) -> Never {
+    var text = "property failed: " + message + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    abort()
+}
+
+/// What a reader's or importer's result must hold on every input: bad input gives located
+/// diagnostics, never a trap, and nothing in a conversation that was built is lost or unsafe.
+enum ReadCheck {
+    /// Every diagnostic names a file, a line and a column (from 1).
+    static func checkLocated(_ diagnostics: [Diagnostic], what: String) {
+        for diagnostic in diagnostics {
+            guard let location = diagnostic.location, !location.file.isEmpty, location.line >= 1,
+                location.column >= 1
+            else {
+                fail("\(what): a diagnostic without a usable location: \(diagnostic)")
+            }
+        }
+    }
+
+    /// `checkLocated`, and: a conversation that was not built has an error saying why; message
+    /// ids are distinct (every source message is one message element); no rich text can run script.
+    static func check(_ conversation: Conversation?, diagnostics: [Diagnostic], what: String) {
+        checkLocated(diagnostics, what: what)
+        guard let conversation else {
+            if !diagnostics.contains(where: { $0.severity == .error }) {
+                fail("\(what): no conversation and no error saying why")
+            }
+            return
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            fail("\(what): a conversation was built despite an error")
+        }
+        var ids = Set<String>()
+        for message in conversation.messages {
+            if !ids.insert(message.id).inserted { fail("\(what): message id '\(message.id)' is used twice") }
+            if case .attributedText(let rich) = message.kind,
+                let problem = SanitizedHTMLCheck.scriptViolation(in: rich.html)
+            {
+                fail("\(what): rich text that can run script: \(problem)")
+            }
         }
     }
 }
@@ -30,7 +84,7 @@ public enum FuzzBound {
 /// non-allowed) URL: every tag is an allowed one, every attribute an allowed one, every URL of an
 /// allowed scheme. The sanitizer escapes `& < > " '` in text and attribute values, so tags can
 /// be read by scanning from `<` to `>`.
-public enum SanitizedHTMLCheck {
+enum SanitizedHTMLCheck {
     static let allowedTags: Set<String> = [
         "p", "br", "strong", "b", "em", "i", "u", "s", "del", "ins", "mark", "small", "sub", "sup", "code",
         "pre", "kbd", "blockquote", "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -43,7 +97,7 @@ public enum SanitizedHTMLCheck {
     ]
 
     /// The first violation in `html`, or `nil`.
-    public static func violation(in html: String) -> String? {
+    static func violation(in html: String) -> String? {
         let bytes = Array(html.utf8)
         var index = 0
         while index < bytes.count {
@@ -86,7 +140,7 @@ public enum SanitizedHTMLCheck {
     /// handler attribute, or an `href`/`src` whose scheme is `javascript:`, `vbscript:` or
     /// `data:`. For HTML from cmark-gfm (rich text of the readers), whose tags and attributes
     /// are cmark's own and not the sanitizer's allow-list.
-    public static func scriptViolation(in html: String) -> String? {
+    static func scriptViolation(in html: String) -> String? {
         let bytes = Array(html.lowercased().utf8)
         var index = 0
         while index < bytes.count {
@@ -98,51 +152,52 @@ public enum SanitizedHTMLCheck {
             let tag = String(decoding: bytes[index..<end], as: UTF8.self)
             index = end
             if tag.hasPrefix("<script") { return "a script tag" }
-            // Attribute values are quoted and escaped: split outside quotes.
+            // Attribute values are quoted and escaped: split outside quotes. Scalars, not
+            // Characters: a browser reads `"` followed by a combining mark as a quote.
+            let scalars = Array(tag.unicodeScalars)
             var inQuote = false
-            var previous: Character = " "
-            var attributeStart = tag.startIndex
-            for position in tag.indices {
-                let character = tag[position]
-                if character == "\"" { inQuote.toggle() }
-                if !inQuote, previous.isWhitespace || previous == "/", !character.isWhitespace {
-                    attributeStart = position
-                    let rest = tag[attributeStart...]
-                    if rest.hasPrefix("on"), let equals = rest.firstIndex(of: "="),
-                        rest[..<equals].allSatisfy({ $0.isLetter })
+            var previous: Unicode.Scalar = " "
+            for (position, scalar) in scalars.enumerated() {
+                if scalar == "\"" { inQuote.toggle() }
+                if !inQuote, previous.properties.isWhitespace || previous == "/", !scalar.properties.isWhitespace {
+                    let rest = String(String.UnicodeScalarView(scalars[position...]))
+                    if rest.hasPrefix("on"), let equals = rest.unicodeScalars.firstIndex(of: "="),
+                        rest.unicodeScalars[..<equals].allSatisfy({ $0.properties.isAlphabetic })
                     {
                         return "event handler in \(tag)"
                     }
                     for name in ["href=\"", "src=\""] where rest.hasPrefix(name) {
-                        let value = rest.dropFirst(name.count).prefix { $0 != "\"" }
-                            .filter { !$0.isWhitespace && !($0.asciiValue.map { $0 < 0x20 } ?? false) }
-                        for scheme in ["javascript:", "vbscript:", "data:"] where value.hasPrefix(scheme) {
+                        let value = rest.unicodeScalars.dropFirst(name.unicodeScalars.count).prefix { $0 != "\"" }
+                            .filter { !$0.properties.isWhitespace && $0.value >= 0x20 }
+                        let text = String(String.UnicodeScalarView(value))
+                        for scheme in ["javascript:", "vbscript:", "data:"] where text.hasPrefix(scheme) {
                             return "\(scheme) URL in \(tag)"
                         }
                     }
                 }
-                previous = character
+                previous = scalar
             }
         }
         return nil
     }
 
-    /// Checks one start tag's text (between `<` and `>`): `name attr="value" …`.
+    /// Checks one start tag's text (between `<` and `>`): `name attr="value" …`, scalar by scalar
+    /// (a `"` followed by a combining mark is one Character but still a quote to a browser).
     private static func check(_ tag: String) -> String? {
-        var rest = Substring(tag)
-        let name = rest.prefix { $0 != " " }
-        guard allowedTags.contains(String(name)) else { return "tag <\(name)>" }
-        rest = rest.dropFirst(name.count)
+        var rest = Substring(tag).unicodeScalars
+        let name = String(String.UnicodeScalarView(rest.prefix { $0 != " " }))
+        guard allowedTags.contains(name) else { return "tag <\(name)>" }
+        rest = rest.dropFirst(name.unicodeScalars.count)
         while !rest.isEmpty {
             guard rest.first == " " else { return "junk in <\(tag)>" }
             rest = rest.dropFirst()
-            let attribute = rest.prefix { $0 != "=" }
-            guard allowedAttributes.contains(String(attribute)) else { return "attribute \(attribute) in <\(name)>" }
-            rest = rest.dropFirst(attribute.count)
-            guard rest.hasPrefix("=\"") else { return "unquoted value in <\(tag)>" }
+            let attribute = String(String.UnicodeScalarView(rest.prefix { $0 != "=" }))
+            guard allowedAttributes.contains(attribute) else { return "attribute \(attribute) in <\(name)>" }
+            rest = rest.dropFirst(attribute.unicodeScalars.count)
+            guard rest.starts(with: "=\"".unicodeScalars) else { return "unquoted value in <\(tag)>" }
             rest = rest.dropFirst(2)
             guard let close = rest.firstIndex(of: "\"") else { return "unterminated value in <\(tag)>" }
-            let value = rest[..<close]
+            let value = Substring(rest[..<close])
             rest = rest[rest.index(after: close)...]
             if attribute == "href" || attribute == "src", let scheme = browserScheme(of: value) {
                 guard ["http", "https", "mailto"].contains(scheme) else { return "URL \(value)" }

@@ -1,17 +1,17 @@
-// libFuzzer target: the site config reader (`scrollback.yml` through Yams; the first byte picks
-// YAML or JSON). Property: no crash or sanitizer report, and a read takes at most a bound per
-// input byte (`FuzzBound`): YAML alias bombs must be refused quickly.
-import Dispatch
-import FuzzSupport
+// Fuzz target `ConfigReader`: the site config reader (`scrollback.yml` through Yams; the first
+// byte picks YAML or JSON). Properties: no crash or sanitizer report, a read takes at most a
+// bound per input byte (`FuzzBound`: YAML alias bombs must be refused quickly), and every
+// diagnostic is located.
+import ScrollbackModel
 import ScrollbackReading
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzConfigReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size > 0 else { return 0 }
-    let isJSON = data[0] & 1 == 1
-    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let start = DispatchTime.now().uptimeNanoseconds
-    _ = ConfigReader.read(bytes: bytes, file: isJSON ? "scrollback.json" : "scrollback.yml", isJSON: isJSON)
-    FuzzBound.check(start: start, bytes: size, what: "config read")
-    return 0
+func fuzzConfigReader(_ input: UnsafeBufferPointer<UInt8>) {
+    guard let first = input.first else { return }
+    let isJSON = first & 1 == 1
+    let bytes = Array(input.dropFirst())
+    let file = isJSON ? "scrollback.json" : "scrollback.yml"
+    let result = FuzzBound.measure(bytes: input.count, what: "config read") {
+        ConfigReader.read(bytes: bytes, file: file, isJSON: isJSON)
+    }
+    ReadCheck.checkLocated(result.diagnostics, what: "config reader")
 }
