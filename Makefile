@@ -1,5 +1,5 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test lint install fuzz bench bench-quick deps deps-test clean
+.PHONY: site serve test lint install fuzz fuzz-ci bench bench-quick deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
 # The release binary: the Swift standard library and Foundation linked in, templates embedded.
@@ -30,6 +30,11 @@ test: deps-test lint
 # The libFuzzer targets (Fuzz/README.md), ten minutes each; crashes land in .build-fuzz/crashes/.
 fuzz: deps
 	bash scripts/fuzz.sh --seconds 600
+
+# The bounded fuzz step for CI: every target for FUZZ_SECONDS each (one optimised ASan build first).
+FUZZ_SECONDS ?= 20
+fuzz-ci: deps
+	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
 
 # Fails on Swift code that `swift format` would change (fix: swift format -i -r Sources Tests Plugins).
 lint:

@@ -106,23 +106,21 @@ let package = Package(
     ]
 )
 
-// libFuzzer targets (Fuzz/README.md), declared only when SCROLLBACK_FUZZ is set: they have no
-// `main` of their own (libFuzzer's is linked by `--sanitize=fuzzer`), so a plain `swift build`
-// must not see them. Built and run by scripts/fuzz.sh (`make fuzz`).
+// The libFuzzer executable (Fuzz/README.md: one target per reader and importer, chosen by
+// SCROLLBACK_FUZZ_TARGET), declared only when SCROLLBACK_FUZZ is set: it has no `main` of its own
+// (libFuzzer's is linked by `--sanitize=fuzzer`), so a plain `swift build` must not see it.
+// Built and run by scripts/fuzz.sh (`make fuzz`, `make fuzz-ci`). The fuzz build keeps only the
+// stages it reads with: `--sanitize=fuzzer` links libFuzzer's `main` into every executable, which
+// the EmbedTemplates build tool cannot take, and fewer modules make a shorter ASan build.
 if Context.environment["SCROLLBACK_FUZZ"] != nil {
-    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("FuzzJSONReader", ["ScrollbackReading", "ScrollbackModel"]),
-        ("FuzzMarkdownReader", ["ScrollbackReading", "ScrollbackModel"]),
-        ("FuzzHTMLSanitizer", ["ScrollbackHTML"]),
-        ("FuzzConfigReader", ["ScrollbackReading"]),
-        // Importers (Sources/ScrollbackReading/Importers): one `FuzzImporter<Name>` each.
+    let readingStages: Set = [
+        "CCMarkGFM", "CLibXML2", "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML", "ScrollbackReading",
     ]
-    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
-    for target in fuzzTargets {
-        package.targets.append(
-            .executableTarget(
-                name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Fuzz/\(target.name)",
-                exclude: ["Seeds"], swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
-        package.products.append(.executable(name: target.name, targets: [target.name]))
-    }
+    package.targets.removeAll { !readingStages.contains($0.name) }
+    package.products.removeAll()
+    package.targets.append(
+        .executableTarget(
+            name: "ScrollbackFuzz", dependencies: ["ScrollbackReading", "ScrollbackHTML", "ScrollbackModel"],
+            path: "Fuzz/ScrollbackFuzz", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    package.products.append(.executable(name: "ScrollbackFuzz", targets: ["ScrollbackFuzz"]))
 }

@@ -143,4 +143,65 @@ struct ReadingHostileInputTests {
         #expect(!rich.html.lowercased().contains("href=\"data"))
         #expect(rich.html.contains("<a href=\"\">a</a>"))
     }
+
+    // MARK: Importers: numbers and dates out of range (found while writing the importer fuzz targets)
+
+    /// Reads `contents` as the export file `name` with `importer`, from memory (as the fuzz targets do).
+    func importFromMemory(
+        _ importer: any ExportImporter.Type, name: String, contents: String
+    ) -> (conversations: [ImportedConversation], diagnostics: [Diagnostic]) {
+        let root = URL(fileURLWithPath: "/nonexistent-hostile-export")
+        let file = root.appendingPathComponent(name)
+        let bytes = Array(contents.utf8)
+        let context = ImportContext(root: root, config: SiteConfig(), readFile: { $0.path == file.path ? bytes : nil })
+        var conversations: [ImportedConversation] = []
+        let diagnostics = importer.read(
+            DetectedExport(format: importer.format, items: [file], root: root), context: context,
+            emit: { conversations.append($0) })
+        return (conversations, diagnostics)
+    }
+
+    @Test("huge numbers in a Discord export (reaction count, pixel size, file size) do not trap")
+    func discordHugeNumbers() throws {
+        let export = """
+            {"guild": {"id": "1", "name": "G"}, "channel": {"id": "2", "name": "general"}, "messages": [
+              {"id": "1", "type": "Default", "timestamp": "2024-05-03T09:00:00Z", "content": "hi", "author": {"id": "10", "name": "a"},
+               "reactions": [{"emoji": {"name": "👍"}, "count": 1e300, "users": []}]},
+              {"id": "2", "type": "Default", "timestamp": "2024-05-03T09:01:00Z", "content": "", "author": {"id": "10", "name": "a"},
+               "attachments": [{"url": "https://cdn.example.com/a.png", "fileName": "a.png", "fileSizeBytes": 1e300, "width": 1e300, "height": 1e300}]}
+            ]}
+            """
+        let result = importFromMemory(DiscordImporter.self, name: "G - general [2].json", contents: export)
+        let conversation = try #require(result.conversations.first?.conversation)
+        #expect(conversation.messages.count == 2)
+        #expect(conversation.messages[0].reactions.first?.senders.isEmpty == true)  // no count: no senders
+    }
+
+    @Test("huge numbers in a Telegram export (call length, media size, duration) do not trap")
+    func telegramHugeNumbers() throws {
+        let export = """
+            {"name": "T", "type": "personal_chat", "id": 1, "messages": [
+              {"id": 1, "type": "service", "date": "2024-05-03T09:00:00", "actor": "A", "actor_id": "user1", "action": "phone_call", "duration_seconds": 1e300, "text": ""},
+              {"id": 2, "type": "message", "date": "2024-05-03T09:01:00", "from": "A", "from_id": "user1", "file": "v.ogg", "media_type": "voice_message", "duration_seconds": 1e300, "width": 1e300, "height": 2, "file_size": -1e300, "text": ""}
+            ]}
+            """
+        let result = importFromMemory(TelegramImporter.self, name: "result.json", contents: export)
+        let conversation = try #require(result.conversations.first?.conversation)
+        #expect(conversation.messages.count == 2)
+    }
+
+    @Test("a ChatGPT create_time past the year 9999 is a located error, not a date later stages trap on")
+    func chatGPTDateOutOfRange() {
+        let export = """
+            [{"title": "T", "current_node": "a", "mapping": {"a": {"id": "a", "parent": null, "children": [],
+              "message": {"id": "a", "author": {"role": "user"}, "create_time": 1e300, "content": {"content_type": "text", "parts": ["hi"]}}}}}]
+            """
+        let result = importFromMemory(ChatGPTImporter.self, name: "conversations.json", contents: export)
+        let imported = result.conversations.first
+        #expect(imported?.conversation == nil)
+        #expect(
+            imported?.diagnostics.contains {
+                $0.severity == .error && $0.problem.message.contains("9999") && $0.location?.line == 2
+            } == true)
+    }
 }

@@ -88,11 +88,28 @@ public struct ConversationAssembler {
         return derived
     }
 
+    /// The dates a message may carry: the years 1 to 9999, as the ISO 8601 dates of a log. An
+    /// export's Unix time (`"ts": "1e300"`) outside them is an error at the message, never a date
+    /// later stages cannot convert to `Int` or format.
+    static let validDates = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
+
     /// Adds a message read from the export: its id (the source id) is made unique, and
     /// unknown senders become participants.
     public mutating func append(_ message: Message) {
         var message = message
         messagesIn += 1
+        if !Self.validDates.contains(message.date) {
+            diagnostics.append(
+                .error(
+                    .invalidDate(
+                        "\(message.date.timeIntervalSince1970) seconds since 1970",
+                        expected: "a date between the years 1 and 9999"), at: message.location))
+        }
+        if let edited = message.edited, !Self.validDates.contains(edited) {
+            diagnostics.append(
+                .warning(.other("the edit date is outside the years 1 to 9999; it is left out"), at: message.location))
+            message.edited = nil
+        }
         message.id = uniqueID(for: message.id, at: message.location)
         if let sender = message.sender, participantIndex[sender] == nil {
             addParticipant(Participant(id: sender, name: sender))

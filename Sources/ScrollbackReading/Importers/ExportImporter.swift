@@ -44,6 +44,10 @@ enum ReadAhead {
         _ items: [Item], read: @escaping @Sendable (Item) -> ImportedConversation?,
         emit: (ImportedConversation) -> Void
     ) {
+        if items.count == 1 {  // nothing to read ahead of: no thread hop
+            if let value = read(items[0]) { emit(value) }
+            return
+        }
         func start(_ index: Int) -> Pending? {
             guard index < items.count else { return nil }
             let pending = Pending()
@@ -93,18 +97,21 @@ public struct ExportCandidate: Sendable {
 
     /// Looks at `url`, reading the first bytes of a file.
     public init(url: URL) {
-        self.url = url
         var isFolder: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
-        self.isDirectory = isFolder.boolValue
-        if isFolder.boolValue {
-            head = []
-        } else if let handle = FileHandle(forReadingAtPath: url.path) {
+        var head: [UInt8] = []
+        if !isFolder.boolValue, let handle = FileHandle(forReadingAtPath: url.path) {
             head = [UInt8]((try? handle.read(upToCount: Self.headSize)) ?? Data())
             try? handle.close()
-        } else {
-            head = []
         }
+        self.init(url: url, isDirectory: isFolder.boolValue, head: head)
+    }
+
+    /// A candidate whose first bytes are already known (the fuzz targets detect from memory).
+    public init(url: URL, isDirectory: Bool, head: [UInt8]) {
+        self.url = url
+        self.isDirectory = isDirectory
+        self.head = Array(head.prefix(Self.headSize))
     }
 
     /// The names of a folder's entries (empty for a file).
@@ -195,11 +202,20 @@ public struct ImportContext: Sendable {
     let reading: ReadingContext
     /// Maps a path inside an unpacked zip back to how the user knows it (`export.zip/users.json`).
     let displayPrefix: (unpacked: String, shown: String)?
+    /// Reads an export file's bytes: from disk in a build, from memory in the fuzz targets
+    /// (Fuzz/README.md), which so run the build's own `read` on every input.
+    let readFile: @Sendable (URL) -> [UInt8]?
 
     /// A context reading media inside `root` with `config`'s rules. `shownAs` names a zip the
     /// root was unpacked from, so diagnostics say `export.zip/…` instead of a temporary path.
-    public init(root: URL, config: SiteConfig, inputRoot: URL? = nil, shownAs: URL? = nil) {
+    /// `readFile` gives the bytes of an export file (`nil`: it cannot be read); the default
+    /// reads the file from disk.
+    public init(
+        root: URL, config: SiteConfig, inputRoot: URL? = nil, shownAs: URL? = nil,
+        readFile: @escaping @Sendable (URL) -> [UInt8]? = { LogReader.contents(ofFile: $0.path) }
+    ) {
         self.root = root
+        self.readFile = readFile
         let base = inputRoot ?? root
         self.reading = ReadingContext(
             inputRoot: base, config: config,
@@ -213,12 +229,6 @@ public struct ImportContext: Sendable {
         } else {
             displayPrefix = nil
         }
-    }
-
-    init(reading: ReadingContext, root: URL, displayPrefix: (unpacked: String, shown: String)?) {
-        self.reading = reading
-        self.root = root
-        self.displayPrefix = displayPrefix
     }
 
     /// The site configuration.
@@ -235,13 +245,20 @@ public struct ImportContext: Sendable {
         return reading.displayPath(file)
     }
 
-    /// The JSON document in `file` (named `shown` in diagnostics), or `nil` with the located
-    /// reason (unreadable file, malformed JSON) handed to `report`.
-    public func parseJSON(_ file: URL, shown: String, report: (Diagnostic) -> Void) -> JSONNode? {
-        guard let bytes = LogReader.contents(ofFile: file.path) else {
+    /// The bytes of export file `file` (named `shown` in diagnostics), or `nil` with a located
+    /// error handed to `report`: the one way an importer reads a file of its export.
+    public func contents(of file: URL, shown: String, report: (Diagnostic) -> Void) -> [UInt8]? {
+        guard let bytes = readFile(file) else {
             report(.error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
             return nil
         }
+        return bytes
+    }
+
+    /// The JSON document in `file` (named `shown` in diagnostics), or `nil` with the located
+    /// reason (unreadable file, malformed JSON) handed to `report`.
+    public func parseJSON(_ file: URL, shown: String, report: (Diagnostic) -> Void) -> JSONNode? {
+        guard let bytes = contents(of: file, shown: shown, report: report) else { return nil }
         do {
             return try JSONParser.parse(bytes, file: shown)
         } catch {

@@ -80,6 +80,13 @@ public struct JSONNode: Sendable {
         return nil
     }
 
+    /// The number when it is finite and within `range`, else `nil`. For importers: an export is
+    /// untrusted, and a value such as `1e300` must not reach an `Int` conversion (which traps).
+    public func number(in range: ClosedRange<Double>) -> Double? {
+        guard let value = number, value.isFinite, range.contains(value) else { return nil }
+        return value
+    }
+
     /// What kind of JSON value this is, for "expected a string, got an array" messages.
     public var typeName: String {
         switch value {

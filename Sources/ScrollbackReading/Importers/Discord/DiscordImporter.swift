@@ -126,7 +126,7 @@ public enum DiscordImporter: ExportImporter {
                 }
                 senders.append(userID)
             }
-            let count = Int(reaction["count"]?.number ?? Double(senders.count))
+            let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) } ?? senders.count
             if senders.count < count {
                 // DCE without user lists: the count is kept as that many unnamed people.
                 if !assembler.hasParticipant("discord-someone") {
@@ -230,8 +230,8 @@ public enum DiscordImporter: ExportImporter {
             let name = attachment["fileName"]?.string
             let ext = ((name ?? "") as NSString).pathExtension.lowercased()
             var size: PixelSize?
-            if let width = attachment["width"]?.number, let height = attachment["height"]?.number, width >= 1,
-                height >= 1
+            if let width = attachment["width"]?.number(in: 1...1_000_000),
+                let height = attachment["height"]?.number(in: 1...1_000_000)
             {
                 size = PixelSize(width: Int(width), height: Int(height))
             } else if case .local(let asset) = media {
@@ -247,7 +247,9 @@ public enum DiscordImporter: ExportImporter {
             default: break
             }
             return .file(
-                FileItem(source: media, name: name, size: attachment["fileSizeBytes"]?.number.map { Int64($0) }))
+                FileItem(
+                    source: media, name: name, size: attachment["fileSizeBytes"]?.number(in: 0...9e15).map { Int64($0) }
+                ))
         }
         var markdown = self.markdown(content)
         for attachment in attachments {

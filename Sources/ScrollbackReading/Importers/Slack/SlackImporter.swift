@@ -65,18 +65,7 @@ public enum SlackImporter: ExportImporter {
         func load(_ name: String) -> JSONNode? {
             let url = folder.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            let shown = context.displayPath(url)
-            guard let bytes = LogReader.contents(ofFile: url.path) else {
-                diagnostics.append(
-                    .error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
-                return nil
-            }
-            do {
-                return try JSONParser.parse(bytes, file: shown)
-            } catch {
-                diagnostics.append(error)
-                return nil
-            }
+            return context.parseJSON(url, shown: context.displayPath(url), report: { diagnostics.append($0) })
         }
         // Users and bots: id → name and avatar.
         var users: [String: String] = [:]
@@ -534,13 +523,14 @@ struct SlackConversationReader {
         let title = item["title"]?.string
         if let mime, mime.hasPrefix("image/"), case .local = source {
             var size: PixelSize?
-            if let width = item["original_w"]?.number, let height = item["original_h"]?.number, width >= 1, height >= 1
+            if let width = item["original_w"]?.number(in: 1...1_000_000),
+                let height = item["original_h"]?.number(in: 1...1_000_000)
             {
                 size = PixelSize(width: Int(width), height: Int(height))
             }
             return .photo(MediaItem(source: source, size: size, alt: title))
         }
-        let size = item["size"]?.number.map { Int64($0) }
+        let size = item["size"]?.number(in: 0...9e15).map { Int64($0) }
         return .file(FileItem(source: source, name: item["name"]?.string ?? title, size: size, mimeType: mime))
     }
 }

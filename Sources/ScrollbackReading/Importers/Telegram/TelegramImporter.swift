@@ -273,12 +273,13 @@ struct TelegramChatReader {
         case "clear_history": return "History was cleared"
         case "phone_call", "group_call":
             var text = "\(actor) \(action == "group_call" ? "started a group call" : "called")"
-            if let seconds = node["duration_seconds"]?.number { text += " (\(Int(seconds)) s)" }
+            if let seconds = node["duration_seconds"]?.number(in: 0...1e9) { text += " (\(Int(seconds)) s)" }
             if let reason = node["discard_reason"]?.string, reason != "hangup" { text += " — \(reason)" }
             return text
         case "topic_created": return "\(actor) created the topic “\(title ?? "")”"
         case "set_messages_ttl": return "\(actor) changed the auto-delete timer"
-        case "score_in_game": return "\(actor) scored \(node["score"]?.number.map { String(Int($0)) } ?? "") in a game"
+        case "score_in_game":
+            return "\(actor) scored \(node["score"]?.number(in: -9e15...9e15).map { String(Int($0)) } ?? "") in a game"
         default:
             diagnostics.append(
                 .warning(.other("Telegram service action '\(action)' is shown as its name"), at: location))
@@ -302,7 +303,9 @@ struct TelegramChatReader {
         let text = pieces.map(\.text).joined()
         let caption = text.isEmpty ? nil : text
         let size: PixelSize? = {
-            guard let width = node["width"]?.number, let height = node["height"]?.number, width > 0, height > 0 else {
+            guard let width = node["width"]?.number(in: 1...1_000_000),
+                let height = node["height"]?.number(in: 1...1_000_000)
+            else {
                 return nil
             }
             return PixelSize(width: Int(width), height: Int(height))
@@ -318,7 +321,7 @@ struct TelegramChatReader {
             return context.media(localPath: value, relativeTo: file, at: location, diagnostics: &diagnostics)
         }
         func number(_ keys: String...) -> Double? {
-            keys.lazy.compactMap { node[$0]?.number }.first
+            keys.lazy.compactMap { node[$0]?.number(in: 0...9e15) }.first
         }
 
         if node["photo"] != nil {

@@ -68,8 +68,7 @@ public enum WhatsAppImporter: ExportImporter {
         var assembler = ConversationAssembler(
             format: .whatsapp, id: name, title: WhatsAppChatReader.title(fromFileName: name + ".txt"), key: shown,
             sourceFiles: [shown], location: start)
-        guard let bytes = LogReader.contents(ofFile: file.path) else {
-            assembler.report(.error(.fileSystem("cannot read file"), at: start))
+        guard let bytes = context.contents(of: file, shown: shown, report: { assembler.report($0) }) else {
             return assembler.finish()
         }
         if let bad = UTF8Check.firstInvalidByte(in: bytes, file: shown) {

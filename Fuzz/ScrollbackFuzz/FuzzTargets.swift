@@ -1,0 +1,59 @@
+// The one libFuzzer executable (Fuzz/README.md): every target is a function of this module, and
+// `SCROLLBACK_FUZZ_TARGET` chooses which one runs, so the fuzzers need one AddressSanitizer link
+// instead of one per target. There is no `main`: libFuzzer's is linked by `--sanitize=fuzzer`.
+import Foundation
+
+/// One fuzz target: the name that selects it (and its seed folder, `Fuzz/Seeds/<name>`), the
+/// longest input worth trying (libFuzzer's `-max_len`: longer inputs find nothing new and run
+/// slower), and the function run on every input, which checks the target's properties.
+struct FuzzTarget: Sendable {
+    let name: String
+    let maximumLength: Int
+    let run: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
+}
+
+/// Every target, in the order `scripts/fuzz.sh` runs them.
+let fuzzTargets: [FuzzTarget] = [
+    FuzzTarget(name: "JSONReader", maximumLength: 8192, run: fuzzJSONReader),
+    FuzzTarget(name: "MarkdownReader", maximumLength: 8192, run: fuzzMarkdownReader),
+    FuzzTarget(name: "HTMLSanitizer", maximumLength: 4096, run: fuzzHTMLSanitizer),
+    FuzzTarget(name: "ConfigReader", maximumLength: 4096, run: fuzzConfigReader),
+    FuzzTarget(name: "SlackImporter", maximumLength: 8192, run: fuzzSlackImporter),
+    FuzzTarget(name: "DiscordImporter", maximumLength: 8192, run: fuzzDiscordImporter),
+    FuzzTarget(name: "TelegramImporter", maximumLength: 8192, run: fuzzTelegramImporter),
+    FuzzTarget(name: "WhatsAppImporter", maximumLength: 8192, run: fuzzWhatsAppImporter),
+    FuzzTarget(name: "ChatGPTImporter", maximumLength: 8192, run: fuzzChatGPTImporter),
+]
+
+/// The target `SCROLLBACK_FUZZ_TARGET` names. `list` prints every target with its `-max_len`
+/// (what `scripts/fuzz.sh` reads) and exits; an unknown name exits with the list.
+let selectedTarget: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["SCROLLBACK_FUZZ_TARGET"] ?? ""
+    if let target = fuzzTargets.first(where: { $0.name == name }) { return target }
+    if name == "list" {
+        printTargets(to: STDOUT_FILENO)
+        exit(0)
+    }
+    printTargets(to: STDERR_FILENO, heading: "SCROLLBACK_FUZZ_TARGET must name a target (name, -max_len):\n")
+    exit(2)
+}()
+
+/// Prints `name max_len`, one target a line (nothing is left allocated for the leak check at `exit`).
+func printTargets(to descriptor: CInt, heading: String = "") {
+    var text = heading + fuzzTargets.map { "\($0.name) \($0.maximumLength)\n" }.joined()
+    text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
+}
+
+/// Called by libFuzzer once before any input: fails fast on an unknown target.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(_ argc: UnsafeMutableRawPointer, _ argv: UnsafeMutableRawPointer) -> CInt {
+    _ = selectedTarget
+    return 0
+}
+
+/// Called by libFuzzer for every input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    selectedTarget.run(UnsafeBufferPointer(start: size > 0 ? data : nil, count: size))
+    return 0
+}

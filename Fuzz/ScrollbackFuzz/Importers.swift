@@ -1,0 +1,110 @@
+// Fuzz targets for the importers (Sources/ScrollbackReading/Importers): each input is one export
+// file, read from memory through `ImportContext`'s `readFile` by the importer's own `read` (what
+// a build calls), after every importer's `detect` has looked at its first bytes. Properties, on
+// every input: no crash or sanitizer report; the import takes at most a bound per input byte
+// (`FuzzBound`); every diagnostic is located and every conversation passes `ReadCheck`; a built
+// conversation has as many messages out as in (less those left out on purpose), and as many in
+// as the export's own message array holds, counted here from the parsed input.
+import Foundation
+import ScrollbackModel
+import ScrollbackReading
+
+/// A folder that does not exist: media named by an input resolves to a placeholder, never a file.
+private let exportRoot = URL(fileURLWithPath: "/nonexistent-scrollback-fuzz-export")
+
+/// Runs `importer` on `file`, whose bytes are `bytes`, and checks the result. `countMessages`
+/// gives the number of messages the parsed export holds for a conversation (`nil`: not counted).
+private func fuzzImport(
+    _ importer: any ExportImporter.Type, file: URL, bytes: [UInt8], items: [URL]? = nil,
+    readOther: @escaping @Sendable (URL) -> [UInt8]? = { _ in nil },
+    countMessages: ((JSONNode) -> Int?)? = nil
+) {
+    let what = "\(importer.format) importer"
+    let context = ImportContext(
+        root: exportRoot, config: SiteConfig(), readFile: { $0.path == file.path ? bytes : readOther($0) })
+    var conversations: [ImportedConversation] = []
+    let diagnostics = FuzzBound.measure(bytes: bytes.count, what: what) {
+        // Detection sniffs every file under the input, for every format.
+        let candidate = ExportCandidate(url: file, isDirectory: false, head: bytes)
+        for each in ExportImporters.all { _ = each.detect(candidate) }
+        let export = DetectedExport(format: importer.format, items: items ?? [file], root: exportRoot)
+        return importer.read(export, context: context, emit: { conversations.append($0) })
+    }
+    ReadCheck.checkLocated(diagnostics, what: what)
+    for imported in conversations {
+        ReadCheck.check(imported.conversation, diagnostics: imported.diagnostics, what: what)
+        guard imported.conversation != nil else { continue }
+        if imported.messagesOut != imported.messagesIn - imported.leftOut {
+            fail("\(what): \(imported.countLine)")
+        }
+    }
+    // Counted independently of the importer: every entry of the export's message array is a
+    // message in, when a conversation was built from it.
+    if let countMessages, conversations.count == 1, conversations[0].conversation != nil,
+        let root = try? JSONParser.parse(bytes, file: "count"), let expected = countMessages(root),
+        expected != conversations[0].messagesIn
+    {
+        fail("\(what): the export holds \(expected) messages, the importer counted \(conversations[0].messagesIn) in")
+    }
+}
+
+func fuzzDiscordImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    fuzzImport(
+        DiscordImporter.self, file: exportRoot.appendingPathComponent("Guild - general [1].json"), bytes: Array(input),
+        countMessages: { $0["messages"]?.elements?.count })
+}
+
+func fuzzTelegramImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    fuzzImport(
+        TelegramImporter.self, file: exportRoot.appendingPathComponent("result.json"), bytes: Array(input),
+        countMessages: { $0["chats"] == nil ? $0["messages"]?.elements?.count : nil })
+}
+
+func fuzzChatGPTImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // The shown branch is a walk of the mapping tree: only messages in = out + left out is checked.
+    fuzzImport(ChatGPTImporter.self, file: exportRoot.appendingPathComponent("conversations.json"), bytes: Array(input))
+}
+
+func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    fuzzImport(
+        WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),
+        bytes: Array(input))
+}
+
+/// A Slack export on disk (Slack's importer lists its folders): `users.json`, `channels.json` and
+/// one channel folder with one day file, made once per process. The fuzzed input is the day
+/// file's bytes; the other files are read from memory.
+private let slackExport: (folder: URL, day: URL) = {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory())
+        .appendingPathComponent("scrollback-fuzz-slack-\(getpid())/export")
+    let day = folder.appendingPathComponent("general/2024-05-03.json")
+    try! FileManager.default.createDirectory(at: day.deletingLastPathComponent(), withIntermediateDirectories: true)
+    for file in [day, folder.appendingPathComponent("users.json"), folder.appendingPathComponent("channels.json")] {
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("[]".utf8))
+    }
+    atexit {
+        let path = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "scrollback-fuzz-slack-\(getpid())")
+        try? FileManager.default.removeItem(at: path)
+    }
+    return (folder, day)
+}()
+
+private let slackUsers = Array(
+    #"""
+    [{"id": "U1", "name": "alex", "profile": {"display_name": "Alex", "real_name": "Alex Kim"}},
+     {"id": "U2", "name": "sam", "real_name": "Sam Lee"},
+     {"id": "B1", "name": "deploybot", "is_bot": true}]
+    """#.utf8)
+private let slackChannels = Array(
+    #"[{"id": "C1", "name": "general", "members": ["U1", "U2"], "topic": {"value": "Everything"}}]"#.utf8)
+
+func fuzzSlackImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    let export = slackExport
+    let users = export.folder.appendingPathComponent("users.json")
+    let channels = export.folder.appendingPathComponent("channels.json")
+    fuzzImport(
+        SlackImporter.self, file: export.day, bytes: Array(input), items: [export.folder],
+        readOther: { url in url.path == users.path ? slackUsers : url.path == channels.path ? slackChannels : nil },
+        countMessages: { $0.elements?.count })
+}
