@@ -17,7 +17,7 @@ serve: deps
 	$(SCROLLBACK) serve sample-logs
 
 # Run every test: the format lint, the portable-binary check, the Swift unit tests, the
-# benchmark tools' tests, then the browser suite.
+# benchmark tools' tests, the browser suite, then a bounded run of every fuzz target.
 test: deps-test lint
 	$(RELEASE_BUILD)
 	bash scripts/test-portable-binary.sh $(SCROLLBACK)
@@ -26,6 +26,8 @@ test: deps-test lint
 	swift test --skip-build --filter ScrollbackServeTests
 	python3 -m unittest discover -s Tests/Bench
 	bash scripts/test-browser.sh
+	# Every fuzz target for FUZZ_SECONDS (20 s) each, from its committed seeds.
+	$(MAKE) fuzz-ci
 
 # The libFuzzer targets (Fuzz/README.md), ten minutes each; crashes land in .build-fuzz/crashes/.
 fuzz: deps
