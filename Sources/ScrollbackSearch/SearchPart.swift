@@ -178,7 +178,9 @@ public struct SearchPart: Equatable, Sendable {
                         Document(
                             page: page, file: file, anchor: elementID, sender: senderNumber,
                             date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                            text: tokenizesText ? Self.resultText(text) : "", tokens: ids))
+                            text: tokenizesText ? Self.resultText(text) : "",
+                            // An exact-size copy: `ids` keeps its grown buffer for the next message.
+                            tokens: ids.withUnsafeBufferPointer { Array($0) }))
                 }
             }
         }
