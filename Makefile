@@ -1,5 +1,5 @@
 # The commands of the README. Each installs what it needs on a fresh Debian machine.
-.PHONY: site serve test lint install fuzz fuzz-ci bench bench-quick deps deps-test clean
+.PHONY: site serve test lint install fuzz fuzz-ci bench bench-quick bench-search deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
 # The release binary: the Swift standard library and Foundation linked in, templates embedded.
@@ -54,6 +54,17 @@ bench: deps
 
 bench-quick: deps
 	bash scripts/bench/run.sh --messages 100000
+
+# The search benchmark (issue 13), on its own: it drives Chromium and Pagefind, too slow for `make bench`
+# (which reports the build with and without search and the index size). Uses the corpora `make bench` and
+# `make bench-quick` generate: 1M for the four targets, 100k beside Pagefind.
+bench-search: deps
+	$(RELEASE_BUILD)
+	bash scripts/python-env.sh
+	.venv/bin/python scripts/bench/search_bench.py --binary $(SCROLLBACK) \
+	  --corpus bench-work/corpus-1000000-c50-s20240503 --work bench-work/search-1000000 --json bench-work/search-1000000.json
+	.venv/bin/python scripts/bench/search_bench.py --binary $(SCROLLBACK) --pagefind \
+	  --corpus bench-work/corpus-100000-c50-s20240503 --work bench-work/search-100000 --json bench-work/search-100000.json
 
 # Debian packages the build needs; deps-test adds what the browser tests need.
 deps:

@@ -249,29 +249,68 @@ public enum SearchIndex {
 struct JSONWriter {
     var bytes: [UInt8] = []
 
-    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
-    mutating func number(_ value: Int) { bytes += Array(String(value).utf8) }
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
+    mutating func number(_ value: Int) {
+        if value < 0 { bytes.append(0x2D) }
+        digits(value.magnitude)
+    }
+
+    private mutating func digits(_ value: UInt) {
+        if value >= 10 { digits(value / 10) }
+        bytes.append(0x30 + UInt8(value % 10))
+    }
+
+    /// A JSON string: `"`, `\`, newline, return and tab escaped as themselves, other controls
+    /// and U+2028/U+2029 as `\u` and four hex digits; the rest copied as UTF-8.
     mutating func string(_ text: String) {
         bytes.append(0x22)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": bytes += [0x5C, 0x22]
-            case "\\": bytes += [0x5C, 0x5C]
-            case "\n": bytes += [0x5C, 0x6E]
-            case "\r": bytes += [0x5C, 0x72]
-            case "\t": bytes += [0x5C, 0x74]
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            var index = 0
+            let count = utf8.count
+            func flush() {
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+            }
+            while index < count {
+                let byte = utf8[index]
+                var escape: [UInt8]?
+                var length = 1
+                switch byte {
+                case 0x22: escape = [0x5C, 0x22]
+                case 0x5C: escape = [0x5C, 0x5C]
+                case 0x0A: escape = [0x5C, 0x6E]
+                case 0x0D: escape = [0x5C, 0x72]
+                case 0x09: escape = [0x5C, 0x74]
+                case 0..<0x20: escape = Self.unicodeEscape(UInt32(byte))
+                case 0xE2 where index + 2 < count && utf8[index + 1] == 0x80 && (utf8[index + 2] | 1) == 0xA9:
+                    // U+2028 and U+2029 (E2 80 A8/A9): line breaks to JavaScript.
+                    escape = Self.unicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    length = 3
+                default: break
+                }
+                if let escape {
+                    flush()
+                    bytes += escape
+                    index += length
+                    start = index
                 } else {
-                    bytes += Array(String(scalar).utf8)
+                    index += 1
                 }
             }
+            flush()
         }
         bytes.append(0x22)
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
+        let hex = String(value, radix: 16)
+        return Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
     }
 
     /// Strings, integers, arrays and dictionaries (keys sorted).

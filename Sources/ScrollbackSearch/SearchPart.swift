@@ -88,7 +88,9 @@ public struct SearchPart: Equatable, Sendable {
         for (index, token) in vocabulary.enumerated() { vocabularyIndex[token] = index }
         var senderIndex: [String: Int] = [:]
         for (index, sender) in senders.enumerated() { senderIndex[sender.name] = index }
-        var senderTokens: [String: [String]] = [:]
+        // Per participant id: its number in `senders` and its `from:` tokens (ids once known:
+        // tokens are numbered in order of first use, so the cache file stays the same).
+        var senderOf: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
         let participants = Dictionary(
             plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let messages = plan.conversation.messages
@@ -99,6 +101,14 @@ public struct SearchPart: Equatable, Sendable {
             vocabulary.append(token)
             return vocabulary.count - 1
         }
+        var flagTokens: [Int?] = [nil, nil, nil]
+        func flagToken(_ number: Int) -> Int {
+            if let known = flagTokens[number] { return known }
+            let id = tokenID(["has:image", "has:file", "has:link"][number])
+            flagTokens[number] = id
+            return id
+        }
+        var ids: [Int] = []
 
         for page in pages {
             var pendingDay: FormattedDate?
@@ -117,47 +127,68 @@ public struct SearchPart: Equatable, Sendable {
                         pendingDay = nil
                     }
                     var senderNumber = -1
-                    var fromTokens: [String] = []
+                    var senderID: String?
                     if message.kind.name != .system, let id = message.sender {
-                        let participant = participants[id] ?? Participant(id: id, name: id)
-                        let shown = sender(participant)
-                        if let known = senderIndex[shown.name] {
-                            senderNumber = known
+                        senderID = id
+                        if let known = senderOf[id] {
+                            senderNumber = known.number
                         } else {
-                            senderNumber = senders.count
-                            senderIndex[shown.name] = senderNumber
-                            senders.append(shown)
-                        }
-                        if let cached = senderTokens[id] {
-                            fromTokens = cached
-                        } else {
+                            let participant = participants[id] ?? Participant(id: id, name: id)
+                            let shown = sender(participant)
+                            if let known = senderIndex[shown.name] {
+                                senderNumber = known
+                            } else {
+                                senderNumber = senders.count
+                                senderIndex[shown.name] = senderNumber
+                                senders.append(shown)
+                            }
                             var names = Set<String>()
-                            tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                            fromTokens = names.sorted()
-                            senderTokens[id] = fromTokens
+                            if tokenizesText {
+                                tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
+                            }
+                            senderOf[id] = (senderNumber, names.sorted(), nil)
                         }
                     }
                     let flags = Self.flags(of: message.kind)
                     let text = Self.searchText(of: message.kind)
-                    var ids: [Int] = []
+                    ids.removeAll(keepingCapacity: true)
                     if tokenizesText {
                         tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
-                        for token in fromTokens { ids.append(tokenID(token)) }
-                        if flags & Self.imageFlag != 0 { ids.append(tokenID("has:image")) }
-                        if flags & Self.fileFlag != 0 { ids.append(tokenID("has:file")) }
-                        if flags & Self.linkFlag != 0 { ids.append(tokenID("has:link")) }
+                        if let id = senderID, let known = senderOf[id] {
+                            if let fromIDs = known.ids {
+                                ids += fromIDs
+                            } else {
+                                let fromIDs = known.names.map(tokenID)
+                                senderOf[id]!.ids = fromIDs
+                                ids += fromIDs
+                            }
+                        }
+                        if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
+                        if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
+                        if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
                         ids.sort()
-                        ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(
-                            \.element)
+                        var kept = 0
+                        for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
+                            ids[kept] = ids[position]
+                            kept += 1
+                        }
+                        ids.removeLast(ids.count - kept)
                     }
                     documents.append(
                         Document(
                             page: page, file: file, anchor: elementID, sender: senderNumber,
                             date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                            text: tokenizesText ? String(text.prefix(Self.maxTextLength)) : "", tokens: ids))
+                            text: tokenizesText ? Self.resultText(text) : "",
+                            // An exact-size copy: `ids` keeps its grown buffer for the next message.
+                            tokens: ids.withUnsafeBufferPointer { Array($0) }))
                 }
             }
         }
+    }
+
+    /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).
+    static func resultText(_ text: String) -> String {
+        text.utf8.count <= maxTextLength ? text : String(text.prefix(maxTextLength))
     }
 
     /// Drops the messages and days of pages `page` and later (an append re-adds them).

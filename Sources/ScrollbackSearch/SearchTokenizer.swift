@@ -49,8 +49,9 @@ public struct SearchTokenizer {
         return map
     }()
 
-    /// Folded forms of non-ASCII scalars seen so far (decomposition is the slow part).
-    private var folded: [UInt32: [Unicode.Scalar]] = [:]
+    /// Folded forms of non-ASCII scalars seen so far, each part with its class (decomposition
+    /// and property lookups are the slow part; a chat uses few distinct non-ASCII scalars).
+    private var folded: [UInt32: [(scalar: Unicode.Scalar, kind: ScalarClass)]] = [:]
 
     /// A tokenizer; keep one per thread and reuse it (it caches folded scalars).
     public init() {}
@@ -79,8 +80,7 @@ public struct SearchTokenizer {
     }
 
     /// The folded scalars of one input scalar: NFD, nonspacing marks dropped, lowercased, table.
-    mutating func fold(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
-        if let known = folded[scalar.value] { return known }
+    static func fold(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
         var result: [Unicode.Scalar] = []
         for part in String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
         where part.properties.generalCategory != .nonspacingMark {
@@ -92,6 +92,16 @@ public struct SearchTokenizer {
                 }
             }
         }
+        return result
+    }
+
+    /// What a non-ASCII scalar gives the tokenizer: its folded scalars, each with its class. An
+    /// emoji is not decomposed (keycaps and flags stay whole scalars): it is its only part.
+    private mutating func foldedParts(_ scalar: Unicode.Scalar) -> [(scalar: Unicode.Scalar, kind: ScalarClass)] {
+        if let known = folded[scalar.value] { return known }
+        let result: [(scalar: Unicode.Scalar, kind: ScalarClass)] =
+            Self.classify(scalar) == .emoji
+            ? [(scalar, .emoji)] : Self.fold(scalar).map { ($0, Self.classify($0)) }
         folded[scalar.value] = result
         return result
     }
@@ -103,7 +113,7 @@ public struct SearchTokenizer {
             if scalar.value < 0x80 {
                 view.append(Unicode.Scalar(UInt8(scalar.value)).properties.lowercaseMapping.unicodeScalars.first!)
             } else {
-                view.append(contentsOf: fold(scalar))
+                view.append(contentsOf: Self.fold(scalar))
             }
         }
         return String(view)
@@ -117,60 +127,96 @@ public struct SearchTokenizer {
     }
 
     /// Hands each token of `text` to `body`, in order (repeats included).
+    ///
+    /// Works on the UTF-8 bytes: ASCII (most chat text) is classified and lowercased in place,
+    /// other scalars go through `foldedParts` (cached). A word is collected as UTF-8 bytes and
+    /// becomes a `String` once (short ones need no allocation).
     public mutating func forEachToken(_ text: String, _ body: (String) -> Void) {
-        var word = String.UnicodeScalarView()
-        var wordLength = 0
-        var previousCJK: Unicode.Scalar?
-        func endWord() {
-            if wordLength > 0 { body(String(word)) }
-            word = String.UnicodeScalarView()
-            wordLength = 0
-        }
-        func add(_ scalar: Unicode.Scalar) {
-            switch Self.classify(scalar) {
-            case .word:
-                previousCJK = nil
-                if wordLength < Self.maxTokenLength {
-                    word.append(scalar)
-                    wordLength += 1
+        var text = text
+        text.withUTF8 { bytes in forEachToken(utf8: bytes, body) }
+    }
+
+    /// `forEachToken(_:_:)` over UTF-8 bytes (valid UTF-8, as a Swift string's).
+    mutating func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (String) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxTokenLength * 4) { word in
+            var wordBytes = 0
+            var wordLength = 0
+            var previousCJK: Unicode.Scalar?
+            @inline(__always) func endWord() {
+                if wordLength > 0 {
+                    body(String(decoding: UnsafeBufferPointer(rebasing: word[0..<wordBytes]), as: UTF8.self))
+                    wordBytes = 0
+                    wordLength = 0
                 }
-            case .cjk:
-                endWord()
-                var unigram = String.UnicodeScalarView()
-                unigram.append(scalar)
-                body(String(unigram))
-                if let previous = previousCJK {
-                    var bigram = String.UnicodeScalarView()
-                    bigram.append(previous)
-                    bigram.append(scalar)
-                    body(String(bigram))
-                }
-                previousCJK = scalar
-            case .emoji:
-                endWord()
-                previousCJK = nil
-                var emoji = String.UnicodeScalarView()
-                emoji.append(scalar)
-                body(String(emoji))
-            case .separator:
-                endWord()
-                previousCJK = nil
             }
-        }
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x80 {
-                if value >= 0x41 && value <= 0x5A {
-                    add(Unicode.Scalar(UInt8(value + 0x20)))
+            func emit(_ scalars: Unicode.Scalar...) {
+                var token = String.UnicodeScalarView()
+                token.append(contentsOf: scalars)
+                body(String(token))
+            }
+            func add(_ scalar: Unicode.Scalar, _ kind: ScalarClass) {
+                switch kind {
+                case .word:
+                    previousCJK = nil
+                    if wordLength < Self.maxTokenLength {
+                        for unit in UTF8.encode(scalar)! {
+                            word[wordBytes] = unit
+                            wordBytes += 1
+                        }
+                        wordLength += 1
+                    }
+                case .cjk:
+                    endWord()
+                    emit(scalar)
+                    if let previous = previousCJK { emit(previous, scalar) }
+                    previousCJK = scalar
+                case .emoji:
+                    endWord()
+                    previousCJK = nil
+                    emit(scalar)
+                case .separator:
+                    endWord()
+                    previousCJK = nil
+                }
+            }
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                var byte = bytes[index]
+                if byte < 0x80 {
+                    index += 1
+                    if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                    if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) {
+                        previousCJK = nil
+                        if wordLength < Self.maxTokenLength {
+                            word[wordBytes] = byte
+                            wordBytes += 1
+                            wordLength += 1
+                        }
+                    } else {
+                        endWord()
+                        previousCJK = nil
+                    }
+                    continue
+                }
+                // A multi-byte scalar (the bytes are valid UTF-8).
+                var value: UInt32
+                var length: Int
+                if byte < 0xE0 {
+                    value = UInt32(byte & 0x1F)
+                    length = 2
+                } else if byte < 0xF0 {
+                    value = UInt32(byte & 0x0F)
+                    length = 3
                 } else {
-                    add(scalar)
+                    value = UInt32(byte & 0x07)
+                    length = 4
                 }
-            } else if Self.classify(scalar) == .emoji {
-                add(scalar)  // emoji are not decomposed (keycaps and flags stay whole scalars)
-            } else {
-                for part in fold(scalar) { add(part) }
+                for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                index += length
+                for part in foldedParts(Unicode.Scalar(value)!) { add(part.scalar, part.kind) }
             }
+            endWord()
         }
-        endWord()
     }
 }

