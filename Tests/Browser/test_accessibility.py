@@ -15,6 +15,8 @@ AXE = Axe()
 # (its third is the same template, and axe takes seconds on 1,000 messages).
 LONG_AXE_PAGES = {"index.html"} | {rel for _, rel in pages_of_type("paginated", ["long"])[:1]}
 AXE_PAGES = [(site, rel) for site, rel in all_pages() if site != "long" or rel in LONG_AXE_PAGES]
+# The index in sections (Tests/Fixtures/sections).
+AXE_PAGES.append(("sections", "index.html"))
 
 
 @pytest.mark.parametrize("site,rel", page_params(AXE_PAGES))
