@@ -299,8 +299,7 @@ struct SlackConversationReader {
         let file = folder.appendingPathComponent(day)
         let shown = paths.shown + "/" + day
         var decoded = DecodedDay()
-        guard let bytes = LogReader.contents(ofFile: paths.file + "/" + day) else {
-            decoded.report(.error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
+        guard let bytes = context.contents(of: file, shown: shown, report: { decoded.report($0) }) else {
             return decoded
         }
         let relative = paths.relative + "/" + day
