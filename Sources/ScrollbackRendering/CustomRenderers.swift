@@ -74,7 +74,7 @@ extension JSONValue {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .number(let text): output += text
-        case .string(let text): Self.writeString(text, into: &output)
+        case .string(let text): output += JSONText.quoted(text)
         case .array(let values):
             if values.isEmpty {
                 output += "[]"
@@ -95,33 +95,12 @@ extension JSONValue {
             output += "{\n"
             for (index, member) in members.enumerated() {
                 output += pad
-                Self.writeString(member.key, into: &output)
+                output += JSONText.quoted(member.key)
                 output += ": "
                 member.value.writePretty(into: &output, indent: indent + 1)
                 output += index == members.count - 1 ? "\n" : ",\n"
             }
             output += closePad + "}"
         }
-    }
-
-    private static func writeString(_ text: String, into output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
     }
 }

@@ -119,21 +119,7 @@ public struct SiteRenderer: Sendable {
             body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
             // The rows go straight into the page where the template prints `{{{messages}}}`.
             body.messages = .writer(PageRows(rows: rows, plan: plan, page: index))
-            if pageCount > 1 {
-                // Above and below the list: two landmarks, so each gets its own name ("Pages, top").
-                body.pagination = .writer(
-                    TemplateInvocation(
-                        paginationTemplate,
-                        PaginationView(
-                            place: "top", current: index, count: pageCount, files: plan.pageFiles, days: plan.pageDays))
-                )
-                body.paginationBottom = .writer(
-                    TemplateInvocation(
-                        paginationTemplate,
-                        PaginationView(
-                            place: "bottom", current: index, count: pageCount, files: plan.pageFiles,
-                            days: plan.pageDays)))
-            }
+            Self.paginate(body, page: index, of: plan, with: paginationTemplate)
             let title = index == 0 ? conversation.displayTitle : "\(conversation.displayTitle) (page \(index + 1))"
             shell.title = "\(title) · \(config.title)"
             shell.publishing = publishingView(path: conversation.id + "/" + Self.pageFileName(index))
@@ -153,28 +139,13 @@ public struct SiteRenderer: Sendable {
                     href: rootFile + "#" + plan.anchors.anchor(thread.rootID),
                     author: root.flatMap { $0.kind.name == .system ? nil : $0.sender.map { rows.names[$0] ?? $0 } },
                     excerpt: root.map(MessageNotices.excerpt) ?? "")
-                body.pagination = .absent
-                body.paginationBottom = .absent
                 for index in 0..<threadPageCount {
                     let header = replies.pageHeader(index)
                     body.count = Self.countText(header?.messageCount ?? 0, noun: "reply", plural: "replies")
                     body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
                     body.pinned = pinnedLinks(plan, from: replies.pageFileName(index), rows: rows)
                     body.messages = .writer(PageRows(rows: threadRows, plan: replies, page: index))
-                    if threadPageCount > 1 {
-                        body.pagination = .writer(
-                            TemplateInvocation(
-                                paginationTemplate,
-                                PaginationView(
-                                    place: "top", current: index, count: threadPageCount, files: replies.pageFiles,
-                                    days: replies.pageDays)))
-                        body.paginationBottom = .writer(
-                            TemplateInvocation(
-                                paginationTemplate,
-                                PaginationView(
-                                    place: "bottom", current: index, count: threadPageCount, files: replies.pageFiles,
-                                    days: replies.pageDays)))
-                    }
+                    Self.paginate(body, page: index, of: replies, with: paginationTemplate)
                     let title = "Thread · \(conversation.displayTitle)" + (index == 0 ? "" : " (page \(index + 1))")
                     shell.title = "\(title) · \(config.title)"
                     contents.removeAll()
@@ -185,6 +156,28 @@ public struct SiteRenderer: Sendable {
         }
         for file in rows.allExtraFiles { try file.contents.withUnsafeBufferPointer { try write(file.path, $0) } }
         return rows.allDiagnostics
+    }
+
+    /// Page `index` of `plan`'s pagination, above and below the list (two landmarks, so each
+    /// gets its own name: "Pages, top"); none for a list of one page.
+    private static func paginate(
+        _ body: ConversationPageView, page index: Int, of plan: ConversationPlan, with template: CompiledTemplate
+    ) {
+        guard plan.pageCount > 1 else {
+            body.pagination = .absent
+            body.paginationBottom = .absent
+            return
+        }
+        func pagination(_ place: String) -> TemplateValue {
+            .writer(
+                TemplateInvocation(
+                    template,
+                    PaginationView(
+                        place: place, current: index, count: plan.pageCount, files: plan.pageFiles,
+                        days: plan.pageDays)))
+        }
+        body.pagination = pagination("top")
+        body.paginationBottom = pagination("bottom")
     }
 
     /// The header's links to the pinned messages, from page file `file`.

@@ -162,29 +162,16 @@ public enum SearchIndex {
         manifest.raw(",\n\"conversations\":[")
         for (index, part) in parts.enumerated() {
             manifest.raw(index == 0 ? "" : ",")
-            manifest.raw("[")
-            manifest.string(part.conversationID)
-            manifest.raw(",")
-            manifest.string(part.title)
-            manifest.raw("]")
+            manifest.strings([part.conversationID, part.title])
         }
         manifest.raw("],\n\"senders\":[")
         for (index, sender) in senderKeys.enumerated() {
             manifest.raw(index == 0 ? "" : ",")
-            manifest.raw("[")
-            manifest.string(sender.name)
-            manifest.raw(",")
-            manifest.string(sender.initials)
-            manifest.raw(",")
-            manifest.string(sender.avatar)
-            manifest.raw("]")
+            manifest.strings([sender.name, sender.initials, sender.avatar])
         }
-        manifest.raw("],\n\"shards\":[")
-        for (index, token) in shardFirstTokens.enumerated() {
-            manifest.raw(index == 0 ? "" : ",")
-            manifest.string(token)
-        }
-        manifest.raw("]}\n")
+        manifest.raw("],\n\"shards\":")
+        manifest.strings(shardFirstTokens)
+        manifest.raw("}\n")
         files.append(("\(folder)/manifest.json", manifest.bytes))
         return files.sorted { $0.path < $1.path }
     }
@@ -267,6 +254,16 @@ struct JSONWriter {
 
     /// A JSON string: `"`, `\`, newline, return and tab escaped as themselves, other controls
     /// and U+2028/U+2029 as `\u` and four hex digits; the rest copied as UTF-8.
+    /// `["a","b"]`.
+    mutating func strings(_ texts: [String]) {
+        raw("[")
+        for (index, text) in texts.enumerated() {
+            if index > 0 { raw(",") }
+            string(text)
+        }
+        raw("]")
+    }
+
     mutating func string(_ text: String) {
         bytes.append(0x22)
         var text = text

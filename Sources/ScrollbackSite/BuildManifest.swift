@@ -73,6 +73,18 @@ struct BuildManifest: Codable, Equatable {
         var modifiedNanoseconds: Int64
     }
 
+    /// The entries of `assets` that can be stamped (a file gone since it was read is left out;
+    /// copying reports it), each with its source relative to `inputRoot`.
+    static func media(of assets: some Sequence<LocalAsset>, inputRoot: URL) -> [Media] {
+        assets.compactMap { asset in
+            FileSystem.stamp(asset.sourcePath).map { stamp in
+                Media(
+                    sourcePath: relativeSource(asset.sourcePath, inputRoot: inputRoot), sitePath: asset.sitePath,
+                    size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds)
+            }
+        }
+    }
+
     /// `ConversationSummary` in a codable form.
     struct Summary: Codable, Equatable {
         var id: String

@@ -243,15 +243,7 @@ struct ConversationWorker: Sendable {
             try folder.write(Array(feed.utf8), at: path)
             files.append(path)
         }
-        var media: [BuildManifest.Media] = []
-        for asset in conversation.localAssets {
-            guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
-            media.append(
-                BuildManifest.Media(
-                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
-                    sitePath: asset.sitePath, size: assetStamp.size,
-                    modifiedNanoseconds: assetStamp.modifiedNanoseconds))
-        }
+        let media = BuildManifest.media(of: conversation.localAssets, inputRoot: inputRoot)
         let entry = BuildManifest.Entry(
             path: relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,

@@ -19,18 +19,20 @@ public struct JSONLogWriter {
 
     /// The log's text.
     public func write(_ conversation: Conversation) -> String {
-        var out = "{\n  \"version\": 1,\n  \"id\": " + Self.quote(conversation.id)
-        if let title = conversation.title { out += ",\n  \"title\": " + Self.quote(title) }
-        if let description = conversation.description { out += ",\n  \"description\": " + Self.quote(description) }
-        if let section = conversation.section { out += ",\n  \"section\": " + Self.quote(section) }
-        if let me = conversation.me { out += ",\n  \"me\": " + Self.quote(me) }
-        if let zone = conversation.timeZone { out += ",\n  \"timezone\": " + Self.quote(zone) }
+        var out = "{\n  \"version\": 1,\n  \"id\": " + JSONText.quoted(conversation.id)
+        if let title = conversation.title { out += ",\n  \"title\": " + JSONText.quoted(title) }
+        if let description = conversation.description { out += ",\n  \"description\": " + JSONText.quoted(description) }
+        if let section = conversation.section { out += ",\n  \"section\": " + JSONText.quoted(section) }
+        if let me = conversation.me { out += ",\n  \"me\": " + JSONText.quoted(me) }
+        if let zone = conversation.timeZone { out += ",\n  \"timezone\": " + JSONText.quoted(zone) }
         out += ",\n  \"participants\": ["
         for (index, participant) in conversation.participants.enumerated() {
             out += index == 0 ? "\n    " : ",\n    "
-            var fields = ["\"id\": " + Self.quote(participant.id), "\"name\": " + Self.quote(participant.name)]
-            if let avatar = participant.avatar { fields.append("\"avatar\": " + Self.quote(reference(avatar))) }
-            if let color = participant.color { fields.append("\"color\": " + Self.quote(color)) }
+            var fields = [
+                "\"id\": " + JSONText.quoted(participant.id), "\"name\": " + JSONText.quoted(participant.name),
+            ]
+            if let avatar = participant.avatar { fields.append("\"avatar\": " + JSONText.quoted(reference(avatar))) }
+            if let color = participant.color { fields.append("\"color\": " + JSONText.quoted(color)) }
             out += "{" + fields.joined(separator: ", ") + "}"
         }
         out += "\n  ],\n  \"messages\": ["
@@ -42,33 +44,33 @@ public struct JSONLogWriter {
     }
 
     func write(_ message: Message) -> String {
-        var fields: [String] = ["\"id\": " + Self.quote(message.id)]
-        if let sender = message.sender { fields.append("\"sender\": " + Self.quote(sender)) }
-        fields.append("\"date\": " + Self.quote(Self.iso(message.date)))
-        fields.append("\"kind\": " + Self.quote(message.kind.name.rawValue))
+        var fields: [String] = ["\"id\": " + JSONText.quoted(message.id)]
+        if let sender = message.sender { fields.append("\"sender\": " + JSONText.quoted(sender)) }
+        fields.append("\"date\": " + JSONText.quoted(Self.iso(message.date)))
+        fields.append("\"kind\": " + JSONText.quoted(message.kind.name.rawValue))
         fields += payload(message.kind)
-        if let replyTo = message.replyTo { fields.append("\"replyTo\": " + Self.quote(replyTo)) }
+        if let replyTo = message.replyTo { fields.append("\"replyTo\": " + JSONText.quoted(replyTo)) }
         if !message.reactions.isEmpty {
             let reactions = message.reactions.map { reaction in
-                "{\"emoji\": " + Self.quote(reaction.emoji) + ", \"senders\": ["
-                    + reaction.senders.map(Self.quote).joined(separator: ", ") + "]}"
+                "{\"emoji\": " + JSONText.quoted(reaction.emoji) + ", \"senders\": ["
+                    + reaction.senders.map(JSONText.quoted).joined(separator: ", ") + "]}"
             }
             fields.append("\"reactions\": [" + reactions.joined(separator: ", ") + "]")
         }
-        if let edited = message.edited { fields.append("\"edited\": " + Self.quote(Self.iso(edited))) }
-        if let status = message.status { fields.append("\"status\": " + Self.quote(status.rawValue)) }
-        if let thread = message.thread { fields.append("\"thread\": " + Self.quote(thread)) }
+        if let edited = message.edited { fields.append("\"edited\": " + JSONText.quoted(Self.iso(edited))) }
+        if let status = message.status { fields.append("\"status\": " + JSONText.quoted(status.rawValue)) }
+        if let thread = message.thread { fields.append("\"thread\": " + JSONText.quoted(thread)) }
         if message.broadcast { fields.append("\"broadcast\": true") }
         if let forwardedFrom = message.forwardedFrom {
-            fields.append("\"forwardedFrom\": " + Self.quote(forwardedFrom))
+            fields.append("\"forwardedFrom\": " + JSONText.quoted(forwardedFrom))
         }
         if message.deleted { fields.append("\"deleted\": true") }
         if message.pinned { fields.append("\"pinned\": true") }
         if let source = message.source {
-            var parts = ["\"format\": " + Self.quote(source.format), "\"file\": " + Self.quote(source.file)]
+            var parts = ["\"format\": " + JSONText.quoted(source.format), "\"file\": " + JSONText.quoted(source.file)]
             if let line = source.line { parts.append("\"line\": \(line)") }
-            if let path = source.path { parts.append("\"path\": " + Self.quote(path)) }
-            if let id = source.id { parts.append("\"id\": " + Self.quote(id)) }
+            if let path = source.path { parts.append("\"path\": " + JSONText.quoted(path)) }
+            if let id = source.id { parts.append("\"id\": " + JSONText.quoted(id)) }
             fields.append("\"source\": {" + parts.joined(separator: ", ") + "}")
         }
         return "{" + fields.joined(separator: ", ") + "}"
@@ -76,48 +78,52 @@ public struct JSONLogWriter {
 
     func payload(_ kind: MessageKind) -> [String] {
         switch kind {
-        case .text(let text), .emoji(let text), .system(let text): return ["\"text\": " + Self.quote(text)]
+        case .text(let text), .emoji(let text), .system(let text): return ["\"text\": " + JSONText.quoted(text)]
         case .attributedText(let rich):
-            if let markdown = rich.markdownSource { return ["\"markdown\": " + Self.quote(markdown)] }
-            return ["\"html\": " + Self.quote(rich.html)]
+            if let markdown = rich.markdownSource { return ["\"markdown\": " + JSONText.quoted(markdown)] }
+            return ["\"html\": " + JSONText.quoted(rich.html)]
         case .photo(let media), .video(let media), .audio(let media):
-            var parts = ["\"url\": " + Self.quote(reference(media.source))]
+            var parts = ["\"url\": " + JSONText.quoted(reference(media.source))]
             if let size = media.size { parts += ["\"width\": \(size.width)", "\"height\": \(size.height)"] }
-            if let alt = media.alt { parts.append("\"alt\": " + Self.quote(alt)) }
-            if let caption = media.caption { parts.append("\"caption\": " + Self.quote(caption)) }
-            if let poster = media.poster { parts.append("\"poster\": " + Self.quote(reference(poster))) }
+            if let alt = media.alt { parts.append("\"alt\": " + JSONText.quoted(alt)) }
+            if let caption = media.caption { parts.append("\"caption\": " + JSONText.quoted(caption)) }
+            if let poster = media.poster { parts.append("\"poster\": " + JSONText.quoted(reference(poster))) }
             if let duration = media.duration { parts.append("\"duration\": \(Self.number(duration))") }
-            if let title = media.title { parts.append("\"title\": " + Self.quote(title)) }
+            if let title = media.title { parts.append("\"title\": " + JSONText.quoted(title)) }
             return ["\"media\": {" + parts.joined(separator: ", ") + "}"]
         case .file(let file):
-            var parts = ["\"url\": " + Self.quote(reference(file.source))]
-            if let name = file.name { parts.append("\"name\": " + Self.quote(name)) }
+            var parts = ["\"url\": " + JSONText.quoted(reference(file.source))]
+            if let name = file.name { parts.append("\"name\": " + JSONText.quoted(name)) }
             if let size = file.size { parts.append("\"size\": \(size)") }
-            if let mimeType = file.mimeType { parts.append("\"mimeType\": " + Self.quote(mimeType)) }
-            if let caption = file.caption { parts.append("\"caption\": " + Self.quote(caption)) }
+            if let mimeType = file.mimeType { parts.append("\"mimeType\": " + JSONText.quoted(mimeType)) }
+            if let caption = file.caption { parts.append("\"caption\": " + JSONText.quoted(caption)) }
             return ["\"media\": {" + parts.joined(separator: ", ") + "}"]
         case .location(let location):
             var parts = [
                 "\"latitude\": \(Self.number(location.latitude))", "\"longitude\": \(Self.number(location.longitude))",
             ]
-            if let name = location.name { parts.append("\"name\": " + Self.quote(name)) }
-            if let address = location.address { parts.append("\"address\": " + Self.quote(address)) }
+            if let name = location.name { parts.append("\"name\": " + JSONText.quoted(name)) }
+            if let address = location.address { parts.append("\"address\": " + JSONText.quoted(address)) }
             return ["\"location\": {" + parts.joined(separator: ", ") + "}"]
         case .contact(let contact):
             return [
-                "\"contact\": {\"name\": " + Self.quote(contact.name) + ", \"phones\": ["
-                    + contact.phones.map(Self.quote).joined(separator: ", ") + "], \"emails\": ["
-                    + contact.emails.map(Self.quote).joined(separator: ", ") + "]}"
+                "\"contact\": {\"name\": " + JSONText.quoted(contact.name) + ", \"phones\": ["
+                    + contact.phones.map(JSONText.quoted).joined(separator: ", ") + "], \"emails\": ["
+                    + contact.emails.map(JSONText.quoted).joined(separator: ", ") + "]}"
             ]
         case .linkPreview(let text, let link):
-            var parts = ["\"url\": " + Self.quote(link.url)]
-            if let title = link.title { parts.append("\"title\": " + Self.quote(title)) }
-            if let teaser = link.teaser { parts.append("\"teaser\": " + Self.quote(teaser)) }
-            if let thumbnail = link.thumbnail { parts.append("\"thumbnail\": " + Self.quote(reference(thumbnail))) }
-            if let siteName = link.siteName { parts.append("\"siteName\": " + Self.quote(siteName)) }
-            return ["\"text\": " + Self.quote(text), "\"link\": {" + parts.joined(separator: ", ") + "}"]
+            var parts = ["\"url\": " + JSONText.quoted(link.url)]
+            if let title = link.title { parts.append("\"title\": " + JSONText.quoted(title)) }
+            if let teaser = link.teaser { parts.append("\"teaser\": " + JSONText.quoted(teaser)) }
+            if let thumbnail = link.thumbnail {
+                parts.append("\"thumbnail\": " + JSONText.quoted(reference(thumbnail)))
+            }
+            if let siteName = link.siteName { parts.append("\"siteName\": " + JSONText.quoted(siteName)) }
+            return ["\"text\": " + JSONText.quoted(text), "\"link\": {" + parts.joined(separator: ", ") + "}"]
         case .custom(let custom):
-            return ["\"custom\": {\"id\": " + Self.quote(custom.id) + ", \"data\": " + Self.json(custom.data) + "}"]
+            return [
+                "\"custom\": {\"id\": " + JSONText.quoted(custom.id) + ", \"data\": " + Self.json(custom.data) + "}"
+            ]
         }
     }
 
@@ -134,36 +140,15 @@ public struct JSONLogWriter {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
         case .number(let text): return text
-        case .string(let text): return quote(text)
+        case .string(let text): return JSONText.quoted(text)
         case .array(let values): return "[" + values.map(json).joined(separator: ", ") + "]"
         case .object(let members):
-            return "{" + members.map { quote($0.key) + ": " + json($0.value) }.joined(separator: ", ") + "}"
+            return "{" + members.map { JSONText.quoted($0.key) + ": " + json($0.value) }.joined(separator: ", ") + "}"
         }
     }
 
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
-    /// A JSON string literal (RFC 8259 escaping; `/` and non-ASCII kept as they are).
-    public static func quote(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// `2024-05-03T09:41:00.123456Z`: UTC with microseconds, as the reader parses it.

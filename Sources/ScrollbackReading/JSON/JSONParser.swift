@@ -224,20 +224,9 @@ public enum JSONParser {
         to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
         otherElements otherBody: (JSONNode, Range<Int>) -> Void
     ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
-        let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
-            withoutActuallyEscaping(otherBody) { otherBody in
-                bytes.withUnsafeBufferPointer { buffer in
-                    var scanner = JSONScanner(buffer: buffer, file: file)
-                    scanner.streamedKey = key
-                    scanner.streamRangeHandler = otherBody
-                    scanner.objectHandler = objectBody
-                    scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
-                    scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
-                    return documentAndArrayOffsets(&scanner)
-                }
-            }
-        }
-        return try result.get()
+        try streamingObjects(
+            bytes, file: file, fields: fields, dateFields: dateFields, to: objectBody, otherElements: otherBody
+        ) { $0.streamedKey = key }
     }
 
     /// Parses like `parse(_:file:streamingObjectsOf:fields:to:otherElements:)`, for a document
@@ -251,21 +240,34 @@ public enum JSONParser {
         to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
         otherElements otherBody: (JSONNode, Range<Int>) -> Void
     ) throws(Diagnostic) -> JSONNode {
+        try streamingObjects(
+            bytes, file: file, fields: fields, dateFields: [], to: objectBody, otherElements: otherBody
+        ) {
+            $0.streamsTopLevelArray = true
+            $0.skipsOtherMembers = true
+        }.root
+    }
+
+    /// The scan both object-streaming entry points share; `where` says which array is streamed.
+    private static func streamingObjects(
+        _ bytes: [UInt8], file: String, fields: [String], dateFields: Set<String>,
+        to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
+        otherElements otherBody: (JSONNode, Range<Int>) -> Void, where streamed: (inout JSONScanner) -> Void
+    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
         let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
             withoutActuallyEscaping(otherBody) { otherBody in
                 bytes.withUnsafeBufferPointer { buffer in
                     var scanner = JSONScanner(buffer: buffer, file: file)
-                    scanner.streamsTopLevelArray = true
-                    scanner.skipsOtherMembers = true
+                    streamed(&scanner)
                     scanner.streamRangeHandler = otherBody
                     scanner.objectHandler = objectBody
-                    scanner.fieldTable = JSONFieldTable(fields, dates: [])
+                    scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
                     scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
                     return documentAndArrayOffsets(&scanner)
                 }
             }
         }
-        return try result.get().0
+        return try result.get()
     }
 
     /// Runs `scanner` over its document: the root, and the offsets of the streamed arrays' `[`.

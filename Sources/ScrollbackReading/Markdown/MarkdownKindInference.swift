@@ -230,17 +230,10 @@ struct MarkdownKindInference {
         var uri: String
         var name: String?
         var remainder: String
-        if let linkIndex = inlines.firstIndex(where: { $0.kind == .link && MapLink.point(in: $0.url ?? "") != nil }) {
-            let link = inlines[linkIndex]
-            uri = link.url ?? ""
-            let text = link.children.plainText.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !text.isEmpty, text != uri { name = text }
-            var others = inlines
-            others.remove(at: linkIndex)
-            remainder = others.plainText
-        } else if let linkIndex = inlines.firstIndex(where: {
-            $0.kind == .link && ($0.url ?? "").lowercased().hasPrefix("geo:")
-        }) {
+        // A link to a map app's point first, else a `geo:` link (`locationItem` reads either).
+        if let linkIndex = inlines.firstIndex(where: { $0.kind == .link && MapLink.point(in: $0.url ?? "") != nil })
+            ?? inlines.firstIndex(where: { $0.kind == .link && ($0.url ?? "").lowercased().hasPrefix("geo:") })
+        {
             let link = inlines[linkIndex]
             uri = link.url ?? ""
             let text = link.children.plainText.trimmingCharacters(in: .whitespacesAndNewlines)

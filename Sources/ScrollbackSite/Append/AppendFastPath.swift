@@ -197,16 +197,11 @@ extension ConversationWorker {
 
         // Media: the previous ones, and those of the messages read now (the same site path keeps
         // its first source, which is the previous one: new messages come last).
-        var media = previous.media
-        var sitePaths = Set(media.map(\.sitePath))
-        for asset in conversation.localAssets where sitePaths.insert(asset.sitePath).inserted {
-            guard let assetStamp = FileSystem.stamp(asset.sourcePath) else { continue }
-            media.append(
-                BuildManifest.Media(
-                    sourcePath: BuildManifest.relativeSource(asset.sourcePath, inputRoot: inputRoot),
-                    sitePath: asset.sitePath, size: assetStamp.size,
-                    modifiedNanoseconds: assetStamp.modifiedNanoseconds))
-        }
+        var sitePaths = Set(previous.media.map(\.sitePath))
+        let media =
+            previous.media
+            + BuildManifest.media(
+                of: conversation.localAssets.filter { sitePaths.insert($0.sitePath).inserted }, inputRoot: inputRoot)
 
         // The checkpoint again, with the new messages' records.
         var fileIndexOfReadSorted = [Int](repeating: 0, count: messages.count)
