@@ -67,7 +67,11 @@ let package = Package(
                 "ScrollbackModel", "ScrollbackLayout", "ScrollbackTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
-        .target(name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout"]),
+        .target(
+            name: "ScrollbackSearch",
+            dependencies: [
+                "ScrollbackModel", "ScrollbackLayout", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .target(
             name: "ScrollbackSite",
             dependencies: [

@@ -67,6 +67,9 @@ public struct SearchPart: Equatable, Sendable {
     public var vocabulary: [String] = []
     public var documents: [Document] = []
     public var days: [Day] = []
+    /// Each token's index in `vocabulary`, kept between `add` calls (a conversation adds its
+    /// timeline, then each thread); rebuilt when it does not match `vocabulary`.
+    private var vocabularyIndex: [String: Int] = [:]
 
     public init(conversationID: String, title: String) {
         self.conversationID = conversationID
@@ -78,14 +81,21 @@ public struct SearchPart: Equatable, Sendable {
     /// - Parameters:
     ///   - anchor: the element id of `plan.conversation.messages[index]`.
     ///   - sender: how results show a participant (name, initials, avatar).
-    ///   - tokenizesText: false when the site ships no search (only the days are needed).
+    ///   - tokenizesText: false when the site ships no search: only the days and the newest
+    ///     message are kept (`documents` then holds at most one, with no text or tokens).
     public mutating func add(
         _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
         tokenizesText: Bool = true, recordsDays: Bool = true
     ) {
+        guard tokenizesText else {
+            addDaysAndNewest(plan, pages: pages, anchor: anchor, recordsDays: recordsDays)
+            return
+        }
         var tokenizer = SearchTokenizer()
-        var vocabularyIndex: [String: Int] = [:]
-        for (index, token) in vocabulary.enumerated() { vocabularyIndex[token] = index }
+        if vocabularyIndex.count != vocabulary.count {
+            vocabularyIndex = Dictionary(
+                vocabulary.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         var senderIndex: [String: Int] = [:]
         for (index, sender) in senders.enumerated() { senderIndex[sender.name] = index }
         // Per participant id: its number in `senders` and its `from:` tokens (ids once known:
@@ -143,47 +153,75 @@ public struct SearchPart: Equatable, Sendable {
                                 senders.append(shown)
                             }
                             var names = Set<String>()
-                            if tokenizesText {
-                                tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                            }
+                            tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
                             senderOf[id] = (senderNumber, names.sorted(), nil)
                         }
                     }
                     let flags = Self.flags(of: message.kind)
                     let text = Self.searchText(of: message.kind)
                     ids.removeAll(keepingCapacity: true)
-                    if tokenizesText {
-                        tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
-                        if let id = senderID, let known = senderOf[id] {
-                            if let fromIDs = known.ids {
-                                ids += fromIDs
-                            } else {
-                                let fromIDs = known.names.map(tokenID)
-                                senderOf[id]!.ids = fromIDs
-                                ids += fromIDs
-                            }
+                    tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
+                    if let id = senderID, let known = senderOf[id] {
+                        if let fromIDs = known.ids {
+                            ids += fromIDs
+                        } else {
+                            let fromIDs = known.names.map(tokenID)
+                            senderOf[id]!.ids = fromIDs
+                            ids += fromIDs
                         }
-                        if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
-                        if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
-                        if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
-                        ids.sort()
-                        var kept = 0
-                        for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
-                            ids[kept] = ids[position]
-                            kept += 1
-                        }
-                        ids.removeLast(ids.count - kept)
                     }
+                    if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
+                    if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
+                    if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
+                    ids.sort()
+                    var kept = 0
+                    for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
+                        ids[kept] = ids[position]
+                        kept += 1
+                    }
+                    ids.removeLast(ids.count - kept)
                     documents.append(
                         Document(
                             page: page, file: file, anchor: elementID, sender: senderNumber,
                             date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                            text: tokenizesText ? Self.resultText(text) : "",
+                            text: Self.resultText(text),
                             // An exact-size copy: `ids` keeps its grown buffer for the next message.
                             tokens: ids.withUnsafeBufferPointer { Array($0) }))
                 }
             }
         }
+    }
+
+    /// `add` for a site without search: the days, and the newest message as the only document.
+    private mutating func addDaysAndNewest(
+        _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool
+    ) {
+        var newest: (page: Int, index: Int)?
+        for page in pages {
+            var pendingDay: FormattedDate?
+            plan.forEachPlannedRow(ofPage: page) { row in
+                switch row {
+                case .daySeparator(let separator):
+                    if !separator.repeatsPreviousPage { pendingDay = separator.day }
+                case .message(let index, _):
+                    if plan.isThreadReference(index) { return }
+                    newest = (page, index)
+                    guard recordsDays, let day = pendingDay else { return }
+                    let file = plan.fileName(ofMessage: plan.conversation.messages[index].id) ?? plan.pageFileName(page)
+                    days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
+                    pendingDay = nil
+                }
+            }
+        }
+        guard let (page, index) = newest else { return }
+        let message = plan.conversation.messages[index]
+        documents = [
+            Document(
+                page: page, file: plan.fileName(ofMessage: message.id) ?? plan.pageFileName(page),
+                anchor: anchor(index),
+                sender: -1, date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
+                tokens: [])
+        ]
     }
 
     /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).
@@ -256,6 +294,11 @@ public struct SearchPart: Equatable, Sendable {
         default:
             return kind.plainText
         }
+    }
+
+    public static func == (lhs: SearchPart, rhs: SearchPart) -> Bool {
+        lhs.conversationID == rhs.conversationID && lhs.title == rhs.title && lhs.senders == rhs.senders
+            && lhs.vocabulary == rhs.vocabulary && lhs.documents == rhs.documents && lhs.days == rhs.days
     }
 
     // MARK: Cache file

@@ -34,9 +34,11 @@ extension ConversationWorker {
         into folder: inout StagedFolder
     ) throws -> (dateList: String, part: String) {
         part.add(plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
+        // The date list's "newest" is the timeline's last message.
+        let newest = part.documents.last
         // Thread replies are drawn on their root's page or on the thread's own pages: indexed with
         // the files that hold them, but not in the date list (it follows the timeline).
-        for page in pages {
+        for page in pages where config.search {
             plan.forEachPlannedRow(ofPage: page) { row in
                 guard case .message(let index, _) = row, let thread = plan.thread(ofRoot: index) else { return }
                 let replies = thread.replies
@@ -46,11 +48,10 @@ extension ConversationWorker {
                     sender: SearchStep.sender, tokenizesText: config.search, recordsDays: false)
             }
         }
-        let last = part.documents.last
         let dateList = renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,
             days: part.days.map { .init(iso: $0.iso, text: $0.text, file: $0.file, anchor: $0.anchor) },
-            newest: last.map { ($0.file, $0.anchor) }, locale: plan.options.locale)
+            newest: newest.map { ($0.file, $0.anchor) }, locale: plan.options.locale)
         try folder.write(dateList.contents, at: dateList.path)
         let partPath = SearchStep.partPath(conversationID: part.conversationID)
         try folder.write(part.encoded(), at: partPath)

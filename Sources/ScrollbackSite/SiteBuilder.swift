@@ -242,14 +242,14 @@ struct BuildRun {
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
             lastGoodEntries: Self.entriesByPath(lastGoodManifest),
             reservedTopLevelNames: reservedTopLevelNames(), faultInjection: options.faultInjection)
-        let slots = OutcomeSlots(count: inputs.count)
+        let slots = ConcurrentSlots<ConversationOutcome>(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
         DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
             let outcome = worker.build(inputs[index], number: index, displayPath: displayPaths[index])
             slots.store(outcome, at: index)
         }
-        outcomes = slots.values()
+        outcomes = slots.values().map { $0! }
         outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
         for outcome in outcomes {
             report.diagnostics += outcome.diagnostics
@@ -265,7 +265,7 @@ struct BuildRun {
     /// results in discovery order.
     func importedOutcomes(worker: ConversationWorker, firstNumber: Int) -> [ConversationOutcome] {
         let exports = self.exports
-        let slots = ExportSlots(count: exports.count)
+        let slots = ConcurrentSlots<([ConversationOutcome], [Diagnostic])>(count: exports.count)
         let config = self.config
         let inputRoot = self.inputRoot
         DispatchQueue.concurrentPerform(iterations: exports.count) { index in
@@ -276,7 +276,7 @@ struct BuildRun {
             // Conversations are laid out and rendered two at a time as the importer hands them
             // over (as a folder of logs uses both cores), so at most that many are held at once
             // besides the one being read; results keep the importer's order.
-            let built = OutcomeSlots(count: 0)
+            let built = ConcurrentSlots<ConversationOutcome>(count: 0)
             let rendering = DispatchGroup()
             let inFlight = DispatchSemaphore(value: 2)
             var number = 0
@@ -292,10 +292,10 @@ struct BuildRun {
                 }
             }
             rendering.wait()
-            slots.store(built.values(), exportDiagnostics, at: index)
+            slots.store((built.values().map { $0! }, exportDiagnostics), at: index)
         }
         var outcomes: [ConversationOutcome] = []
-        for (results, diagnostics) in slots.values() {
+        for (results, diagnostics) in slots.values().map({ $0 ?? ([], []) }) {
             outcomes += results
             if !diagnostics.isEmpty {
                 outcomes.append(
@@ -480,50 +480,4 @@ struct ConversationOutcome: Sendable {
     var partsFolder: String
     /// For an imported conversation: its "messages in → messages out" line.
     var importCount: String?
-}
-
-/// Per-export results that the parallel importers fill, one slot each.
-final class ExportSlots: @unchecked Sendable {
-    private var slots: [([ConversationOutcome], [Diagnostic])]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        slots = Array(repeating: ([], []), count: count)
-    }
-
-    func store(_ outcomes: [ConversationOutcome], _ diagnostics: [Diagnostic], at index: Int) {
-        lock.lock()
-        slots[index] = (outcomes, diagnostics)
-        lock.unlock()
-    }
-
-    func values() -> [([ConversationOutcome], [Diagnostic])] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
-}
-
-/// Result storage that the parallel workers fill, one slot each.
-final class OutcomeSlots: @unchecked Sendable {
-    private var slots: [ConversationOutcome?]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    /// Stores `outcome` at `index`, growing the slots if needed (imports learn their count as they go).
-    func store(_ outcome: ConversationOutcome, at index: Int) {
-        lock.lock()
-        if index >= slots.count { slots += Array(repeating: nil, count: index + 1 - slots.count) }
-        slots[index] = outcome
-        lock.unlock()
-    }
-
-    func values() -> [ConversationOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
-    }
 }

@@ -8,10 +8,22 @@ import XCTest
 final class SearchIndexTests: XCTestCase {
     /// A part of `count` messages, built through the layouter as the pipeline does.
     func part(
-        id: String, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000, text: (Int) -> String
+        id: String, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000, tokenizesText: Bool = true,
+        text: (Int) -> String
     )
         -> SearchPart
     {
+        var part = SearchPart(conversationID: id, title: id)
+        add(to: &part, count: count, pageSize: pageSize, start: start, tokenizesText: tokenizesText, text: text)
+        return part
+    }
+
+    /// Adds the pages of a conversation of `count` messages to `part`.
+    func add(
+        to part: inout SearchPart, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000,
+        tokenizesText: Bool = true, text: (Int) -> String
+    ) {
+        let id = part.conversationID
         let location = SourceLocation(file: id, line: 1, column: 1)
         let people = [Participant(id: "ana", name: "Ana Lúcia"), Participant(id: "bo", name: "Bo")]
         let messages = (0..<count).map { n in
@@ -24,11 +36,10 @@ final class SearchIndexTests: XCTestCase {
         let conversation = Conversation(
             id: id, title: id.capitalized, participants: people, messages: messages, source: location)
         let plan = ConversationLayouter(options: LayoutOptions(), pageSize: pageSize).plan(conversation)
-        var part = SearchPart(conversationID: id, title: id)
         part.add(
             plan, pages: 0..<plan.pageCount, anchor: { "m-m\($0)" },
-            sender: { SearchPart.Sender(name: $0.name, initials: String($0.name.prefix(1)), avatar: nil) })
-        return part
+            sender: { SearchPart.Sender(name: $0.name, initials: String($0.name.prefix(1)), avatar: nil) },
+            tokenizesText: tokenizesText)
     }
 
     func testPartRecordsPagesAnchorsSendersFlagsAndDays() {
@@ -51,6 +62,33 @@ final class SearchIndexTests: XCTestCase {
         let made = part(id: "alpha", count: 30) { "Dũng said \($0) 🍕" }
         XCTAssertEqual(SearchPart(decoding: made.encoded()), made)
         XCTAssertNil(SearchPart(decoding: Array(made.encoded().dropLast())))
+    }
+
+    func testLaterAddsReuseTheVocabularyAlsoAfterDecoding() throws {
+        // A conversation adds its timeline, then each thread: one token, one id across the calls.
+        var part = part(id: "alpha", count: 12) { "shared first\($0)" }
+        let shared = try XCTUnwrap(part.vocabulary.firstIndex(of: "shared"))
+        add(to: &part, count: 4) { "shared second\($0)" }  // (message 4 would be a photo)
+        XCTAssertEqual(part.vocabulary.filter { $0 == "shared" }.count, 1)
+        XCTAssertTrue(part.documents.suffix(4).allSatisfy { $0.tokens.contains(shared) })
+        // The same from the cache file (an append decodes the part, then adds the new pages).
+        var decoded = try XCTUnwrap(SearchPart(decoding: part.encoded()))
+        add(to: &decoded, count: 3) { "shared third\($0)" }
+        XCTAssertEqual(decoded.vocabulary.filter { $0 == "shared" }.count, 1)
+        XCTAssertTrue(decoded.documents.suffix(3).allSatisfy { $0.tokens.contains(shared) })
+        XCTAssertEqual(decoded.vocabulary.prefix(part.vocabulary.count), part.vocabulary[...])
+    }
+
+    func testWithoutSearchOnlyTheDaysAndTheNewestMessageAreKept() {
+        let full = part(id: "alpha", count: 25) { "Message \($0)" }
+        let daysOnly = part(id: "alpha", count: 25, tokenizesText: false) { "Message \($0)" }
+        XCTAssertEqual(daysOnly.days, full.days)
+        XCTAssertEqual(daysOnly.documents.count, 1)
+        XCTAssertEqual(daysOnly.documents.first?.anchor, full.documents.last?.anchor)
+        XCTAssertEqual(daysOnly.documents.first?.page, full.documents.last?.page)
+        XCTAssertEqual(daysOnly.documents.first?.date, full.documents.last?.date)
+        XCTAssertEqual(daysOnly.vocabulary, [])
+        XCTAssertEqual(SearchPart(decoding: daysOnly.encoded()), daysOnly)
     }
 
     func testAppendingPagesGivesTheSamePartAsAFullBuild() {
@@ -104,8 +142,10 @@ final class SearchIndexTests: XCTestCase {
         // Every document chunk is there and holds its share.
         let chunks = (700 + SearchIndex.documentsPerChunk - 1) / SearchIndex.documentsPerChunk
         for number in 0..<chunks {
-            let chunk = try XCTUnwrap(
-                JSONSerialization.jsonObject(with: Data(built["search/d/\(number).json"]!)) as? [[Any]])
+            let compressed = try XCTUnwrap(built["search/d/\(number).json.deflate"])
+            let bytes = try XCTUnwrap(SearchIndex.inflate(compressed))
+            XCTAssertLessThan(compressed.count, bytes.count)
+            let chunk = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bytes)) as? [[Any]])
             XCTAssertEqual(
                 chunk.count, min(SearchIndex.documentsPerChunk, 700 - number * SearchIndex.documentsPerChunk))
         }

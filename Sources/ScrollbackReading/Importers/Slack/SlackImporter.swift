@@ -242,19 +242,6 @@ struct SlackConversationReader {
         var relative: String
     }
 
-    /// Slots of decoded days, filled from several threads, each slot once.
-    final class DecodedDays: @unchecked Sendable {
-        private var days: [DecodedDay?]
-        private let lock = NSLock()
-
-        init(count: Int) { days = Array(repeating: nil, count: count) }
-
-        func store(_ day: DecodedDay, at index: Int) { lock.withLock { days[index] = day } }
-
-        /// The day at `index`, leaving its slot empty (its messages move on to the assembler).
-        func take(_ index: Int) -> DecodedDay { lock.withLock { days[index].take() ?? DecodedDay() } }
-    }
-
     func read(days: [String]) -> ImportedConversation {
         // A day file's paths are its folder's plus its name (names come from listing the folder):
         // URL work once per conversation, not per file.
@@ -270,12 +257,13 @@ struct SlackConversationReader {
             assembler.addParticipant(Participant(id: member, name: users[member] ?? member))
         }
         let text = SlackText(users: users)
-        let decoded = DecodedDays(count: days.count)
+        let decoded = ConcurrentSlots<DecodedDay>(count: days.count)
         DispatchQueue.concurrentPerform(iterations: days.count) { index in
             decoded.store(decode(day: days[index], in: paths, text: text), at: index)
         }
         for index in days.indices {
-            let day = decoded.take(index)
+            // Taken from its slot: its messages move on to the assembler.
+            let day = decoded.take(index) ?? DecodedDay()
             for named in day.participants
             where named.renames || !assembler.hasParticipant(named.participant.id) {
                 assembler.addParticipant(named.participant)
