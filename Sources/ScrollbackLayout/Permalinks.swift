@@ -51,31 +51,49 @@ public enum Slug {
 
 /// Permalink anchors of one conversation: `m-<slug of id>`, made unique when two ids slug alike.
 public struct AnchorTable: Sendable {
-    /// Anchors of ids that are not already slugs; the common case leaves this empty.
-    private var slugged: [String: String] = [:]
+    /// Whether some id is not its own slug (then anchors are made from slugs).
+    private var slugsIDs = false
+    /// Anchors that are not `m-<slug of id>`: ids whose slug an earlier id (or an id that is a
+    /// slug) already had, or that slug to nothing. Usually empty.
+    private var renamed: [String: String] = [:]
 
     /// The anchors of `messages` (all of a conversation's, so threads and timeline agree).
     public init(messages: [Message]) {
-        guard messages.contains(where: { !Slug.isSlug($0.id) }) else { return }
-        var used = Set(messages.lazy.filter { Slug.isSlug($0.id) }.map(\.id))
-        for message in messages where !Slug.isSlug(message.id) && slugged[message.id] == nil {
-            var base = Slug.make(message.id)
+        let isSlug = messages.map { Slug.isSlug($0.id) }
+        guard isSlug.contains(false) else { return }
+        slugsIDs = true
+        // Which id has each anchor: ids that are slugs first (they keep theirs), then the others
+        // in order. One hash per message when nothing collides (a Slack export's `ts` ids).
+        var owner = [String: String](minimumCapacity: messages.count)
+        for (index, message) in messages.enumerated() where isSlug[index] { owner[message.id] = message.id }
+        for (index, message) in messages.enumerated() where !isSlug[index] {
+            let id = message.id
+            if !renamed.isEmpty, renamed[id] != nil { continue }  // a repeated id keeps its anchor
+            var base = Slug.make(id)
+            let natural = base
             if base.isEmpty { base = "x" }
-            var candidate = base
-            var suffix = 2
-            while used.contains(candidate) {
-                candidate = "\(base)-\(suffix)"
-                suffix += 1
+            if let earlier = owner.updateValue(id, forKey: base) {
+                owner[base] = earlier
+                if earlier == id { continue }  // a repeated id
+                var suffix = 2
+                var candidate = "\(base)-\(suffix)"
+                while owner[candidate] != nil {
+                    suffix += 1
+                    candidate = "\(base)-\(suffix)"
+                }
+                owner[candidate] = id
+                renamed[id] = candidate
+            } else if base != natural {
+                renamed[id] = base
             }
-            used.insert(candidate)
-            slugged[message.id] = candidate
         }
     }
 
     /// The element id of message `id`.
     public func anchor(_ id: String) -> String {
-        if slugged.isEmpty { return "m-" + id }  // no hashing in the common case
-        return "m-" + (slugged[id] ?? id)
+        guard slugsIDs else { return "m-" + id }  // no hashing in the common case
+        if !renamed.isEmpty, let anchor = renamed[id] { return "m-" + anchor }
+        return "m-" + Slug.make(id)
     }
 }
 

@@ -128,6 +128,21 @@ import Testing
         #expect(anchors == ["m-msg-1-2", "m-msg-1", "m-msg-1-3", "m-ok_2"])
         #expect(Set(anchors).count == anchors.count)
     }
+
+    @Test func repeatedIdsKeepOneAnchorAndIdsWithoutLettersGetX() {
+        let ids = ["1674072438.000100", "!!!", "1674072438.000100", "???", "x", "Msg 1", "Msg 1", "msg-1"]
+        let messages = ids.map {
+            Message(
+                id: $0, sender: "bob", date: Date(timeIntervalSince1970: 0), kind: .text("x"),
+                location: Fixture.location)
+        }
+        let table = AnchorTable(messages: messages)
+        #expect(
+            ids.map(table.anchor) == [
+                "m-1674072438-000100", "m-x-2", "m-1674072438-000100", "m-x-3", "m-x", "m-msg-1-2", "m-msg-1-2",
+                "m-msg-1",
+            ])
+    }
 }
 
 @Suite struct MessageBodyTests {

@@ -124,6 +124,17 @@ rm -rf "$results"
 mkdir -p "$results"
 # timed NAME CMD...: runs CMD under /usr/bin/time -v; the report is results/NAME.time,
 # the command's output results/NAME.log, the load average before it results/NAME.load.
+# An empty output folder for a clean build. The deleted files' inodes are "recently deleted" to
+# ext4 for about 30 s, and the next build's file creations scan past every one of them (measured:
+# 3 s of system time for a 1M build right after deleting the previous site, against 0.5 s after
+# a wait). Every tool's clean build gets the same wait, so none pays for the one before it.
+settle_seconds="${BENCH_SETTLE_SECONDS:-35}"
+fresh_output() {
+  rm -rf "$@"
+  sync
+  sleep "$settle_seconds"
+}
+
 timed() {
   local name="$1"; shift
   cat /proc/loadavg > "$results/$name.load"
@@ -151,7 +162,7 @@ log "(a) scrollback build (clean)"
 clean_flag=""
 "$scrollback" build --help 2>/dev/null | grep -q -- '--clean' && clean_flag="--clean"
 for run in 1 2 3; do
-  rm -rf "$site"
+  fresh_output "$site"
   timed "scrollback-clean.$run" "$scrollback" build "$corpus" -o "$site" $clean_flag
 done
 
@@ -167,7 +178,7 @@ for name in message conversation base pagination day-separator kinds/text; do
 done
 log "(f) scrollback build (clean) with templates/ overriding the row and page templates"
 for run in 1 2 3; do
-  rm -rf "$site-overridden"
+  fresh_output "$site-overridden"
   timed "scrollback-overridden.$run" "$scrollback" build "$overridden" -o "$site-overridden" $clean_flag
 done
 rm -rf "$site-overridden" "$overridden"
@@ -179,7 +190,7 @@ cp -al "$corpus" "$nosearch"
 printf 'search: false\n' > "$nosearch/scrollback.yml"
 log "(a'') scrollback build (clean) with search: false"
 for run in 1 2 3; do
-  rm -rf "$site-nosearch"
+  fresh_output "$site-nosearch"
   timed "scrollback-nosearch.$run" "$scrollback" build "$nosearch" -o "$site-nosearch" $clean_flag
 done
 rm -rf "$site-nosearch" "$nosearch"
@@ -187,7 +198,7 @@ rm -rf "$site-nosearch" "$nosearch"
 if [ -n "$baseline_binary" ]; then
   log "(a') baseline binary $baseline_binary: clean build"
   for run in 1 2 3; do
-    rm -rf "$site-baseline"
+    fresh_output "$site-baseline"
     timed "scrollback-baseline.$run" "$baseline_binary" build "$corpus" -o "$site-baseline" $clean_flag
   done
   rm -rf "$site-baseline"
@@ -199,7 +210,7 @@ slack_site="$work/site-slack-$messages"
 if [ "$skip_slack" = 0 ]; then
   log "(g) scrollback build of the Slack export (clean)"
   for run in 1 2 3; do
-    rm -rf "$slack_site"
+    fresh_output "$slack_site"
     timed "slack-clean.$run" "$scrollback" build "$slack" -o "$slack_site" $clean_flag
   done
 fi
@@ -223,7 +234,7 @@ trap - EXIT
 # --- (b) Hugo ------------------------------------------------------------------------------------
 if [ "$skip_hugo" = 0 ]; then
   log "(b) hugo --quiet ($("$hugo_bin" version | cut -d' ' -f2))"
-  rm -rf "$baselines/hugo/public" "$baselines/hugo/resources"
+  fresh_output "$baselines/hugo/public" "$baselines/hugo/resources"
   (cd "$baselines/hugo" && timed hugo "$hugo_bin" --quiet --cacheDir "$work/hugo-cache")
   if [ "$skip_browser" = 0 ]; then
     "$python" "$bench/measure_page.py" --site "$baselines/hugo/public" --corpus "$corpus" --out "$results/page-hugo.json" || true

@@ -33,6 +33,10 @@ def run_build(binary, corpus, out, search):
         config.write_text("search: false\n", encoding="utf-8")
     try:
         shutil.rmtree(out, ignore_errors=True)
+        # ext4 keeps just-deleted inodes aside for ~30 s and the next file creations scan past
+        # them (run.sh's fresh_output): settle first, so neither mode pays for the other's files.
+        os.sync()
+        time.sleep(float(os.environ.get("BENCH_SETTLE_SECONDS", "35")))
         start = time.monotonic()
         done = subprocess.run([binary, "build", corpus, "-o", out, "--clean", "--timings"], check=True,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
