@@ -7,12 +7,13 @@ import ScrollbackModel
 /// Mapping: message ids stay (duplicates get derived ids); `reference.messageId` is `replyTo`
 /// (kept when the message is not in the export: the layout shows no quote then);
 /// `timestampEdited` the edit date; `isPinned` pinned; reactions keep their `users` and their
-/// `count` (a reaction without users is a count of unnamed people, not a participant); `Call`, renames, icon changes, joins,
-/// pins and other non-`Default`/`Reply` types are `system` messages; content is Discord
-/// Markdown through cmark-gfm (HTML escaped); the first embed with a URL is a link preview;
-/// attachments come from the local path DCE wrote (Windows `\` separators accepted) or show
-/// the placeholder naming the file; one attachment alone is a photo/video/audio/file message;
-/// stickers are named in the text. A thread exported as its own file is its own conversation.
+/// `count` (a reaction without users is a count of unnamed people, not a participant); `Call`,
+/// renames, icon changes, joins, pins and other non-`Default`/`Reply` types are `system`
+/// messages; content is Discord Markdown through cmark-gfm (HTML escaped); the first embed with
+/// a URL is a link preview; attachments come from the local path DCE wrote (Windows `\`
+/// separators accepted) or show the placeholder naming the file; one attachment alone is a
+/// photo/video/audio/file message; stickers are named in the text. A thread exported as its own
+/// file is its own conversation.
 public enum DiscordImporter: ExportImporter {
     public static let format = ExportFormat.discord
     public static let shape = ExportShape.file
