@@ -319,7 +319,9 @@ public final class ConversationPlan: Sendable {
 
         let timestamp: TimestampPlacement
         if isSystem {
-            timestamp = .bottom  // a system message stands alone: it always shows its own time
+            // A centred note about the conversation, as messengers draw them: no time line (the
+            // day separator dates it; screen readers still hear its time).
+            timestamp = .hidden
         } else {
             switch options.collapseTimestamps {
             case .top: timestamp = opensGroup ? .top : .hidden
@@ -354,7 +356,7 @@ public final class ConversationPlan: Sendable {
 
     private func reactionSummary(_ reaction: Reaction) -> ReactionSummary {
         ReactionSummary(
-            emoji: reaction.emoji, count: reaction.senders.count,
+            emoji: reaction.emoji, count: reaction.count,
             senderNames: reaction.senders.map { participants[$0]?.name ?? $0 })
     }
 }

@@ -177,6 +177,7 @@ public struct ReplyPreview: Hashable, Sendable {
 /// One reaction with a count and the names of those who reacted.
 public struct ReactionSummary: Hashable, Sendable {
     public var emoji: String
+    /// How many reacted; more than `senderNames` when the log names only some of them.
     public var count: Int
     /// Display names (falling back to ids), in log order.
     public var senderNames: [String]

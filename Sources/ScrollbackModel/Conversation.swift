@@ -179,11 +179,19 @@ public struct Reaction: Hashable, Sendable {
     public var emoji: String
     /// Participant ids, in log order.
     public var senders: [String]
+    /// How many more reacted than `senders` names: an export that keeps only a count
+    /// (DiscordChatExporter without user lists) says how many, not who. Never an invented person.
+    public var unnamedCount: Int
 
-    /// Creates a reaction.
-    public init(emoji: String, senders: [String]) {
+    /// How many reacted in all.
+    public var count: Int { senders.count + unnamedCount }
+
+    /// Creates a reaction; `count` (the export's total) above the number of `senders` leaves the
+    /// rest unnamed.
+    public init(emoji: String, senders: [String], count: Int? = nil) {
         self.emoji = emoji
         self.senders = senders
+        self.unnamedCount = max(0, (count ?? 0) - senders.count)
     }
 }
 

@@ -124,10 +124,9 @@ final class MessageRenderer {
         var avatars: [String: AvatarView] = [:]
         var headers: [String: HeaderView] = [:]
         var names: [String: String] = [:]
-        var paletteSlot = 0
+        let paletteSlots = Self.paletteSlots(conversation.participants, me: conversation.me)
         for participant in conversation.participants where names[participant.id] == nil {
-            let (colorClass, colorStyle) = Self.colour(participant, slot: paletteSlot)
-            if participant.id != conversation.me { paletteSlot += 1 }
+            let (colorClass, colorStyle) = Self.colour(participant, slot: paletteSlots[participant.id] ?? 0)
             var src: String?
             if let source = participant.avatar,
                 case .url(let url) = Self.resolve(source, root: "../", remoteMedia: remoteMedia)
@@ -150,8 +149,20 @@ final class MessageRenderer {
     /// Hues in the stylesheet's palette (`c0`…`c9`, ordered so neighbours are far apart).
     static let paletteSize = 10
 
-    /// Palette class `c<slot>` (slots are handed out in the order participants are listed, `me`
-    /// taking none, so no two of the first `paletteSize` share a hue in one conversation), or `cx`
+    /// Each participant's palette slot: the others in the order they are listed, then `me` after
+    /// them. `me` comes last so the others' hues do not depend on who `me` is (its own messages
+    /// show neither avatar nor name), yet it still gets a hue of its own for where it does show
+    /// (the participant list): no two of the first `paletteSize` share one.
+    static func paletteSlots(_ participants: [Participant], me: String?) -> [String: Int] {
+        var slots: [String: Int] = [:]
+        for participant in participants where participant.id != me && slots[participant.id] == nil {
+            slots[participant.id] = slots.count
+        }
+        if let me { slots[me] = slots.count }
+        return slots
+    }
+
+    /// Palette class `c<slot>` (a slot of `paletteSlots`), or `cx`
     /// with the participant's validated colour as `--pc` (plus `lt` when the colour is too light
     /// for white initials, so the CSS keeps AA contrast).
     static func colour(_ participant: Participant, slot: Int) -> (colorClass: String, colorStyle: String?) {

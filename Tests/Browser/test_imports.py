@@ -228,6 +228,33 @@ def test_reactions_show_emoji_count_and_who(open_page, server):
             names = [u.get("nickname") or u["name"] for u in reaction.get("users", [])]
             for name in names:
                 assert name in spoken
+            if not names:
+                # Only a count: said as a number of people, nobody named or invented.
+                people = "1 person" if reaction["count"] == 1 else f"{reaction['count']} people"
+                assert people in spoken, spoken
+    # The page's participants are the export's authors and named reactors, nobody made up.
+    real = {m["author"].get("nickname") or m["author"]["name"] for m in export["messages"]}
+    real |= {u.get("nickname") or u["name"] for m in export["messages"] for r in m.get("reactions", [])
+             for u in r.get("users", [])}
+    listed = page.eval_on_selector_all("header .who .p", "els => els.map((e) => e.lastChild.textContent.trim())")
+    assert listed and set(listed) <= real, f"participants not in the export: {set(listed) - real}"
+
+
+def test_slack_text_with_one_file_is_a_file_card_with_the_text(open_page, server):
+    """Slack shows text sent with a file as the text plus the file's card: one message element
+    with the card and the text, as a file-only message has the card."""
+    built("import-slack")
+    raw = [m for m in slack_messages() if len(m.get("files") or []) == 1 and (m.get("text") or "").strip()]
+    assert raw, "the Slack sample has a message with text and one file"
+    page = open_page(site_url(server, "import-slack", "b75b4c7/index.html")).page
+    render_everything(page)
+    for m in raw:
+        element = message(page, m["ts"])
+        assert element.get_attribute("data-kind") in ("file", "photo")
+        card = element.locator("[data-part=bubble]")
+        assert card.count() == 1 and card.is_visible()
+        assert m["files"][0]["name"] in card.inner_text()
+        assert m["text"].split()[0] in card.inner_text()
 
 
 def edited_ids():

@@ -38,7 +38,7 @@ struct CollapsingTests {
             threeAndOne(me: "alice", layout: overrides).messageRows.map(\.showsAvatar) == [false, false, false, true])
     }
 
-    @Test func systemMessagesShowNoAvatarHeaderOrFooter() {
+    @Test func systemMessagesShowNoAvatarHeaderFooterOrTime() {
         var overrides = LayoutOverrides()
         overrides.collapseProfilePicture = false
         overrides.collapseEnclosingViews = false
@@ -50,7 +50,7 @@ struct CollapsingTests {
         #expect(row.alignment == .center)
         #expect(row.sender == nil)
         #expect(!row.showsAvatar && !row.showsHeader && !row.showsFooter)
-        #expect(row.timestamp == .bottom)
+        #expect(row.timestamp == .hidden)
     }
 
     @Test func collapsedEnclosingViewsPutTheHeaderFirstAndTheFooterLast() {
@@ -105,12 +105,17 @@ struct CollapsingTests {
         #expect(threeAndOne(layout: overrides).messageRows.map(\.timestamp) == [.bottom, .bottom, .bottom, .bottom])
     }
 
-    @Test func systemMessagesAlwaysShowTheirTimeBelow() {
+    /// A system message is a centred note, drawn without a time as messengers draw them.
+    @Test func systemMessagesShowNoTime() {
         for collapsing in TimestampCollapsing.allCases {
             var overrides = LayoutOverrides()
             overrides.collapseTimestamps = collapsing
-            let layout = layOut(conversation([message("s", nil, "2024-05-03T09:00:00Z")], layout: overrides))
-            #expect(layout.row("s").timestamp == .bottom)
+            let layout = layOut(
+                conversation(
+                    [message("s", nil, "2024-05-03T09:00:00Z"), message("a", "bob", "2024-05-03T09:01:00Z")],
+                    layout: overrides))
+            #expect(layout.row("s").timestamp == .hidden)
+            #expect(layout.row("a").timestamp != .hidden)
         }
     }
 

@@ -140,12 +140,17 @@ struct ReferenceTests {
                     reactions: [
                         Reaction(emoji: "👍", senders: ["bob", "carol"]),
                         Reaction(emoji: "🎉", senders: ["dave"]),
+                        // An export that only counts (DiscordChatExporter without users).
+                        Reaction(emoji: "👆", senders: [], count: 42),
+                        Reaction(emoji: "👀", senders: ["bob"], count: 3),
                     ])
             ]))
         #expect(
             layout.row("1").reactions == [
                 ReactionSummary(emoji: "👍", count: 2, senderNames: ["Bob Stone", "Carol Diaz"]),
                 ReactionSummary(emoji: "🎉", count: 1, senderNames: ["dave"]),  // unknown id falls back to itself
+                ReactionSummary(emoji: "👆", count: 42, senderNames: []),
+                ReactionSummary(emoji: "👀", count: 3, senderNames: ["Bob Stone"]),
             ])
     }
 

@@ -218,6 +218,40 @@ import Testing
         #expect(message?.replyTo == nil)
     }
 
+    /// A reaction's `count` keeps reactors an export only counts (never as participants);
+    /// `scrollback import` writes it back, so a log built again shows the same number.
+    @Test func reactionCountKeepsUnnamedReactors() throws {
+        let result = try readLog(
+            log(
+                messages: #"""
+                    {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "text": "x",
+                     "reactions": [{"emoji": "👆", "senders": [], "count": 42}, {"emoji": "👍", "senders": ["bob"], "count": 3},
+                                   {"emoji": "🎉", "senders": ["bob"]}, {"emoji": "👀", "senders": ["alice", "bob"], "count": 1}]}
+                    """#))
+        let conversation = try #require(result.conversation)
+        #expect(result.warnings.count == 1)  // a count below its senders
+        let reactions = conversation.messages[0].reactions
+        #expect(reactions.map(\.count) == [42, 3, 1, 2])
+        #expect(reactions.map(\.senders) == [[], ["bob"], ["bob"], ["alice", "bob"]])
+        #expect(conversation.participants.map(\.id) == ["alice", "bob"])
+        let written = JSONLogWriter(mediaPath: { $0.sitePath }).write(conversation)
+        #expect(written.contains(#"{"emoji": "👆", "senders": [], "count": 42}"#), "\(written)")
+        #expect(written.contains(#"{"emoji": "🎉", "senders": ["bob"]}"#))
+        let again = try #require(try readLog(written).conversation)
+        #expect(again.messages[0].reactions == reactions)
+
+        let wrong = try readLog(
+            log(
+                messages: #"""
+                    {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "text": "x",
+                     "reactions": [{"emoji": "?", "senders": [], "count": "many"}]}
+                    """#))
+        #expect(
+            wrong.errors.map(\.problem) == [
+                .wrongType(field: "count", expected: "a whole number of people, not a string")
+            ])
+    }
+
     @Test func badColorIsAWarningAndIgnored() throws {
         let result = try readLog(
             #"""

@@ -229,7 +229,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
                {"id": 2, "type": "message", "date": "2024-05-01T10:01:00", "from": "Bob", "from_id": "user7",
                 "forwarded_from": "Carol", "reply_to_message_id": 1, "photo": "photos/photo_1.jpg",
                 "width": 10, "height": 20, "text": "",
-                "reactions": [{"type": "emoji", "count": 1, "emoji": "👍", "recent": [{"from": "Ann", "from_id": "user42", "date": "2024-05-01T10:02:00"}]}]},
+                "reactions": [{"type": "emoji", "count": 1, "emoji": "👍", "recent": [{"from": "Ann", "from_id": "user42", "date": "2024-05-01T10:02:00"}]},
+                              {"type": "emoji", "count": 5, "emoji": "🔥", "recent": [{"from": "Ann", "from_id": "user42", "date": "2024-05-01T10:03:00"}]}]},
                {"id": 3, "type": "message", "date": "2024-05-01T10:02:00", "from": "Bob", "from_id": "user7",
                 "photo": "photos/missing.jpg", "text": "😀"},
                {"id": 4, "type": "message", "date": "2024-05-01T10:03:00", "from": "Bob", "from_id": "user7", "text": "🎉"}
@@ -253,7 +254,11 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         let photo = chat.messages[1]
         XCTAssertEqual(photo.forwardedFrom, "Carol")
         XCTAssertEqual(photo.replyTo, "1")
-        XCTAssertEqual(photo.reactions, [Reaction(emoji: "👍", senders: ["user42"])])
+        // `recent` names the last few; `count` is how many reacted, as Telegram shows it.
+        XCTAssertEqual(
+            photo.reactions,
+            [Reaction(emoji: "👍", senders: ["user42"]), Reaction(emoji: "🔥", senders: ["user42"], count: 5)])
+        XCTAssertEqual(photo.reactions.map(\.count), [1, 5])
         guard case .photo(let item) = photo.kind, case .local = item.source else { return XCTFail("\(photo.kind)") }
         guard case .photo(let missing) = chat.messages[2].kind else { return XCTFail() }
         XCTAssertEqual(missing.source, .unavailable(original: "photos/missing.jpg"))

@@ -273,6 +273,15 @@ import Testing
             pages["trip/index.html"]!.contains("<li title=\"Ann, Bo\">👍 2<span class=\"vh\"> from Ann, Bo</span></li>"))
     }
 
+    /// Reactors an export only counts are said as a number, never as made-up names.
+    @Test func reactionsSayHowManyTheLogDoesNotName() {
+        #expect(ReactionView.who(["Ann", "Bo"], count: 2) == "Ann, Bo")
+        #expect(ReactionView.who([], count: 42) == "42 people")
+        #expect(ReactionView.who([], count: 1) == "1 person")
+        #expect(ReactionView.who(["Ann"], count: 2) == "Ann and 1 other")
+        #expect(ReactionView.who(["Ann", "Bo"], count: 5) == "Ann, Bo and 3 others")
+    }
+
     @Test func participantColoursAreValidatedOrDerived() {
         let custom = Participant(id: "k", name: "K", color: "#A1b2C3")
         let derived = Participant(id: "d", name: "D")
@@ -287,6 +296,29 @@ import Testing
         #expect(style == nil)
         #expect(colorClass == "c3")
         #expect(MessageRenderer.colour(Participant(id: "e", name: "E", color: "#fff;x"), slot: 0).colorStyle == nil)
+    }
+
+    /// A ChatGPT conversation lists "You" (`me`) first, then the assistant: the participant list
+    /// shows both avatars, and they must not share a hue.
+    @Test func meAndTheOtherParticipantNeverShareAColour() {
+        let (pages, _) = Inspect.render(
+            Fixture.layout(
+                participants: [Fixture.alice, Fixture.carol],
+                pages: [[.message(Fixture.row("a", .text("hi"), sender: Fixture.carol))]]))
+        let page = pages["trip/index.html"]!
+        let header = String(page[..<page.range(of: "</header>")!.lowerBound])
+        let classes = header.components(separatedBy: "<span class=\"av ").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        #expect(classes.count == 2)
+        #expect(Set(classes).count == 2, "\(classes)")
+        // The others keep the first hues whoever `me` is.
+        #expect(classes == ["c1", "c0"])
+        #expect(
+            MessageRenderer.paletteSlots(
+                [Fixture.alice, Fixture.bob, Fixture.carol, Fixture.bob], me: "alice") == [
+                    "bob": 0, "carol": 1, "alice": 2,
+                ])
     }
 }
 

@@ -53,7 +53,8 @@ public struct JSONLogWriter {
         if !message.reactions.isEmpty {
             let reactions = message.reactions.map { reaction in
                 "{\"emoji\": " + JSONText.quoted(reaction.emoji) + ", \"senders\": ["
-                    + reaction.senders.map(JSONText.quoted).joined(separator: ", ") + "]}"
+                    + reaction.senders.map(JSONText.quoted).joined(separator: ", ") + "]"
+                    + (reaction.unnamedCount > 0 ? ", \"count\": \(reaction.count)}" : "}")
             }
             fields.append("\"reactions\": [" + reactions.joined(separator: ", ") + "]")
         }

@@ -144,7 +144,7 @@ enum KnownJSONFields {
     static let participant = ["id", "name", "avatar", "color"]
     static let message = unique(
         MessageField.names + ["thread", "broadcast", "forwardedFrom", "deleted", "pinned", "source"])
-    static let reaction = ["emoji", "senders"]
+    static let reaction = ["emoji", "senders", "count"]
     static let media = [
         "url", "width", "height", "alt", "caption", "poster", "duration", "title", "name", "size", "mimeType",
     ]
@@ -778,7 +778,24 @@ private struct JSONLogSession {
                     senders.append(sender)
                 }
             }
-            reactions.append(Reaction(emoji: emoji, senders: senders))
+            var count: Int?
+            if let countNode = member(element, "count", required: false) {
+                if let value = countNode.number, value.isFinite, value >= 0, value <= 1e9, value == value.rounded() {
+                    count = Int(value)
+                    if Int(value) < senders.count {
+                        warning(
+                            .other(
+                                "the reaction's count \(Int(value)) is less than its \(senders.count) senders; they are counted"
+                            ),
+                            countNode)
+                    }
+                } else {
+                    error(
+                        .wrongType(field: "count", expected: "a whole number of people, not \(countNode.typeName)"),
+                        countNode)
+                }
+            }
+            reactions.append(Reaction(emoji: emoji, senders: senders, count: count))
         }
         return reactions
     }

@@ -284,7 +284,16 @@ final class ReactionView: TemplateObject {
     init(_ reaction: ReactionSummary) {
         emoji = reaction.emoji
         count = reaction.count
-        names = reaction.senderNames.joined(separator: ", ")
+        names = Self.who(reaction.senderNames, count: reaction.count)
+    }
+
+    /// Who reacted, as the tooltip and screen readers say it: the names the log gives, and those
+    /// it only counts as a number ("Ann, Bo and 3 others", or "42 people" when it names nobody).
+    static func who(_ names: [String], count: Int) -> String {
+        let unnamed = count - names.count
+        guard unnamed > 0 else { return names.joined(separator: ", ") }
+        if names.isEmpty { return unnamed == 1 ? "1 person" : "\(unnamed) people" }
+        return names.joined(separator: ", ") + " and \(unnamed) " + (unnamed == 1 ? "other" : "others")
     }
     static let templateSchema = schema(ReactionView.self)
         .text("emoji") { $0.emoji }.number("count") { $0.count }.text("names") { $0.names }.schema

@@ -6,13 +6,14 @@ import ScrollbackModel
 ///
 /// Mapping: message ids stay (duplicates get derived ids); `reference.messageId` is `replyTo`
 /// (kept when the message is not in the export: the layout shows no quote then);
-/// `timestampEdited` the edit date; `isPinned` pinned; reactions keep their `users` (a reaction
-/// without users counts as that many unnamed people); `Call`, renames, icon changes, joins,
-/// pins and other non-`Default`/`Reply` types are `system` messages; content is Discord
-/// Markdown through cmark-gfm (HTML escaped); the first embed with a URL is a link preview;
-/// attachments come from the local path DCE wrote (Windows `\` separators accepted) or show
-/// the placeholder naming the file; one attachment alone is a photo/video/audio/file message;
-/// stickers are named in the text. A thread exported as its own file is its own conversation.
+/// `timestampEdited` the edit date; `isPinned` pinned; reactions keep their `users` and their
+/// `count` (a reaction without users is a count of unnamed people, not a participant); `Call`,
+/// renames, icon changes, joins, pins and other non-`Default`/`Reply` types are `system`
+/// messages; content is Discord Markdown through cmark-gfm (HTML escaped); the first embed with
+/// a URL is a link preview; attachments come from the local path DCE wrote (Windows `\`
+/// separators accepted) or show the placeholder naming the file; one attachment alone is a
+/// photo/video/audio/file message; stickers are named in the text. A thread exported as its own
+/// file is its own conversation.
 public enum DiscordImporter: ExportImporter {
     public static let format = ExportFormat.discord
     public static let shape = ExportShape.file
@@ -114,7 +115,9 @@ public enum DiscordImporter: ExportImporter {
         for reaction in node["reactions"]?.elements ?? [] {
             let emoji = reaction["emoji"]
             let name = emoji?["name"]?.string ?? "?"
-            let shownEmoji = emoji?["id"]?.string == nil ? name : ":" + name + ":"
+            // A custom emoji (an id) by its name; a Unicode one (no id, or DCE's `""`) as itself.
+            let isCustom = emoji?["id"]?.string.map { !$0.isEmpty } ?? false
+            let shownEmoji = isCustom ? ":" + name + ":" : name
             var senders: [String] = []
             for user in reaction["users"]?.elements ?? [] {
                 guard let userID = user["id"]?.string else { continue }
@@ -126,15 +129,9 @@ public enum DiscordImporter: ExportImporter {
                 }
                 senders.append(userID)
             }
-            let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) } ?? senders.count
-            if senders.count < count {
-                // DCE without user lists: the count is kept as that many unnamed people.
-                if !assembler.hasParticipant("discord-someone") {
-                    assembler.addParticipant(Participant(id: "discord-someone", name: "Someone"))
-                }
-                senders += Array(repeating: "discord-someone", count: min(count - senders.count, 10_000))
-            }
-            message.reactions.append(Reaction(emoji: shownEmoji, senders: senders))
+            // DCE without user lists gives only the count: kept as a count, nobody invented.
+            let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) }
+            message.reactions.append(Reaction(emoji: shownEmoji, senders: senders, count: count))
         }
         switch type {
         case "Default", "Reply", "ThreadStarterMessage", "ChatInputCommand", "ContextMenuCommand":

@@ -10,11 +10,11 @@ import ScrollbackModel
 /// broadcast one; `edited.ts` the edit date; reactions keep their users; a `tombstone` parent is
 /// a deleted message; joins, leaves, topic and other subtypes are `system` messages; bots are
 /// participants named by their profile. Text (mrkdwn, or `blocks` rich text when there is no
-/// text) becomes Markdown for cmark-gfm (`SlackText`). Files: one file alone is a `file` (or
-/// `photo`) message; with text, each file is a line naming it. Slack exports hold no file
-/// bytes, so a file is found only where slackdump puts it (`<folder>/attachments/<id>-<name>`)
-/// and otherwise shows the placeholder naming it. The first legacy `attachments` unfurl
-/// becomes a link preview.
+/// text) becomes Markdown for cmark-gfm (`SlackText`). Files: one file is a `file` (or `photo`)
+/// message, the text sent with it its caption; several files are lines naming each under the
+/// text. Slack exports hold no file bytes, so a file is found only where slackdump puts it
+/// (`<folder>/attachments/<id>-<name>`) and otherwise shows the placeholder naming it. The first
+/// legacy `attachments` unfurl becomes a link preview.
 public enum SlackImporter: ExportImporter {
     public static let format = ExportFormat.slack
     public static let shape = ExportShape.folder
@@ -434,8 +434,24 @@ struct SlackConversationReader {
     ) -> MessageKind {
         let files = node[.files]?.elements ?? []
         let hasText = markdown.unicodeScalars.contains { !$0.properties.isWhitespace }
-        if files.count == 1, !hasText {
-            return fileKind(files[0], location: location, diagnostics: &diagnostics)
+        if files.count == 1 {
+            // One file is its card (or image), as Slack shows it; the text sent with it is the
+            // caption, as plain text (as a link preview's text is).
+            let kind = fileKind(files[0], location: location, diagnostics: &diagnostics)
+            guard hasText else { return kind }
+            let caption =
+                plain
+                ?? context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
+                .plainText
+            switch kind {
+            case .photo(var media):
+                media.caption = caption
+                return .photo(media)
+            case .file(var item):
+                item.caption = caption
+                return .file(item)
+            default: return kind
+            }
         }
         var lines = markdown
         for item in files {

@@ -458,7 +458,9 @@ struct TelegramChatReader {
                 }
                 senders.append(id)
             }
-            result.append(Reaction(emoji: emoji, senders: senders))
+            // `recent` names only the last few; `count` is how many reacted, as Telegram shows it.
+            let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) }
+            result.append(Reaction(emoji: emoji, senders: senders, count: count))
         }
         return result
     }
