@@ -22,7 +22,7 @@ import ScrollbackModel
 /// - **Timestamps**: `top` → the first (or single) message shows it above the bubble; `bottom` →
 ///   the last (or single) shows it below; `off` → every message shows it below. A `system` message
 ///   is a centred note, which messengers draw without a time (WhatsApp's and Telegram's notices):
-///   it shows none, whatever the option; its time is still in its visually hidden label.
+///   it shows none but with `off`; its time is still in its visually hidden label.
 /// - **Day separators** before the first message of each local day, and again at the top of a page
 ///   that starts in the middle of a day (`repeatsPreviousPage`), so every page says which day it is.
 /// - **Dates**: send times in the timestamp format (a time style, or a pattern) with the locale;

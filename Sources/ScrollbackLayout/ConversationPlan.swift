@@ -320,8 +320,9 @@ public final class ConversationPlan: Sendable {
         let timestamp: TimestampPlacement
         if isSystem {
             // A centred note about the conversation, as messengers draw them: no time line (the
-            // day separator dates it; screen readers still hear its time).
-            timestamp = .hidden
+            // day separator dates it; screen readers still hear its time), unless the site asks
+            // for every message's time (`collapseTimestamps: off`).
+            timestamp = options.collapseTimestamps == .off ? .bottom : .hidden
         } else {
             switch options.collapseTimestamps {
             case .top: timestamp = opensGroup ? .top : .hidden

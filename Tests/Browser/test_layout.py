@@ -79,8 +79,9 @@ def expected_parts(layout, message, one_to_one=False):
         "avatar": not system and (last or not layout["collapseProfilePicture"]),
         "header": not system and (first or not layout["collapseEnclosingViews"]),
         "footer": not system and (last or not layout["collapseEnclosingViews"]),
-        # A system message is a centred note without a time line (its time is read aloud).
-        "timestamp": not system and {"top": first, "bottom": last}.get(timestamps, True),
+        # A system message is a centred note without a time line (its time is read aloud),
+        # unless every message shows its time.
+        "timestamp": {"top": first and not system, "bottom": last and not system}.get(timestamps, True),
     }
     # Other people's messages show who sent them (avatar, name); every group its time.
     other = message["align"] == "left" and not system

@@ -105,8 +105,9 @@ struct CollapsingTests {
         #expect(threeAndOne(layout: overrides).messageRows.map(\.timestamp) == [.bottom, .bottom, .bottom, .bottom])
     }
 
-    /// A system message is a centred note, drawn without a time as messengers draw them.
-    @Test func systemMessagesShowNoTime() {
+    /// A system message is a centred note, drawn without a time as messengers draw them, unless
+    /// the site shows every message's time.
+    @Test func systemMessagesShowNoTimeUnlessTimestampsAreUncollapsed() {
         for collapsing in TimestampCollapsing.allCases {
             var overrides = LayoutOverrides()
             overrides.collapseTimestamps = collapsing
@@ -114,7 +115,7 @@ struct CollapsingTests {
                 conversation(
                     [message("s", nil, "2024-05-03T09:00:00Z"), message("a", "bob", "2024-05-03T09:01:00Z")],
                     layout: overrides))
-            #expect(layout.row("s").timestamp == .hidden)
+            #expect(layout.row("s").timestamp == (collapsing == .off ? .bottom : .hidden))
             #expect(layout.row("a").timestamp != .hidden)
         }
     }
