@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 
 QUERIES = ["coffee", "meeting", "wedding", "kitchen"]
 
@@ -63,8 +64,9 @@ def folder_bytes(path):
 
 def message_text_bytes(site):
     total = 0
-    for chunk in sorted((pathlib.Path(site) / "search" / "d").glob("*.json")):
-        for doc in json.loads(chunk.read_text(encoding="utf-8")):
+    for chunk in sorted((pathlib.Path(site) / "search" / "d").glob("*.json.deflate")):
+        # Raw deflate (SearchIndex.deflate): zlib with negative window bits.
+        for doc in json.loads(zlib.decompress(chunk.read_bytes(), -15).decode("utf-8")):
             total += len(doc[6].encode("utf-8"))
     return total
 
@@ -138,9 +140,17 @@ PAGEFIND_JS = """async (q) => {
 def pagefind_figures(site, site_url, venv_python, queries, chromium="/usr/bin/chromium"):
     from playwright.sync_api import sync_playwright
 
-    binary = pathlib.Path(venv_python).parent / "pagefind"
-    if not binary.exists():
+    def installed_binary():
+        # pagefind[bin] ships the executable inside its `pagefind_bin` package (no console script).
+        found = subprocess.run(
+            [venv_python, "-c", "import os, pagefind_bin; print(os.path.dirname(pagefind_bin.__file__))"],
+            capture_output=True, text=True)
+        return pathlib.Path(found.stdout.strip()) / "pagefind" if found.returncode == 0 else None
+
+    binary = installed_binary()
+    if binary is None:
         subprocess.run([venv_python, "-m", "pip", "install", "--quiet", "pagefind[bin]==1.5.2"], check=True)
+        binary = installed_binary()
     shutil.rmtree(pathlib.Path(site) / "pagefind", ignore_errors=True)
     start = time.monotonic()
     subprocess.run([str(binary), "--site", str(site)], check=True, stdout=subprocess.DEVNULL)
