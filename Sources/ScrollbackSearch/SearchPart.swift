@@ -120,75 +120,64 @@ public struct SearchPart: Equatable, Sendable {
         }
         var ids: [Int] = []
 
-        for page in pages {
-            var pendingDay: FormattedDate?
-            plan.forEachPlannedRow(ofPage: page) { row in
-                switch row {
-                case .daySeparator(let separator):
-                    if !separator.repeatsPreviousPage { pendingDay = separator.day }
-                case .message(let index, _):
-                    // A broadcast reply's reference: its message is indexed with its thread.
-                    if plan.isThreadReference(index) { return }
-                    let message = messages[index]
-                    let elementID = anchor(index)
-                    let file = plan.fileName(ofMessage: message.id) ?? plan.pageFileName(page)
-                    if recordsDays, let day = pendingDay {
-                        days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
-                        pendingDay = nil
+        Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
+            let message = messages[index]
+            let elementID = anchor(index)
+            let file = plan.fileName(ofMessage: message.id) ?? plan.pageFileName(page)
+            if recordsDays, let day = opensDay {
+                days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
+            }
+            var senderNumber = -1
+            var senderID: String?
+            if message.kind.name != .system, let id = message.sender {
+                senderID = id
+                if let known = senderOf[id] {
+                    senderNumber = known.number
+                } else {
+                    let participant = participants[id] ?? Participant(id: id, name: id)
+                    let shown = sender(participant)
+                    if let known = senderIndex[shown.name] {
+                        senderNumber = known
+                    } else {
+                        senderNumber = senders.count
+                        senderIndex[shown.name] = senderNumber
+                        senders.append(shown)
                     }
-                    var senderNumber = -1
-                    var senderID: String?
-                    if message.kind.name != .system, let id = message.sender {
-                        senderID = id
-                        if let known = senderOf[id] {
-                            senderNumber = known.number
-                        } else {
-                            let participant = participants[id] ?? Participant(id: id, name: id)
-                            let shown = sender(participant)
-                            if let known = senderIndex[shown.name] {
-                                senderNumber = known
-                            } else {
-                                senderNumber = senders.count
-                                senderIndex[shown.name] = senderNumber
-                                senders.append(shown)
-                            }
-                            var names = Set<String>()
-                            tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                            senderOf[id] = (senderNumber, names.sorted(), nil)
-                        }
-                    }
-                    let flags = Self.flags(of: message.kind)
-                    let text = Self.searchText(of: message.kind)
-                    ids.removeAll(keepingCapacity: true)
-                    tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
-                    if let id = senderID, let known = senderOf[id] {
-                        if let fromIDs = known.ids {
-                            ids += fromIDs
-                        } else {
-                            let fromIDs = known.names.map(tokenID)
-                            senderOf[id]!.ids = fromIDs
-                            ids += fromIDs
-                        }
-                    }
-                    if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
-                    if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
-                    if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
-                    ids.sort()
-                    var kept = 0
-                    for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
-                        ids[kept] = ids[position]
-                        kept += 1
-                    }
-                    ids.removeLast(ids.count - kept)
-                    documents.append(
-                        Document(
-                            page: page, file: file, anchor: elementID, sender: senderNumber,
-                            date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                            text: Self.resultText(text),
-                            // An exact-size copy: `ids` keeps its grown buffer for the next message.
-                            tokens: ids.withUnsafeBufferPointer { Array($0) }))
+                    var names = Set<String>()
+                    tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
+                    senderOf[id] = (senderNumber, names.sorted(), nil)
                 }
             }
+            let flags = Self.flags(of: message.kind)
+            let text = Self.searchText(of: message.kind)
+            ids.removeAll(keepingCapacity: true)
+            tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
+            if let id = senderID, let known = senderOf[id] {
+                if let fromIDs = known.ids {
+                    ids += fromIDs
+                } else {
+                    let fromIDs = known.names.map(tokenID)
+                    senderOf[id]!.ids = fromIDs
+                    ids += fromIDs
+                }
+            }
+            if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
+            if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
+            if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
+            ids.sort()
+            var kept = 0
+            for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
+                ids[kept] = ids[position]
+                kept += 1
+            }
+            ids.removeLast(ids.count - kept)
+            documents.append(
+                Document(
+                    page: page, file: file, anchor: elementID, sender: senderNumber,
+                    date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                    text: Self.resultText(text),
+                    // An exact-size copy: `ids` keeps its grown buffer for the next message.
+                    tokens: ids.withUnsafeBufferPointer { Array($0) }))
         }
     }
 
@@ -197,21 +186,11 @@ public struct SearchPart: Equatable, Sendable {
         _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool
     ) {
         var newest: (page: Int, index: Int)?
-        for page in pages {
-            var pendingDay: FormattedDate?
-            plan.forEachPlannedRow(ofPage: page) { row in
-                switch row {
-                case .daySeparator(let separator):
-                    if !separator.repeatsPreviousPage { pendingDay = separator.day }
-                case .message(let index, _):
-                    if plan.isThreadReference(index) { return }
-                    newest = (page, index)
-                    guard recordsDays, let day = pendingDay else { return }
-                    let file = plan.fileName(ofMessage: plan.conversation.messages[index].id) ?? plan.pageFileName(page)
-                    days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
-                    pendingDay = nil
-                }
-            }
+        Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
+            newest = (page, index)
+            guard recordsDays, let day = opensDay else { return }
+            let file = plan.fileName(ofMessage: plan.conversation.messages[index].id) ?? plan.pageFileName(page)
+            days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
         }
         guard let (page, index) = newest else { return }
         let message = plan.conversation.messages[index]
@@ -222,6 +201,28 @@ public struct SearchPart: Equatable, Sendable {
                 sender: -1, date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
                 tokens: [])
         ]
+    }
+
+    /// Calls `body` with each message of `pages` of `plan` in page order (not a broadcast reply's
+    /// reference: its message is indexed with its thread): its page, its index, and the day it
+    /// opens (`nil` unless it is the first message of a day, a day a page repeats not counted).
+    private static func forEachMessage(
+        of plan: ConversationPlan, pages: Range<Int>,
+        _ body: (_ page: Int, _ index: Int, _ opensDay: FormattedDate?) -> Void
+    ) {
+        for page in pages {
+            var pendingDay: FormattedDate?
+            plan.forEachPlannedRow(ofPage: page) { row in
+                switch row {
+                case .daySeparator(let separator):
+                    if !separator.repeatsPreviousPage { pendingDay = separator.day }
+                case .message(let index, _):
+                    if plan.isThreadReference(index) { return }
+                    body(page, index, pendingDay)
+                    pendingDay = nil
+                }
+            }
+        }
     }
 
     /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).
