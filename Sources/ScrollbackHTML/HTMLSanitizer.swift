@@ -37,6 +37,10 @@ public struct HTMLSanitizer: Sendable {
     /// Creates a sanitizer with the default allow-list.
     public init() {}
 
+    /// The element names its output may hold: the kept ones (the blocks it renames become `div`,
+    /// one of them). For checks of the output, such as the fuzz target's.
+    public static var outputElements: Set<String> { ElementPolicy.keptElements }
+
     /// Sanitizes `fragment`. `imageURL` maps each `<img src>` to the URL the page should use,
     /// or `nil` to drop the image (its `alt` text is kept as text). It is only called with an
     /// http(s) URL or a relative path, trimmed; other schemes are dropped before it.

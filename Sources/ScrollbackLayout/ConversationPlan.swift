@@ -115,6 +115,18 @@ public final class ConversationPlan: Sendable {
         threadsByRoot.isEmpty ? nil : threadsByRoot[conversation.messages[messageIndex].id]
     }
 
+    /// The threads whose roots are on pages `pages` of this list, in the order the pages' rows
+    /// show their roots (without laying the rows out).
+    public func threads(rootedOnPages pages: Range<Int>) -> [ThreadPlan] {
+        guard !threadsByRoot.isEmpty else { return [] }
+        return pages.flatMap { page in
+            Self.localBounds(
+                ofPage: page, messagesPerPage: messagesPerPage, count: conversation.messages.count,
+                globalIndexes: globalIndexes
+            ).compactMap { threadsByRoot[conversation.messages[$0].id] }
+        }
+    }
+
     /// Every thread of this list whose replies have their own pages, ordered by root date.
     public var threadsWithOwnPages: [ThreadPlan] {
         conversation.messages.compactMap { threadsByRoot.isEmpty ? nil : threadsByRoot[$0.id] }

@@ -1,24 +1,65 @@
 /// JSON text, written: one escaping rule for every JSON the generator writes (the logs
-/// `scrollback import` writes, a custom renderer's data).
+/// `scrollback import` writes, a custom renderer's data, the search index).
 public enum JSONText {
-    /// A JSON string literal (RFC 8259 escaping; `/` and non-ASCII kept as they are).
+    /// A JSON string literal (`appendQuoted`'s escaping).
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a JSON string literal (RFC 8259): `"`, `\`, newline, return and tab
+    /// escaped as themselves, other controls and U+2028/U+2029 (line breaks to JavaScript) as
+    /// `\u` and four hex digits; the rest, `/` and non-ASCII included, copied as UTF-8. Runs of
+    /// bytes that need no escape are copied at once.
+    public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(0x22)
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            var index = 0
+            let count = utf8.count
+            func flush() {
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
             }
+            while index < count {
+                let byte = utf8[index]
+                // The character after `\`, or 0x1_0000 plus the code point for `\uXXXX`.
+                var escaped: UInt32?
+                var length = 1
+                switch byte {
+                case 0x22, 0x5C: escaped = UInt32(byte)
+                case 0x0A: escaped = UInt32(UInt8(ascii: "n"))
+                case 0x0D: escaped = UInt32(UInt8(ascii: "r"))
+                case 0x09: escaped = UInt32(UInt8(ascii: "t"))
+                case 0..<0x20: escaped = 0x1_0000 | UInt32(byte)
+                case 0xE2 where index + 2 < count && utf8[index + 1] == 0x80 && (utf8[index + 2] | 1) == 0xA9:
+                    escaped = utf8[index + 2] == 0xA8 ? 0x1_2028 : 0x1_2029
+                    length = 3
+                default: break
+                }
+                guard let escaped else {
+                    index += 1
+                    continue
+                }
+                flush()
+                bytes.append(0x5C)
+                if escaped & 0x1_0000 == 0 {
+                    bytes.append(UInt8(escaped))
+                } else {  // \uXXXX
+                    bytes.append(UInt8(ascii: "u"))
+                    for shift in stride(from: 12, through: 0, by: -4) {
+                        bytes.append(hexDigits[Int((escaped >> UInt32(shift)) & 0xF)])
+                    }
+                }
+                index += length
+                start = index
+            }
+            flush()
         }
-        return out + "\""
+        bytes.append(0x22)
     }
 }

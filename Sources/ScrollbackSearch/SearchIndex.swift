@@ -303,9 +303,7 @@ struct JSONWriter {
         bytes.append(0x30 + UInt8(value % 10))
     }
 
-    /// A JSON string: `"`, `\`, newline, return and tab escaped as themselves, other controls
-    /// and U+2028/U+2029 as `\u` and four hex digits; the rest copied as UTF-8.
-    /// `["a","b"]`.
+    /// `texts` as a JSON array of strings: `["a","b"]`.
     mutating func strings(_ texts: [String]) {
         raw("[")
         for (index, text) in texts.enumerated() {
@@ -315,51 +313,8 @@ struct JSONWriter {
         raw("]")
     }
 
-    mutating func string(_ text: String) {
-        bytes.append(0x22)
-        var text = text
-        text.withUTF8 { utf8 in
-            var start = 0
-            var index = 0
-            let count = utf8.count
-            func flush() {
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-            }
-            while index < count {
-                let byte = utf8[index]
-                var escape: [UInt8]?
-                var length = 1
-                switch byte {
-                case 0x22: escape = [0x5C, 0x22]
-                case 0x5C: escape = [0x5C, 0x5C]
-                case 0x0A: escape = [0x5C, 0x6E]
-                case 0x0D: escape = [0x5C, 0x72]
-                case 0x09: escape = [0x5C, 0x74]
-                case 0..<0x20: escape = Self.unicodeEscape(UInt32(byte))
-                case 0xE2 where index + 2 < count && utf8[index + 1] == 0x80 && (utf8[index + 2] | 1) == 0xA9:
-                    // U+2028 and U+2029 (E2 80 A8/A9): line breaks to JavaScript.
-                    escape = Self.unicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
-                    length = 3
-                default: break
-                }
-                if let escape {
-                    flush()
-                    bytes += escape
-                    index += length
-                    start = index
-                } else {
-                    index += 1
-                }
-            }
-            flush()
-        }
-        bytes.append(0x22)
-    }
-
-    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
-        let hex = String(value, radix: 16)
-        return Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-    }
+    /// A JSON string (`JSONText`'s escaping).
+    mutating func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes) }
 
     /// Strings, integers, arrays and dictionaries (keys sorted).
     mutating func value(_ value: Any) {

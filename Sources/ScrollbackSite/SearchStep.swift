@@ -38,15 +38,12 @@ extension ConversationWorker {
         let newest = part.documents.last
         // Thread replies are drawn on their root's page or on the thread's own pages: indexed with
         // the files that hold them, but not in the date list (it follows the timeline).
-        for page in pages where config.search {
-            plan.forEachPlannedRow(ofPage: page) { row in
-                guard case .message(let index, _) = row, let thread = plan.thread(ofRoot: index) else { return }
-                let replies = thread.replies
-                part.add(
-                    replies, pages: 0..<replies.pageCount,
-                    anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) },
-                    sender: SearchStep.sender, tokenizesText: config.search, recordsDays: false)
-            }
+        for thread in config.search ? plan.threads(rootedOnPages: pages) : [] {
+            let replies = thread.replies
+            part.add(
+                replies, pages: 0..<replies.pageCount,
+                anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) },
+                sender: SearchStep.sender, recordsDays: false)
         }
         let dateList = renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,

@@ -4,6 +4,16 @@ import Testing
 
 @testable import ScrollbackReading
 
+@Suite struct JSONTextTests {
+    @Test func quotedEscapesWhatJSONAndJavaScriptNeedAndReadsBack() throws {
+        let text = "a\"b\\c\nd\re\tf\u{1}g\u{1F}h\u{2028}i\u{2029}j/ké🎉"
+        let quoted = JSONText.quoted(text)
+        #expect(quoted == #""a\"b\\c\nd\re\tf\u0001g\u001fh\u2028i\u2029j/ké🎉""#)
+        let decoded = try JSONSerialization.jsonObject(with: Data("[\(quoted)]".utf8)) as? [String]
+        #expect(decoded == [text])
+    }
+}
+
 @Suite struct JSONLogReaderTests {
     func message(_ body: String, extra: String = "") throws -> (Message?, ReadResult) {
         let result = try readLog(log(messages: body, extra: extra))

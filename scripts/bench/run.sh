@@ -142,6 +142,17 @@ timed() {
   grep -E 'Elapsed|Maximum resident|Exit status' "$results/$name.time" | sed "s/^/  $name: /" >&2 || true
 }
 
+# Three clean builds of INPUT by BINARY, each into an empty SITE (as Hugo gets an empty public/),
+# timed as NAME.1 to NAME.3: the report takes the median by wall time and lists all three, since
+# one run on a shared 2-core machine can be off.
+clean_builds() {
+  local name="$1" binary="$2" input="$3" out="$4"
+  for run in 1 2 3; do
+    fresh_output "$out"
+    timed "$name.$run" "$binary" build "$input" -o "$out" $clean_flag
+  done
+}
+
 # Restore the two logs the rebuild step appends to, whatever happens.
 largest="$corpus/conv-001.json"
 smallest="$corpus/$(printf 'conv-%03d.json' "$conversations")"
@@ -157,14 +168,9 @@ trap restore_corpus EXIT
 # --- (a) Scrollback clean build ------------------------------------------------------------
 site="$work/site-$messages"
 log "(a) scrollback build (clean)"
-# Three runs, each into an empty folder (as Hugo gets an empty public/): the report takes the
-# median by wall time and lists all three, since one run on a shared 2-core machine can be off.
 clean_flag=""
 "$scrollback" build --help 2>/dev/null | grep -q -- '--clean' && clean_flag="--clean"
-for run in 1 2 3; do
-  fresh_output "$site"
-  timed "scrollback-clean.$run" "$scrollback" build "$corpus" -o "$site" $clean_flag
-done
+clean_builds scrollback-clean "$scrollback" "$corpus" "$site"
 
 # --- (f) the same corpus with the site's own copies of the shipped templates --------------------
 # Hard links of the corpus (cheap, same bytes) plus templates/ with copies of the message-row
@@ -177,10 +183,7 @@ for name in message conversation base pagination day-separator kinds/text; do
   cp "$repo/Templates/$name.mustache" "$overridden/templates/$name.mustache"
 done
 log "(f) scrollback build (clean) with templates/ overriding the row and page templates"
-for run in 1 2 3; do
-  fresh_output "$site-overridden"
-  timed "scrollback-overridden.$run" "$scrollback" build "$overridden" -o "$site-overridden" $clean_flag
-done
+clean_builds scrollback-overridden "$scrollback" "$overridden" "$site-overridden"
 rm -rf "$site-overridden" "$overridden"
 
 # --- (a'') the same corpus with `search: false`: what the search index costs ------------------------
@@ -189,18 +192,12 @@ rm -rf "$nosearch"
 cp -al "$corpus" "$nosearch"
 printf 'search: false\n' > "$nosearch/scrollback.yml"
 log "(a'') scrollback build (clean) with search: false"
-for run in 1 2 3; do
-  fresh_output "$site-nosearch"
-  timed "scrollback-nosearch.$run" "$scrollback" build "$nosearch" -o "$site-nosearch" $clean_flag
-done
+clean_builds scrollback-nosearch "$scrollback" "$nosearch" "$site-nosearch"
 rm -rf "$site-nosearch" "$nosearch"
 
 if [ -n "$baseline_binary" ]; then
   log "(a') baseline binary $baseline_binary: clean build"
-  for run in 1 2 3; do
-    fresh_output "$site-baseline"
-    timed "scrollback-baseline.$run" "$baseline_binary" build "$corpus" -o "$site-baseline" $clean_flag
-  done
+  clean_builds scrollback-baseline "$baseline_binary" "$corpus" "$site-baseline"
   rm -rf "$site-baseline"
 fi
 
@@ -209,10 +206,7 @@ fi
 slack_site="$work/site-slack-$messages"
 if [ "$skip_slack" = 0 ]; then
   log "(g) scrollback build of the Slack export (clean)"
-  for run in 1 2 3; do
-    fresh_output "$slack_site"
-    timed "slack-clean.$run" "$scrollback" build "$slack" -o "$slack_site" $clean_flag
-  done
+  clean_builds slack-clean "$scrollback" "$slack" "$slack_site"
 fi
 
 # --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------

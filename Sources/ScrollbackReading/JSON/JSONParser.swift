@@ -739,25 +739,16 @@ private struct JSONScanner {
             case UInt8(ascii: "t"): try expectLiteral("true")
             case UInt8(ascii: "f"): try expectLiteral("false")
             case UInt8(ascii: "n"): try expectLiteral("null")
-            case Byte.openBrace:
+            case Byte.openBrace, Byte.openBracket:
+                let isObject = base[position] == Byte.openBrace
                 try enterContainer(baseDepth + skipStack.count)
                 position += 1
                 skipWhitespace()
-                if position < end, base[position] == Byte.closeBrace {
+                if position < end, base[position] == (isObject ? Byte.closeBrace : Byte.closeBracket) {
                     position += 1
                 } else {
-                    try skipMemberName(isFirst: true)
-                    skipStack.append(true)
-                    continue
-                }
-            case Byte.openBracket:
-                try enterContainer(baseDepth + skipStack.count)
-                position += 1
-                skipWhitespace()
-                if position < end, base[position] == Byte.closeBracket {
-                    position += 1
-                } else {
-                    skipStack.append(false)
+                    if isObject { try skipMemberName(isFirst: true) }
+                    skipStack.append(isObject)
                     continue
                 }
             default:
