@@ -637,26 +637,15 @@ private struct JSONScanner {
                     } else {
                         elementStack.append(completed)
                     }
-                    guard position < end else { throw failure("',' or ']' after array element", at: position) }
-                    let byte = base[position]
-                    if byte == Byte.comma {
-                        position += 1
-                        skipWhitespace()
-                        if position < end, base[position] == Byte.closeBracket {
-                            throw failure("a value (trailing commas are not allowed)", at: position)
-                        }
+                    if try anotherElementFollows() {
                         if open[top].streams { streamedElementStart = position }
                         break
-                    } else if byte == Byte.closeBracket {
-                        position += 1
-                        let first = open[top].firstChild
-                        let elements = Array(elementStack[first...])
-                        elementStack.removeLast(elementStack.count - first)  // cheaper than removeSubrange
-                        completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
-                        open.removeLast()
-                    } else {
-                        throw unexpected("',' or ']' after array element", at: position)
                     }
+                    let first = open[top].firstChild
+                    let elements = Array(elementStack[first...])
+                    elementStack.removeLast(elementStack.count - first)  // cheaper than removeSubrange
+                    completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
+                    open.removeLast()
                 }
             }
         }
@@ -765,21 +754,8 @@ private struct JSONScanner {
                     }
                     skipStack.removeLast()
                 } else {
-                    guard position < end else { throw failure("',' or ']' after array element", at: position) }
-                    let byte = base[position]
-                    if byte == Byte.comma {
-                        position += 1
-                        skipWhitespace()
-                        if position < end, base[position] == Byte.closeBracket {
-                            throw failure("a value (trailing commas are not allowed)", at: position)
-                        }
-                        break
-                    } else if byte == Byte.closeBracket {
-                        position += 1
-                        skipStack.removeLast()
-                    } else {
-                        throw unexpected("',' or ']' after array element", at: position)
-                    }
+                    if try anotherElementFollows() { break }
+                    skipStack.removeLast()
                 }
             }
         }
@@ -834,6 +810,24 @@ private struct JSONScanner {
             cursor += 1
         }
         return nil
+    }
+
+    /// After an array element: `true` past a `,` (at the next element), `false` past the `]`.
+    mutating func anotherElementFollows() throws(Diagnostic) -> Bool {
+        guard position < end else { throw failure("',' or ']' after array element", at: position) }
+        let byte = base[position]
+        if byte == Byte.comma {
+            position += 1
+            skipWhitespace()
+            if position < end, base[position] == Byte.closeBracket {
+                throw failure("a value (trailing commas are not allowed)", at: position)
+            }
+            return true
+        } else if byte == Byte.closeBracket {
+            position += 1
+            return false
+        }
+        throw unexpected("',' or ']' after array element", at: position)
     }
 
     /// After an object member (at `position`, after whitespace): `true` at `,` (leaving `position`
