@@ -637,15 +637,26 @@ private struct JSONScanner {
                     } else {
                         elementStack.append(completed)
                     }
-                    if try anotherElementFollows() {
+                    guard position < end else { throw failure("',' or ']' after array element", at: position) }
+                    let byte = base[position]
+                    if byte == Byte.comma {
+                        position += 1
+                        skipWhitespace()
+                        if position < end, base[position] == Byte.closeBracket {
+                            throw failure("a value (trailing commas are not allowed)", at: position)
+                        }
                         if open[top].streams { streamedElementStart = position }
                         break
+                    } else if byte == Byte.closeBracket {
+                        position += 1
+                        let first = open[top].firstChild
+                        let elements = Array(elementStack[first...])
+                        elementStack.removeLast(elementStack.count - first)  // cheaper than removeSubrange
+                        completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
+                        open.removeLast()
+                    } else {
+                        throw unexpected("',' or ']' after array element", at: position)
                     }
-                    let first = open[top].firstChild
-                    let elements = Array(elementStack[first...])
-                    elementStack.removeLast(elementStack.count - first)  // cheaper than removeSubrange
-                    completed = JSONNode(.array(elements), line: open[top].line, column: open[top].column)
-                    open.removeLast()
                 }
             }
         }
@@ -728,16 +739,25 @@ private struct JSONScanner {
             case UInt8(ascii: "t"): try expectLiteral("true")
             case UInt8(ascii: "f"): try expectLiteral("false")
             case UInt8(ascii: "n"): try expectLiteral("null")
-            case Byte.openBrace, Byte.openBracket:
-                let isObject = base[position] == Byte.openBrace
+            case Byte.openBrace:
                 try enterContainer(baseDepth + skipStack.count)
                 position += 1
                 skipWhitespace()
-                if position < end, base[position] == (isObject ? Byte.closeBrace : Byte.closeBracket) {
+                if position < end, base[position] == Byte.closeBrace {
                     position += 1
                 } else {
-                    if isObject { try skipMemberName(isFirst: true) }
-                    skipStack.append(isObject)
+                    try skipMemberName(isFirst: true)
+                    skipStack.append(true)
+                    continue
+                }
+            case Byte.openBracket:
+                try enterContainer(baseDepth + skipStack.count)
+                position += 1
+                skipWhitespace()
+                if position < end, base[position] == Byte.closeBracket {
+                    position += 1
+                } else {
+                    skipStack.append(false)
                     continue
                 }
             default:
@@ -754,8 +774,21 @@ private struct JSONScanner {
                     }
                     skipStack.removeLast()
                 } else {
-                    if try anotherElementFollows() { break }
-                    skipStack.removeLast()
+                    guard position < end else { throw failure("',' or ']' after array element", at: position) }
+                    let byte = base[position]
+                    if byte == Byte.comma {
+                        position += 1
+                        skipWhitespace()
+                        if position < end, base[position] == Byte.closeBracket {
+                            throw failure("a value (trailing commas are not allowed)", at: position)
+                        }
+                        break
+                    } else if byte == Byte.closeBracket {
+                        position += 1
+                        skipStack.removeLast()
+                    } else {
+                        throw unexpected("',' or ']' after array element", at: position)
+                    }
                 }
             }
         }
@@ -810,24 +843,6 @@ private struct JSONScanner {
             cursor += 1
         }
         return nil
-    }
-
-    /// After an array element: `true` past a `,` (at the next element), `false` past the `]`.
-    mutating func anotherElementFollows() throws(Diagnostic) -> Bool {
-        guard position < end else { throw failure("',' or ']' after array element", at: position) }
-        let byte = base[position]
-        if byte == Byte.comma {
-            position += 1
-            skipWhitespace()
-            if position < end, base[position] == Byte.closeBracket {
-                throw failure("a value (trailing commas are not allowed)", at: position)
-            }
-            return true
-        } else if byte == Byte.closeBracket {
-            position += 1
-            return false
-        }
-        throw unexpected("',' or ']' after array element", at: position)
     }
 
     /// After an object member (at `position`, after whitespace): `true` at `,` (leaving `position`
