@@ -6,6 +6,7 @@
 //   ScrollbackModel      plain value types: conversations, messages, options, diagnostics
 //   ScrollbackMarkdown   the one wrapper around cmark-gfm (C library: CCMarkGFM)
 //   ScrollbackHTML       the one wrapper around libxml2 (C library: CLibXML2)
+//                        (zlib, CZlibDeflate, is wrapped by ScrollbackSearch's RawDeflate: only search uses it)
 //   ScrollbackReading    read: JSON and Markdown logs, config, media references -> model
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
 //   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
@@ -46,6 +47,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlibDeflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ScrollbackModel"),
         .target(name: "ScrollbackMarkdown", dependencies: ["CCMarkGFM"]),
         .target(name: "ScrollbackHTML", dependencies: ["CLibXML2"]),
@@ -68,10 +70,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
         .target(
-            name: "ScrollbackSearch",
-            dependencies: [
-                "ScrollbackModel", "ScrollbackLayout", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]),
+            name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout", "CZlibDeflate"]),
         .target(
             name: "ScrollbackSite",
             dependencies: [

@@ -110,8 +110,9 @@ struct Build: ParsableCommand {
             throw ExitCode.failure
         }
         if timings {
-            for (step, seconds) in report.stepDurations {
-                printer.line("  \(step): \(String(format: "%.3f", seconds)) s")
+            for (step, seconds, cpuSeconds) in report.stepDurations {
+                printer.line(
+                    "  \(step): \(String(format: "%.3f", seconds)) s (CPU \(String(format: "%.3f", cpuSeconds)) s)")
             }
             printer.line(
                 "  conversations: \(report.rebuiltConversations) rebuilt "

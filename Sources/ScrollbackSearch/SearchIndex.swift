@@ -1,6 +1,5 @@
 import Foundation
 import ScrollbackModel
-import ZIPFoundation
 
 /// The static, chunked search index the browser queries (`Templates/assets/search.js`),
 /// merged from every published conversation's `SearchPart`.
@@ -28,7 +27,7 @@ public enum SearchIndex {
     /// The folder inside the site.
     public static let folder = "search"
     /// Documents per `d/<n>.json.deflate` file.
-    public static let documentsPerChunk = 128
+    public static let documentsPerChunk = 256
     /// A shard is closed once it holds about this many bytes (a larger token gets its own).
     public static let shardTargetBytes = 24_000
     /// The index format; the client refuses another.
@@ -39,21 +38,29 @@ public enum SearchIndex {
         sitePath.hasPrefix(folder + "/") || sitePath.hasPrefix("assets/search.")
     }
 
-    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order. Each
-    /// document names the file that draws it (`SearchPart.Document.file`), so results link to
-    /// thread pages as well as timeline pages.
-    public static func build(parts unsorted: [SearchPart]) -> [(path: String, bytes: [UInt8])] {
+    /// Every folder the index writes into, parents first (made before `build` writes).
+    public static let folders = [folder, folder + "/d", folder + "/t"]
+
+    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
+    public static func build(parts: [SearchPart]) -> [(path: String, bytes: [UInt8])] {
+        let files = CollectedFiles()
+        build(parts: parts) { path, bytes in files.add(path, bytes) }
+        return files.sorted()
+    }
+
+    /// Makes the index files for `parts` (in any order) and hands each to `write` with its site
+    /// path, from several threads at once (the document chunks are made and written on every
+    /// core while one thread merges the posting lists); rethrows the first error of `write`.
+    /// Each document names the file that draws it (`SearchPart.Document.file`), so results link
+    /// to thread pages as well as timeline pages.
+    public static func build<Failure: Error>(
+        parts unsorted: [SearchPart],
+        write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
+        let failure = FirstError<Failure>()
 
         // Senders: one list for the site, sorted by name (then avatar).
-        struct SenderKey: Hashable, Comparable {
-            var name: String
-            var initials: String
-            var avatar: String
-            static func < (a: SenderKey, b: SenderKey) -> Bool {
-                (a.name, a.avatar, a.initials) < (b.name, b.avatar, b.initials)
-            }
-        }
         let senderKeys = Array(
             Set(
                 parts.flatMap {
@@ -63,6 +70,28 @@ public enum SearchIndex {
         let senderNumber = Dictionary(uniqueKeysWithValues: senderKeys.enumerated().map { ($1, $0) })
         let senderMaps: [[Int]] = parts.map { part in
             part.senders.map { senderNumber[SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "")]! }
+        }
+
+        // Documents in date order; ties by conversation, then position.
+        var slots: [DocumentSlot] = []
+        slots.reserveCapacity(parts.reduce(0) { $0 + $1.documents.count })
+        for (partIndex, part) in parts.enumerated() {
+            for (index, document) in part.documents.enumerated() {
+                slots.append(DocumentSlot(date: document.date, part: Int32(partIndex), index: Int32(index)))
+            }
+        }
+        slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
+
+        // The document chunks on every core, while this thread merges the postings.
+        let chunking = DispatchGroup()
+        DispatchQueue.global().async(group: chunking) { [slots] in
+            let chunkCount = (slots.count + documentsPerChunk - 1) / documentsPerChunk
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { number in
+                let bytes = documentChunk(
+                    slots[number * documentsPerChunk..<min(slots.count, (number + 1) * documentsPerChunk)],
+                    parts: parts, senderMaps: senderMaps)
+                failure.run { () throws(Failure) in try write("\(folder)/d/\(number).json.deflate", deflate(bytes)) }
+            }
         }
 
         // Tokens: the union of the parts' vocabularies and one `in:` token per conversation,
@@ -77,25 +106,7 @@ public enum SearchIndex {
         let tokenMaps: [[Int]] = parts.map { $0.vocabulary.map { tokenNumber[$0]! } }
         let inTokens = parts.map { tokenNumber["in:" + $0.conversationID]! }
 
-        // Documents in date order; ties by conversation, then position.
-        struct Slot {
-            var date: Int64
-            var part: Int32
-            var index: Int32
-        }
-        var slots: [Slot] = []
-        slots.reserveCapacity(parts.reduce(0) { $0 + $1.documents.count })
-        for (partIndex, part) in parts.enumerated() {
-            for (index, document) in part.documents.enumerated() {
-                slots.append(Slot(date: document.date, part: Int32(partIndex), index: Int32(index)))
-            }
-        }
-        slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
-
         var postings = [[Int32]](repeating: [], count: tokens.count)
-        var files: [(path: String, bytes: [UInt8])] = []
-        var chunks: [[UInt8]] = []
-        var chunk = JSONWriter()
         var days: [(day: Int64, first: Int)] = []
         for (number, slot) in slots.enumerated() {
             let part = Int(slot.part)
@@ -105,46 +116,15 @@ public enum SearchIndex {
             postings[inTokens[part]].append(Int32(number))
             let day = document.date >= 0 ? document.date / 86_400 : (document.date - 86_399) / 86_400
             if days.last?.day != day { days.append((day, number)) }
-
-            chunk.raw(number % documentsPerChunk == 0 ? "[\n[" : ",\n[")
-            chunk.number(part)
-            chunk.raw(",")
-            chunk.number(document.sender < 0 ? -1 : senderMaps[part][document.sender])
-            chunk.raw(",")
-            chunk.number(Int(document.date))
-            chunk.raw(",")
-            chunk.string(document.file)
-            chunk.raw(",")
-            chunk.string(document.anchor)
-            chunk.raw(",")
-            chunk.number(document.flags)
-            chunk.raw(",")
-            chunk.string(document.text)
-            chunk.raw("]")
-            if number % documentsPerChunk == documentsPerChunk - 1 || number == slots.count - 1 {
-                chunk.raw("\n]\n")
-                chunks.append(chunk.bytes)
-                chunk = JSONWriter()
-            }
-        }
-        // Compressed on every core (each chunk on its own: the output does not depend on the order).
-        let compressed = ConcurrentSlots<[UInt8]>(count: chunks.count)
-        let uncompressed = chunks
-        DispatchQueue.concurrentPerform(iterations: uncompressed.count) {
-            compressed.store(Self.deflate(uncompressed[$0]), at: $0)
-        }
-        for (number, bytes) in compressed.values().enumerated() {
-            files.append(("\(folder)/d/\(number).json.deflate", bytes ?? []))
         }
 
         // Shards.
         var shardFirstTokens: [String] = []
         var shard = ByteWriter()
-        var shardSizes: [Int] = []
         func closeShard() {
             guard !shard.bytes.isEmpty else { return }
-            files.append(("\(folder)/t/\(shardFirstTokens.count - 1).bin", shard.bytes))
-            shardSizes.append(shard.bytes.count)
+            let bytes = shard.bytes
+            failure.run { () throws(Failure) in try write("\(folder)/t/\(shardFirstTokens.count - 1).bin", bytes) }
             shard = ByteWriter()
         }
         for (number, token) in tokens.enumerated() where !postings[number].isEmpty {
@@ -169,7 +149,7 @@ public enum SearchIndex {
             previous = entry
         }
         dayFile.raw("]\n")
-        files.append(("\(folder)/days.json", dayFile.bytes))
+        failure.run { () throws(Failure) in try write("\(folder)/days.json", dayFile.bytes) }
 
         // Manifest.
         var manifest = JSONWriter()
@@ -188,44 +168,63 @@ public enum SearchIndex {
         manifest.raw("],\n\"shards\":")
         manifest.strings(shardFirstTokens)
         manifest.raw("}\n")
-        files.append(("\(folder)/manifest.json", manifest.bytes))
-        return files.sorted { $0.path < $1.path }
+        failure.run { () throws(Failure) in try write("\(folder)/manifest.json", manifest.bytes) }
+
+        chunking.wait()
+        try failure.rethrow()
     }
 
-    /// `bytes` compressed with raw deflate (zlib's default level, through ZIPFoundation).
-    static func deflate(_ bytes: [UInt8]) -> [UInt8] {
-        let input = Data(bytes)
-        var output = Data()
-        do {
-            _ = try Data.compress(
-                size: Int64(input.count), bufferSize: 64 * 1024,
-                provider: { position, size in input.subdata(in: Int(position)..<Int(position) + size) },
-                consumer: { output.append($0) })
-        } catch {
-            // zlib fails only without memory or on a bad stream state; neither is recoverable here.
-            preconditionFailure("deflate failed: \(error)")
+    /// A sender as results show it: one list for the site.
+    private struct SenderKey: Hashable, Comparable {
+        var name: String
+        var initials: String
+        var avatar: String
+        static func < (a: SenderKey, b: SenderKey) -> Bool {
+            (a.name, a.avatar, a.initials) < (b.name, b.avatar, b.initials)
         }
-        return [UInt8](output)
     }
+
+    /// Where a document sits among the parts, and its date (the index's order).
+    private struct DocumentSlot {
+        var date: Int64
+        var part: Int32
+        var index: Int32
+    }
+
+    /// One `d/<n>.json` chunk (before compression): the documents of `slots`.
+    private static func documentChunk(
+        _ slots: ArraySlice<DocumentSlot>, parts: [SearchPart], senderMaps: [[Int]]
+    ) -> [UInt8] {
+        var chunk = JSONWriter()
+        for (offset, slot) in slots.enumerated() {
+            let part = Int(slot.part)
+            let document = parts[part].documents[Int(slot.index)]
+            chunk.raw(offset == 0 ? "[\n[" : ",\n[")
+            chunk.number(part)
+            chunk.raw(",")
+            chunk.number(document.sender < 0 ? -1 : senderMaps[part][document.sender])
+            chunk.raw(",")
+            chunk.number(Int(document.date))
+            chunk.raw(",")
+            chunk.string(document.file)
+            chunk.raw(",")
+            chunk.string(document.anchor)
+            chunk.raw(",")
+            chunk.number(document.flags)
+            chunk.raw(",")
+            chunk.string(document.text)
+            chunk.raw("]")
+        }
+        chunk.raw("\n]\n")
+        return chunk.bytes
+    }
+
+    /// `bytes` compressed with raw deflate (`RawDeflate`).
+    static func deflate(_ bytes: [UInt8]) -> [UInt8] { RawDeflate.compress(bytes) }
 
     /// The inverse of `deflate` (tests, and readers of a built index); `nil` for bytes that are not
     /// a raw deflate stream.
-    public static func inflate(_ bytes: [UInt8]) -> [UInt8]? {
-        let input = Data(bytes)
-        var output = Data()
-        do {
-            _ = try Data.decompress(
-                size: Int64(input.count), bufferSize: 64 * 1024, skipCRC32: true,
-                // (asks for a whole buffer each time, past the end too)
-                provider: { position, size in
-                    input.subdata(in: Int(position)..<min(input.count, Int(position) + size))
-                },
-                consumer: { output.append($0) })
-        } catch {
-            return nil
-        }
-        return [UInt8](output)
-    }
+    public static func inflate(_ bytes: [UInt8]) -> [UInt8]? { RawDeflate.decompress(bytes) }
 
     /// Document count, then mode 0 (delta varints) or 1 (bitmap from the first document),
     /// whichever is smaller, then the payload's byte length and the payload.
@@ -280,6 +279,39 @@ public enum SearchIndex {
             }
         }
         return documents.count == count ? documents : nil
+    }
+}
+
+/// The first error of work that writes from several threads (the rest goes on: the files of a
+/// failed build are thrown away with its staging folder).
+private final class FirstError<Failure: Error>: @unchecked Sendable {
+    private var error: Failure?
+    private let lock = NSLock()
+
+    func run(_ body: () throws(Failure) -> Void) {
+        do throws(Failure) {
+            try body()
+        } catch {
+            lock.withLock { if self.error == nil { self.error = error } }
+        }
+    }
+
+    func rethrow() throws(Failure) {
+        if let error = lock.withLock({ error }) { throw error }
+    }
+}
+
+/// Files handed over from several threads, collected for `SearchIndex.build(parts:)`.
+private final class CollectedFiles: @unchecked Sendable {
+    private var files: [(path: String, bytes: [UInt8])] = []
+    private let lock = NSLock()
+
+    func add(_ path: String, _ bytes: [UInt8]) {
+        lock.withLock { files.append((path, bytes)) }
+    }
+
+    func sorted() -> [(path: String, bytes: [UInt8])] {
+        lock.withLock { files.sorted { $0.path < $1.path } }
     }
 }
 

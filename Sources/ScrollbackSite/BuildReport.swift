@@ -51,8 +51,10 @@ public struct BuildReport: Sendable {
     public var importCounts: [String] = []
     /// Every error and warning, sorted by file, line and column.
     public var diagnostics: [Diagnostic] = []
-    /// Wall-clock seconds per named pipeline step, in the order they ran.
-    public var stepDurations: [(step: String, seconds: Double)] = []
+    /// Wall-clock seconds per named pipeline step, in the order they ran, with the CPU seconds
+    /// (user and system, every thread) the process spent in it: on a busy machine the wall time
+    /// swings with the load, the CPU time much less.
+    public var stepDurations: [(step: String, seconds: Double, cpuSeconds: Double)] = []
     /// Wall-clock seconds of the whole build.
     public var elapsedSeconds: Double = 0
 

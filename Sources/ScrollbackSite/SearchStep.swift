@@ -71,9 +71,10 @@ extension BuildRun {
             }
             parts.append(part)
         }
-        var folder = StagedFolder(root: staging)
-        for file in SearchIndex.build(parts: parts) {
-            try folder.write(file.bytes, at: file.path)
+        let root = staging
+        for folder in SearchIndex.folders { try FileSystem.makeDirectory(root + "/" + folder) }
+        try SearchIndex.build(parts: parts) { path, bytes in
+            try FileSystem.writeFile(bytes, to: root + "/" + path)
         }
     }
 }

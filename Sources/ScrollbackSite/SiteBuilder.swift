@@ -131,10 +131,26 @@ struct BuildRun {
     /// Runs one named step and records its duration.
     mutating func step(_ name: String, _ body: (inout BuildRun) throws -> Void) throws {
         let start = DispatchTime.now()
+        let startCPU = Self.processCPUSeconds()
         try options.faultInjection?(name)
         try body(&self)
         report.stepDurations.append(
-            (name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9))
+            (
+                name, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9,
+                Self.processCPUSeconds() - startCPU
+            ))
+    }
+
+    /// User and system CPU seconds of the whole process so far.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// The input folder, absolute and symlink-free: discovery, the readers' containment checks

@@ -163,4 +163,17 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(SearchIndex.decodePostings(&reader), [3, 5000, 90_000])
     }
 
+    func testRawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
+        // Larger than the inflater's 64 KB buffer, and compressible (JSON-like, repeated words).
+        let text = (0..<20_000).map { "[\($0 % 97),\"word\($0 % 13)\",\"café ☕\"]" }.joined(separator: ",")
+        let bytes = Array(text.utf8)
+        let compressed = SearchIndex.deflate(bytes)
+        XCTAssertLessThan(compressed.count, bytes.count / 4)
+        XCTAssertEqual(SearchIndex.inflate(compressed), bytes)
+        XCTAssertEqual(SearchIndex.deflate(bytes), compressed, "the same bytes compress the same way")
+        XCTAssertEqual(SearchIndex.inflate(SearchIndex.deflate([])), [])
+        XCTAssertNil(SearchIndex.inflate(Array(compressed.prefix(compressed.count / 2))), "cut short")
+        XCTAssertNil(SearchIndex.inflate(compressed + [0x00, 0x01]), "bytes after the stream")
+        XCTAssertNil(SearchIndex.inflate(Array("not deflate at all, just text".utf8)))
+    }
 }

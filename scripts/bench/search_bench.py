@@ -44,9 +44,10 @@ def run_build(binary, corpus, out, search):
         seconds = time.monotonic() - start
         steps = {}
         for line in done.stderr.splitlines():
+            # "  writeSearchIndex: 0.590 s (CPU 0.910 s)": the wall seconds
             name, _, rest = line.strip().partition(": ")
-            if rest.endswith(" s"):
-                steps[name] = float(rest[:-2])
+            if rest.endswith(" s)"):
+                steps[name] = float(rest.split(" s ")[0])
         return seconds, steps
     finally:
         if not search:
