@@ -104,6 +104,11 @@ public final class ConversationPlan: Sendable {
         pageFiles.name(ofPage: index)
     }
 
+    /// Whether a message may be drawn in another file than the page that lists it (a conversation
+    /// with threads or pins keeps a directory of where each message is): `fileName(ofMessage:)`
+    /// then says where. Otherwise a message listed on page `p` is drawn in `pageFileName(p)`.
+    public var drawsMessagesOffTheirPage: Bool { directory != nil }
+
     /// The page file that holds message `id`, wherever it is drawn (timeline or thread).
     public func fileName(ofMessage id: String) -> String? {
         if let directory { return directory.files[id] }

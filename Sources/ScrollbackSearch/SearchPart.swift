@@ -120,19 +120,26 @@ public struct SearchPart: Equatable, Sendable {
         }
         var ids: [Int] = []
 
+        // A message is drawn on the page it is listed on, unless the plan draws some elsewhere
+        // (threads on their own pages): the page's file name is made once per page.
+        var pageFile: (page: Int, name: String) = (-1, "")
         Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
             let message = messages[index]
             let elementID = anchor(index)
-            let file = plan.fileName(ofMessage: message.id) ?? plan.pageFileName(page)
+            if pageFile.page != page { pageFile = (page, plan.pageFileName(page)) }
+            let file =
+                plan.drawsMessagesOffTheirPage ? plan.fileName(ofMessage: message.id) ?? pageFile.name : pageFile.name
             if recordsDays, let day = opensDay {
                 days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
             }
             var senderNumber = -1
             var senderID: String?
+            var senderEntry: (number: Int, names: [String], ids: [Int]?)?
             if message.kind.name != .system, let id = message.sender {
                 senderID = id
                 if let known = senderOf[id] {
                     senderNumber = known.number
+                    senderEntry = known
                 } else {
                     let participant = participants[id] ?? Participant(id: id, name: id)
                     let shown = sender(participant)
@@ -145,14 +152,15 @@ public struct SearchPart: Equatable, Sendable {
                     }
                     var names = Set<String>()
                     tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                    senderOf[id] = (senderNumber, names.sorted(), nil)
+                    senderEntry = (senderNumber, names.sorted(), nil)
+                    senderOf[id] = senderEntry
                 }
             }
             let flags = Self.flags(of: message.kind)
             let text = Self.searchText(of: message.kind)
             ids.removeAll(keepingCapacity: true)
             tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
-            if let id = senderID, let known = senderOf[id] {
+            if let id = senderID, let known = senderEntry {
                 if let fromIDs = known.ids {
                     ids += fromIDs
                 } else {
@@ -189,14 +197,14 @@ public struct SearchPart: Equatable, Sendable {
         Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
             newest = (page, index)
             guard recordsDays, let day = opensDay else { return }
-            let file = plan.fileName(ofMessage: plan.conversation.messages[index].id) ?? plan.pageFileName(page)
+            let file = Self.file(ofMessage: index, listedOnPage: page, plan)
             days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
         }
         guard let (page, index) = newest else { return }
         let message = plan.conversation.messages[index]
         documents = [
             Document(
-                page: page, file: plan.fileName(ofMessage: message.id) ?? plan.pageFileName(page),
+                page: page, file: Self.file(ofMessage: index, listedOnPage: page, plan),
                 anchor: anchor(index),
                 sender: -1, date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
                 tokens: [])
@@ -225,6 +233,14 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
+    /// The file that draws `plan.conversation.messages[index]`, listed on page `page` of `plan`.
+    private static func file(ofMessage index: Int, listedOnPage page: Int, _ plan: ConversationPlan) -> String {
+        if plan.drawsMessagesOffTheirPage, let file = plan.fileName(ofMessage: plan.conversation.messages[index].id) {
+            return file
+        }
+        return plan.pageFileName(page)
+    }
+
     /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).
     static func resultText(_ text: String) -> String {
         text.utf8.count <= maxTextLength ? text : String(text.prefix(maxTextLength))
@@ -243,30 +259,28 @@ public struct SearchPart: Equatable, Sendable {
         case .video, .audio, .contact: return fileFlag
         case .linkPreview(_, let link): return linkFlag | (link.thumbnail == nil ? 0 : imageFlag)
         case .attributedText(let rich):
-            return (containsBytes(rich.html, "<img") ? imageFlag : 0) | (containsBytes(rich.html, "<a ") ? linkFlag : 0)
+            return (containsBytes(rich.html, ["<img"]) ? imageFlag : 0)
+                | (containsBytes(rich.html, ["<a "]) ? linkFlag : 0)
         case .text(let text):
-            return containsBytes(text, "http://") || containsBytes(text, "https://") || containsBytes(text, "www.")
-                ? linkFlag : 0
+            return containsBytes(text, ["http://", "https://", "www."]) ? linkFlag : 0
         default: return 0
         }
     }
 
-    /// Whether `text` holds the ASCII `needle`, compared byte by byte (Foundation's `contains`
-    /// searches with locale rules, many times slower, for no different answer here).
-    static func containsBytes(_ text: String, _ needle: StaticString) -> Bool {
+    /// Whether `text` holds one of the ASCII `needles`, compared byte by byte in one pass
+    /// (Foundation's `contains` searches with locale rules, many times slower, for no different
+    /// answer here).
+    static func containsBytes(_ text: String, _ needles: [StaticString]) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            let count = needle.utf8CodeUnitCount
-            guard bytes.count >= count else { return false }
-            let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
-            var index = 0
-            while index <= bytes.count - count {
-                if bytes[index] == pattern[0] {
+            for index in bytes.indices {
+                for needle in needles where bytes[index] == needle.utf8Start.pointee {
+                    let count = needle.utf8CodeUnitCount
+                    guard index + count <= bytes.count else { continue }
                     var offset = 1
-                    while offset < count, bytes[index + offset] == pattern[offset] { offset += 1 }
+                    while offset < count, bytes[index + offset] == needle.utf8Start[offset] { offset += 1 }
                     if offset == count { return true }
                 }
-                index += 1
             }
             return false
         }
