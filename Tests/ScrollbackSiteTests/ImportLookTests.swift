@@ -55,6 +55,48 @@ import Testing
         #expect(!message.contains("📎"))
     }
 
+    /// Discord: text sent with one image or file is that image or card with the text as its
+    /// caption; with several files, each file that is not an image is a link to its copy.
+    @Test func discordTextWithOneFileIsItsCardAndFilesAreLinks() throws {
+        let folder = try TemporaryFolder()
+        let files = "G - general [2].json_Files/"
+        try folder.write(Logs.png, to: files + "cat-1A2B.png")
+        try folder.write(Data("notes".utf8), to: files + "notes-3C4D.txt")
+        try folder.write(Data("more".utf8), to: files + "more-5E6F.txt")
+        func attachment(_ name: String, _ stored: String) -> String {
+            #"{"id": "\#(stored)", "url": "\#(files)\#(stored)", "fileName": "\#(name)", "fileSizeBytes": 5}"#
+        }
+        func message(_ id: String, _ content: String, _ attachments: [String]) -> String {
+            #"{"id": "\#(id)", "type": "Default", "timestamp": "2024-05-03T09:0\#(id):00Z", "content": "\#(content)", "author": {"id": "10", "name": "Ann"}, "attachments": [\#(attachments.joined(separator: ","))]}"#
+        }
+        let export = """
+            {"guild": {"id": "1", "name": "G"}, "channel": {"id": "2", "name": "general"}, "messages": [
+            \(message("1", "Look at **this** cat", [attachment("cat.png", "cat-1A2B.png")])),
+            \(message("2", "The notes", [attachment("notes.txt", "notes-3C4D.txt")])),
+            \(message("3", "Both files", [attachment("notes.txt", "notes-3C4D.txt"), attachment("more.txt", "more-5E6F.txt")]))
+            ]}
+            """
+        _ = try folder.write(Data(export.utf8), to: "G - general [2].json")
+        let output = folder.url.appendingPathComponent("site")
+        let report = try build(folder.url, output)
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        let pages = try ImportTests.pages(output)
+        let photo = try #require(Self.element("1", in: pages))
+        #expect(photo.contains("data-kind=\"photo\""))
+        #expect(photo.contains("<figcaption dir=\"auto\">Look at this cat</figcaption>"))
+        let card = try #require(Self.element("2", in: pages))
+        #expect(card.contains("data-kind=\"file\""))
+        #expect(card.contains("<p class=\"file-caption\" dir=\"auto\">The notes</p>"))
+        // Rich text spans lines: the files follow the text's paragraph.
+        let page = try #require(pages.first { $0.contains("data-message-id=\"3\"") })
+        let start = try #require(page.range(of: "data-message-id=\"3\"")).lowerBound
+        let both = String(page[start...].prefix(600))
+        #expect(both.contains("<p>Both files</p>"))
+        #expect(
+            both.contains("📎 <a href=\"../media/") && both.contains(">notes.txt</a>") && both.contains(">more.txt</a>"))
+        #expect(!pages.joined().contains(files), "files are linked at their copies in the site")
+    }
+
     /// WhatsApp's notices ("Messages and calls are end-to-end encrypted", "… added …") are
     /// centred notes without a time line; a screen reader still hears when.
     @Test func whatsAppSystemLinesShowNoTime() throws {

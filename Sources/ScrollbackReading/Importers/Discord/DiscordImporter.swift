@@ -220,9 +220,8 @@ public enum DiscordImporter: ExportImporter {
             }
             return context.media(localPath: localPath(url), relativeTo: file, at: location, diagnostics: &diagnostics)
         }
-        let hasText = !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        if attachments.count == 1, !hasText, stickers.isEmpty {
-            let attachment = attachments[0]
+        // The kind of a message that is only `attachment`.
+        func attachmentKind(_ attachment: JSONNode) -> MessageKind {
             let media = source(attachment)
             let name = attachment["fileName"]?.string
             let ext = ((name ?? "") as NSString).pathExtension.lowercased()
@@ -248,6 +247,30 @@ public enum DiscordImporter: ExportImporter {
                     source: media, name: name, size: attachment["fileSizeBytes"]?.number(in: 0...9e15).map { Int64($0) }
                 ))
         }
+        let hasText = !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let embed = node["embeds"]?.elements?.first(where: { $0["url"]?.string.map(isRemote) == true })
+        // One file is its card (or image, or video), as Discord shows it; text sent with it is the
+        // caption, as plain text (as Slack's importer does). With a sticker or a link preview as
+        // well, or as an audio player (which shows no caption), the text stays a text bubble.
+        if attachments.count == 1, stickers.isEmpty, !hasText || embed == nil {
+            let kind = attachmentKind(attachments[0])
+            guard hasText else { return kind }
+            let caption = context.richText(
+                markdown: self.markdown(content), relativeTo: file, at: location, diagnostics: &diagnostics
+            ).plainText
+            switch kind {
+            case .photo(var media):
+                media.caption = caption
+                return .photo(media)
+            case .video(var media):
+                media.caption = caption
+                return .video(media)
+            case .file(var item):
+                item.caption = caption
+                return .file(item)
+            default: break
+            }
+        }
         var markdown = self.markdown(content)
         for attachment in attachments {
             let name = attachment["fileName"]?.string ?? "attachment"
@@ -258,7 +281,7 @@ public enum DiscordImporter: ExportImporter {
                         "\n\n![" + SlackText.escapeMarkdown(name) + "](<" + localPath(attachment["url"]?.string ?? "")
                         + ">)"
                 } else {
-                    markdown += "\n\n📎 " + SlackText.escapeMarkdown(name) + " (" + asset.sitePath + ")"
+                    markdown += "\n\n📎 [" + SlackText.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
                 }
             default: markdown += "\n\n📎 " + SlackText.escapeMarkdown(name) + " (file not in this export)"
             }
@@ -266,9 +289,7 @@ public enum DiscordImporter: ExportImporter {
         for sticker in stickers {
             markdown += "\n\nSticker: " + SlackText.escapeMarkdown(sticker["name"]?.string ?? "sticker")
         }
-        if let embed = node["embeds"]?.elements?.first(where: { $0["url"]?.string.map(isRemote) == true }),
-            let url = embed["url"]?.string
-        {
+        if let embed, let url = embed["url"]?.string {
             var link = LinkItem(url: url, title: embed["title"]?.string, teaser: embed["description"]?.string)
             if let thumb = embed["thumbnail"]?["url"]?.string {
                 link.thumbnail =
