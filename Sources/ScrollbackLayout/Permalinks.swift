@@ -59,15 +59,15 @@ public struct AnchorTable: Sendable {
 
     /// The anchors of `messages` (all of a conversation's, so threads and timeline agree).
     public init(messages: [Message]) {
-        let isSlug = messages.map { Slug.isSlug($0.id) }
+        let ids = messages.indices.map { index in messages.readInPlace(index) { $0.id } }
+        let isSlug = ids.map(Slug.isSlug)
         guard isSlug.contains(false) else { return }
         slugsIDs = true
         // Which id has each anchor: ids that are slugs first (they keep theirs), then the others
         // in order. One hash per message when nothing collides (a Slack export's `ts` ids).
         var owner = [String: String](minimumCapacity: messages.count)
-        for (index, message) in messages.enumerated() where isSlug[index] { owner[message.id] = message.id }
-        for (index, message) in messages.enumerated() where !isSlug[index] {
-            let id = message.id
+        for (index, id) in ids.enumerated() where isSlug[index] { owner[id] = id }
+        for (index, id) in ids.enumerated() where !isSlug[index] {
             if !renamed.isEmpty, renamed[id] != nil { continue }  // a repeated id keeps its anchor
             var base = Slug.make(id)
             let natural = base

@@ -330,7 +330,7 @@ final class MessageRenderer {
             textBody.text = MessageNotices.deleted
             templates.compiledTemplate("kinds/deleted").render(textBody, into: message.body)
         } else {
-            renderBody(messages[index].kind, messageIndex: index, anchor: anchor, into: message.body)
+            renderBody(messages.readInPlace(index) { $0.kind }, messageIndex: index, anchor: anchor, into: message.body)
         }
         messageTemplate.render(message, into: output, stack: &stack)
     }

@@ -124,18 +124,20 @@ public struct SearchPart: Equatable, Sendable {
         // (threads on their own pages): the page's file name is made once per page.
         var pageFile: (page: Int, name: String) = (-1, "")
         Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-            let message = messages[index]
+            let (messageID, kind, messageSender, date) = messages.readInPlace(index) {
+                ($0.id, $0.kind, $0.sender, $0.date)
+            }
             let elementID = anchor(index)
             if pageFile.page != page { pageFile = (page, plan.pageFileName(page)) }
             let file =
-                plan.drawsMessagesOffTheirPage ? plan.fileName(ofMessage: message.id) ?? pageFile.name : pageFile.name
+                plan.drawsMessagesOffTheirPage ? plan.fileName(ofMessage: messageID) ?? pageFile.name : pageFile.name
             if recordsDays, let day = opensDay {
                 days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
             }
             var senderNumber = -1
             var senderID: String?
             var senderEntry: (number: Int, names: [String], ids: [Int]?)?
-            if message.kind.name != .system, let id = message.sender {
+            if kind.name != .system, let id = messageSender {
                 senderID = id
                 if let known = senderOf[id] {
                     senderNumber = known.number
@@ -156,8 +158,8 @@ public struct SearchPart: Equatable, Sendable {
                     senderOf[id] = senderEntry
                 }
             }
-            let flags = Self.flags(of: message.kind)
-            let text = Self.searchText(of: message.kind)
+            let flags = Self.flags(of: kind)
+            let text = Self.searchText(of: kind)
             ids.removeAll(keepingCapacity: true)
             tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
             if let id = senderID, let known = senderEntry {
@@ -182,7 +184,7 @@ public struct SearchPart: Equatable, Sendable {
             documents.append(
                 Document(
                     page: page, file: file, anchor: elementID, sender: senderNumber,
-                    date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                    date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
                     text: Self.resultText(text),
                     // An exact-size copy: `ids` keeps its grown buffer for the next message.
                     tokens: ids.withUnsafeBufferPointer { Array($0) }))
