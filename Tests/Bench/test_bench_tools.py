@@ -323,6 +323,19 @@ class ReportTable(unittest.TestCase):
             self.assertEqual(rows["One conversation of 1,000,000 messages, wall"]["value"], "—")
             self.assertIsNone(parsed["derived"]["single_messages_per_s"])
 
+    def test_search_index_text_is_read_from_deflated_chunks(self):
+        import zlib
+        with tempfile.TemporaryDirectory() as root:
+            chunks = os.path.join(root, "search", "d")
+            os.makedirs(chunks)
+            documents = json.dumps([[0, 0, 0, "c/", "m1", 0, "héllo"], [0, 0, 0, "c/", "m2", 0, "world"]])
+            packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+            with open(os.path.join(chunks, "0.json.deflate"), "wb") as f:
+                f.write(packer.compress(documents.encode()) + packer.flush())
+            size = report.search_index_size(root)
+            self.assertEqual(size["text_bytes"], len("héllo".encode()) + len("world"))
+            self.assertEqual(size["files"], 1)
+
     def test_ten_million_run_gives_the_ratio_to_its_reference_and_only_measured_rows(self):
         with tempfile.TemporaryDirectory() as root:
             results = os.path.join(root, "results")

@@ -15,6 +15,7 @@ import platform
 import re
 import subprocess
 import sys
+import zlib
 
 MB = 1024 * 1024
 
@@ -158,8 +159,11 @@ def search_index_size(site):
     text_bytes = 0
     chunks = os.path.join(folder, "d")
     for name in sorted(os.listdir(chunks)) if os.path.isdir(chunks) else []:
-        with open(os.path.join(chunks, name), encoding="utf-8") as f:
-            text_bytes += sum(len(document[6].encode("utf-8")) for document in json.load(f))
+        with open(os.path.join(chunks, name), "rb") as f:
+            data = f.read()
+        if name.endswith(".deflate"):  # the document chunks are raw deflate (ZIPFoundation's Data.compress)
+            data = zlib.decompress(data, -15)
+        text_bytes += sum(len(document[6].encode("utf-8")) for document in json.loads(data))
     return {"index_bytes": index_bytes, "files": files, "text_bytes": text_bytes,
             "ratio": round(index_bytes / text_bytes, 2) if text_bytes else None}
 

