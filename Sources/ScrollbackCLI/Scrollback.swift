@@ -54,6 +54,19 @@ final class DiagnosticPrinter: @unchecked Sendable {
     }
 }
 
+/// `--jobs N`, shared by `build` and `serve`.
+struct JobsOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "How many conversations to build at once (default: one per processor). The site is the same whatever N.",
+            valueName: "N"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+    }
+}
+
 /// `scrollback build INPUT -o DIR`: one build.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -95,12 +108,15 @@ struct Build: ParsableCommand {
             valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: "|")))
     var format: ExportFormat?
 
+    @OptionGroup var jobs: JobsOption
+
     func run() throws {
         let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         var options = SiteBuilder.Options(
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
         options.baseURL = baseURL
         options.format = format
+        options.jobs = jobs.jobs
         options.onDiagnostics = { printer.print($0) }
         let report: BuildReport
         do {
@@ -194,6 +210,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Also say which files changed and how each rebuild went.")
     var verbose = false
 
+    @OptionGroup var jobs: JobsOption
+
     func run() async throws {
         let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         let temporaryFolder: URL? =
@@ -201,7 +219,8 @@ struct Serve: AsyncParsableCommand {
             ? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "scrollback-serve-\(ProcessInfo.processInfo.processIdentifier)") : nil
         let outputURL = output.map { URL(fileURLWithPath: $0) } ?? temporaryFolder!.appendingPathComponent("site")
-        let options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
+        var options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
+        options.jobs = jobs.jobs
         let quiet = self.quiet
         let preview = LivePreview(options: options) { result in
             switch result {

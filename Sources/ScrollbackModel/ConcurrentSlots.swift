@@ -1,6 +1,6 @@
 import Foundation
 
-/// Results that parallel work (`DispatchQueue.concurrentPerform`, or tasks on a group) fills, one
+/// Results that parallel work (`Parallel.forEach`, or tasks on a group) fills, one
 /// slot per index, each slot written by one worker; read back in index order, so the output does
 /// not depend on which worker finished first.
 public final class ConcurrentSlots<Value>: @unchecked Sendable {

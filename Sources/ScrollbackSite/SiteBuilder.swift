@@ -15,7 +15,7 @@ import ScrollbackTemplates
 /// 3. `readConfig` — `scrollback.yml`, the templates (shipped, with the site's `templates/`
 ///    overrides) and the settings fingerprint (config, templates, previews, generator); a config
 ///    error stops the build.
-/// 4. `buildConversations` — per log, on every core: reuse the previous build's pages when the
+/// 4. `buildConversations` — per log, `Options.jobs` at once: reuse the previous build's pages when the
 ///    log, its media and the settings are unchanged, else read → lay out → render → write into a
 ///    private part of the staging folder.
 /// 5. `placeConversations` — in input order: refuse duplicate and reserved conversation ids
@@ -49,6 +49,10 @@ public struct SiteBuilder: Sendable {
         public var baseURL: String?
         /// `--format`: read exports only as this format (spec §6); `nil` detects each by structure.
         public var format: ExportFormat?
+        /// `--jobs`: how many conversations are read, laid out and rendered at once (and how many
+        /// threads decode an export's files); `nil`: one per active processor. The site does not
+        /// depend on it.
+        public var jobs: Int?
         /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
         /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
@@ -174,6 +178,9 @@ struct BuildRun {
     /// The path of the staging folder.
     var staging: String { output!.stagingPath }
 
+    /// How many conversations are built at once (`Options.jobs`, at least 1).
+    var jobs: Int { max(options.jobs ?? Parallel.defaultJobs, 1) }
+
     /// Keeps diagnostics for the report (printed, sorted, when the build ends).
     mutating func record(_ diagnostics: [Diagnostic]) {
         report.diagnostics += diagnostics
@@ -261,7 +268,7 @@ struct BuildRun {
         let slots = ConcurrentSlots<ConversationOutcome>(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
-        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+        Parallel.forEach(inputs.count, jobs: jobs) { index in
             let outcome = worker.build(inputs[index], number: index, displayPath: displayPaths[index])
             slots.store(outcome, at: index)
         }
@@ -278,23 +285,25 @@ struct BuildRun {
 
     /// The conversations of every export, each laid out and rendered as soon as its importer
     /// hands it over (so one conversation is held at a time per export); exports in parallel,
-    /// results in discovery order.
+    /// results in discovery order. At most `jobs` conversations are laid out and rendered at once,
+    /// whichever exports they come from.
     func importedOutcomes(worker: ConversationWorker, firstNumber: Int) -> [ConversationOutcome] {
         let exports = self.exports
         let slots = ConcurrentSlots<([ConversationOutcome], [Diagnostic])>(count: exports.count)
         let config = self.config
         let inputRoot = self.inputRoot
-        DispatchQueue.concurrentPerform(iterations: exports.count) { index in
+        let jobs = self.jobs
+        // Conversations are laid out and rendered `jobs` at a time as the importers hand them
+        // over (as a folder of logs is), so at most that many are held at once besides the ones
+        // being read; results keep each importer's order.
+        let inFlight = DispatchSemaphore(value: jobs)
+        Parallel.forEach(exports.count, jobs: jobs) { index in
             let found = exports[index]
             guard let importer = ExportImporters.importer(for: found.export.format) else { return }
             let context = ImportContext(
-                root: found.export.root, config: config, inputRoot: inputRoot, shownAs: found.zip)
-            // Conversations are laid out and rendered two at a time as the importer hands them
-            // over (as a folder of logs uses both cores), so at most that many are held at once
-            // besides the one being read; results keep the importer's order.
+                root: found.export.root, config: config, inputRoot: inputRoot, shownAs: found.zip, jobs: jobs)
             let built = ConcurrentSlots<ConversationOutcome>(count: 0)
             let rendering = DispatchGroup()
-            let inFlight = DispatchSemaphore(value: 2)
             var number = 0
             let exportDiagnostics = importer.read(found.export, context: context) { imported in
                 let slot = number

@@ -256,5 +256,104 @@ class TimeReportParsing(unittest.TestCase):
             self.assertIsNone(report.repeated_run(folder, "absent"))
 
 
+class ReportTable(unittest.TestCase):
+    """report.py on made-up `time -v` reports: the one-conversation rows, messages per second and
+    the 10M run's ratio to its reference (figures and ok/MISS, never asserted by the report)."""
+
+    @staticmethod
+    def write_run(folder, name, wall, rss_mb, cpu=1.0):
+        with open(os.path.join(folder, name + ".time"), "w") as f:
+            f.write("\tUser time (seconds): %.2f\n\tSystem time (seconds): 0.00\n"
+                    "\tElapsed (wall clock) time (h:mm:ss or m:ss): %d:%05.2f\n"
+                    "\tMaximum resident set size (kbytes): %d\n\tExit status: 0\n"
+                    % (cpu, wall // 60, wall % 60, rss_mb * 1024))
+
+    @staticmethod
+    def site(root, name):
+        folder = os.path.join(root, name, "c")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "index.html"), "w") as f:
+            f.write('<div data-message-id="m1"></div>')
+        return os.path.dirname(folder)
+
+    def run_report(self, root, *extra):
+        results = os.path.join(root, "results")
+        corpus = os.path.join(root, "corpus")
+        os.makedirs(corpus, exist_ok=True)
+        out = os.path.join(root, "results.json")
+        with open(os.devnull, "w") as devnull:
+            stdout, sys.stdout = sys.stdout, devnull
+            try:
+                report.main(["--results", results, "--corpus", corpus, "--site", self.site(root, "site"),
+                             "--messages", "1000000", "--conversations", "50", "--seed", "1", "--json", out]
+                            + list(extra))
+            finally:
+                sys.stdout = stdout
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)
+
+    def test_one_conversation_rows_give_wall_rss_rate_and_the_targets(self):
+        with tempfile.TemporaryDirectory() as root:
+            results = os.path.join(root, "results")
+            os.makedirs(results)
+            self.write_run(results, "scrollback-clean.1", 4.0, 200)
+            self.write_run(results, "scrollback-single.1", 5.0, 250, cpu=6.5)
+            self.write_run(results, "scrollback-single.2", 8.0, 260)
+            self.write_run(results, "scrollback-single.3", 3.0, 400)
+            parsed = self.run_report(root, "--single-site", self.site(root, "single"))
+            derived = parsed["derived"]
+            self.assertEqual(derived["scrollback_messages_per_s"], 250000)
+            self.assertEqual(derived["single_messages_per_s"], 200000)  # median run: 5 s
+            self.assertEqual(derived["single_over_clean"], 1.25)
+            rows = {row["metric"]: row for row in parsed["table"]}
+            wall = rows["One conversation of 1,000,000 messages, wall"]
+            self.assertEqual((wall["value"], wall["status"]), ("5.00 s", "MISS"))  # target ≤ 4 s
+            self.assertEqual(rows["  peak RSS"]["status"], "ok")  # the median run's 250 MB ≤ 300 MB
+            self.assertEqual(rows["  messages / s"]["value"], "200,000")
+            self.assertEqual(rows["  CPU user+sys"]["value"], "6.50 s")
+
+    def test_without_a_single_site_the_rows_stay_blank(self):
+        with tempfile.TemporaryDirectory() as root:
+            results = os.path.join(root, "results")
+            os.makedirs(results)
+            self.write_run(results, "scrollback-clean.1", 4.0, 200)
+            self.write_run(results, "scrollback-single.1", 5.0, 250)
+            parsed = self.run_report(root)  # no pages to show that the build worked
+            rows = {row["metric"]: row for row in parsed["table"]}
+            self.assertEqual(rows["One conversation of 1,000,000 messages, wall"]["value"], "—")
+            self.assertIsNone(parsed["derived"]["single_messages_per_s"])
+
+    def test_search_index_text_is_read_from_deflated_chunks(self):
+        import zlib
+        with tempfile.TemporaryDirectory() as root:
+            chunks = os.path.join(root, "search", "d")
+            os.makedirs(chunks)
+            documents = json.dumps([[0, 0, 0, "c/", "m1", 0, "héllo"], [0, 0, 0, "c/", "m2", 0, "world"]])
+            packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+            with open(os.path.join(chunks, "0.json.deflate"), "wb") as f:
+                f.write(packer.compress(documents.encode()) + packer.flush())
+            size = report.search_index_size(root)
+            self.assertEqual(size["text_bytes"], len("héllo".encode()) + len("world"))
+            self.assertEqual(size["files"], 1)
+
+    def test_ten_million_run_gives_the_ratio_to_its_reference_and_only_measured_rows(self):
+        with tempfile.TemporaryDirectory() as root:
+            results = os.path.join(root, "results")
+            os.makedirs(results)
+            self.write_run(results, "scrollback-clean.1", 50.0, 450)
+            self.write_run(results, "scrollback-reference.1", 4.0, 200)
+            parsed = self.run_report(root, "--reference-messages", "100000", "--reference-conversations", "5",
+                                     "--reference-site", self.site(root, "reference"), "--only-measured")
+            self.assertEqual(parsed["derived"]["scrollback_over_reference"], 12.5)
+            self.assertEqual(parsed["derived"]["reference_messages_per_s"], 25000)
+            rows = {row["metric"]: row for row in parsed["table"]}
+            ratio = rows["This build / reference, wall"]
+            self.assertEqual((ratio["value"], ratio["target"], ratio["status"]), ("12.50×", "≤ 11.0×", "MISS"))
+            self.assertIn("Reference: 100,000 messages in 5 conversations, wall (same run)", rows)
+            self.assertEqual(rows["Scrollback peak RSS"]["status"], "ok")
+            self.assertNotIn("Hugo wall (hugo --quiet)", rows)  # not measured: left out
+            self.assertTrue(all(any(c.isdigit() for c in row["value"]) for row in parsed["table"]))
+
+
 if __name__ == "__main__":
     unittest.main()

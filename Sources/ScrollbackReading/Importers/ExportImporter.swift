@@ -205,17 +205,21 @@ public struct ImportContext: Sendable {
     /// Reads an export file's bytes: from disk in a build, from memory in the fuzz targets
     /// (Fuzz/README.md), which so run the build's own `read` on every input.
     let readFile: @Sendable (URL) -> [UInt8]?
+    /// How many threads may decode one conversation's files at once (the build's `--jobs`).
+    public let jobs: Int
 
     /// A context reading media inside `root` with `config`'s rules. `shownAs` names a zip the
     /// root was unpacked from, so diagnostics say `export.zip/…` instead of a temporary path.
     /// `readFile` gives the bytes of an export file (`nil`: it cannot be read); the default
-    /// reads the file from disk.
+    /// reads the file from disk. `jobs`: see `jobs` (default: one per active processor).
     public init(
         root: URL, config: SiteConfig, inputRoot: URL? = nil, shownAs: URL? = nil,
+        jobs: Int = Parallel.defaultJobs,
         readFile: @escaping @Sendable (URL) -> [UInt8]? = { LogReader.contents(ofFile: $0.path) }
     ) {
         self.root = root
         self.readFile = readFile
+        self.jobs = jobs
         let base = inputRoot ?? root
         self.reading = ReadingContext(
             inputRoot: base, config: config,

@@ -258,7 +258,7 @@ struct SlackConversationReader {
         }
         let text = SlackText(users: users)
         let decoded = ConcurrentSlots<DecodedDay>(count: days.count)
-        DispatchQueue.concurrentPerform(iterations: days.count) { index in
+        Parallel.forEach(days.count, jobs: context.jobs) { index in
             decoded.store(decode(day: days[index], in: paths, text: text), at: index)
         }
         for index in days.indices {

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The build's one parallel loop, bounded by the `jobs` setting (`scrollback build --jobs N`).
+///
+/// Work done in parallel stores its results by index (`ConcurrentSlots`) and is read back in index
+/// order, so the output does not depend on how many threads ran it or which finished first.
+public enum Parallel {
+    /// The jobs when none are asked for: the processors this process may use.
+    public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Calls `body` once for every index in `0..<count`, on at most `jobs` threads at once (the
+    /// caller's and `jobs - 1` others, each taking the next index not yet taken), and returns when
+    /// every call has returned. With `jobs` 1, or one index, everything runs on the caller's
+    /// thread in index order.
+    ///
+    /// Real threads rather than `DispatchQueue.concurrentPerform`, which never runs more at once
+    /// than there are cores: `--jobs 4` on two cores runs four.
+    public static func forEach(_ count: Int, jobs: Int, _ body: (Int) -> Void) {
+        let threads = min(max(jobs, 1), count)
+        if threads <= 1 {
+            for index in 0..<count { body(index) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let loop = Loop(count: count, body: body)
+            let finished = DispatchGroup()
+            for _ in 1..<threads {
+                finished.enter()
+                Thread {
+                    loop.run()
+                    finished.leave()
+                }.start()
+            }
+            loop.run()
+            finished.wait()
+            // The other threads may still hold `loop` for a moment: it must no longer hold `body`.
+            loop.release()
+        }
+    }
+}
+
+/// The indices still to run and the body that runs them, shared by the threads of one
+/// `Parallel.forEach`; the lock guards both.
+private final class Loop: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var next = 0
+    private var body: ((Int) -> Void)?
+
+    init(count: Int, body: @escaping (Int) -> Void) {
+        self.count = count
+        self.body = body
+    }
+
+    /// Runs indices until none is left.
+    func run() {
+        while let (index, body) = take() { body(index) }
+    }
+
+    private func take() -> (Int, (Int) -> Void)? {
+        lock.withLock {
+            guard next < count, let body else { return nil }
+            defer { next += 1 }
+            return (next, body)
+        }
+    }
+
+    /// Drops the body once every index has run.
+    func release() {
+        lock.withLock { body = nil }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import ScrollbackModel
+import Testing
+
+@testable import ScrollbackSite
+
+/// `--jobs` (issue 15, acceptance 2): the site is byte-identical whatever the number of threads.
+@Suite("Jobs")
+struct JobsTests {
+    @Test("a site of logs, a Slack and a Discord export is byte-identical built with 1 and with 4 jobs")
+    func sameSiteWhateverTheJobs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // The repository's samples (config, templates, media, previews), the shared samples'
+        // Slack and Discord exports, and logs of several sizes: conversations that take different
+        // times, so with 4 jobs they finish out of order.
+        let input = folder.url.appendingPathComponent("input")
+        try FileManager.default.copyItem(at: sampleLogs, to: input)
+        let samples = try ImportTests.sharedSamples()
+        try FileManager.default.copyItem(
+            at: samples.appendingPathComponent("slack/rusq-slackdump-source_export_dir"),
+            to: input.appendingPathComponent("slack-export"))
+        try FileManager.default.copyItem(
+            at: samples.appendingPathComponent("discord/mlomb-chat-analytics"),
+            to: input.appendingPathComponent("discord"))
+        for (number, count) in [900, 3, 450, 1, 700, 60].enumerated() {
+            try folder.write(
+                Logs.conversation(
+                    id: "chat-\(number)", title: "Chat \(number)", count: count, day: "2024-05-0\(number + 1)"),
+                to: "input/chats/chat-\(number).json")
+        }
+
+        func site(jobs: Int) throws -> (BuildReport, [String: Data]) {
+            let output = folder.url.appendingPathComponent("site-\(jobs)")
+            var options = SiteBuilder.Options(input: input, output: output, ignoresCache: true)
+            options.jobs = jobs
+            let report = try SiteBuilder(options: options).build()
+            return (report, try snapshot(output))
+        }
+        let (oneReport, one) = try site(jobs: 1)
+        let (fourReport, four) = try site(jobs: 4)
+
+        // 5 sample logs + 6 chats + the Slack channel + 3 Discord conversations.
+        #expect(oneReport.conversations == 15, "\(oneReport.diagnostics)")
+        #expect(fourReport.conversations == oneReport.conversations)
+        #expect(fourReport.diagnostics == oneReport.diagnostics)
+        #expect(one[".scrollback/manifest.json"] != nil, "the manifest is compared too")
+        #expect(one.count > 50)
+        #expect(Set(four.keys) == Set(one.keys))
+        for (path, bytes) in one.sorted(by: { $0.key < $1.key }) {
+            #expect(four[path] == bytes, "\(path) differs between 1 and 4 jobs")
+        }
+    }
+
+    @Test("scrollback build --jobs N builds; --jobs 0 is refused with a message")
+    func jobsOption() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
+        let one = try runScrollback(["build", "logs", "-o", "out", "--jobs", "1"], in: folder.url)
+        #expect(one.status == 0, "\(one.errors)")
+        #expect(one.output.contains("built 1 conversation, 3 messages"))
+        let none = try runScrollback(["build", "logs", "-o", "out", "--jobs", "0"], in: folder.url)
+        #expect(none.status != 0)
+        #expect(none.errors.contains("--jobs must be at least 1, got 0"))
+        let help = try runScrollback(["serve", "--help"], in: folder.url)
+        #expect(help.output.contains("--jobs <N>"))
+    }
+
+    @Test("Parallel.forEach runs every index once, with jobs threads at once, or in order on the caller's with 1")
+    func parallelForEach() {
+        let seen = ConcurrentSlots<Int>(count: 100)
+        Parallel.forEach(100, jobs: 4) { seen.store($0 * 2, at: $0) }
+        #expect(seen.values() == (0..<100).map { $0 * 2 })
+
+        // Four bodies that each wait until all four have started: only four threads at once get there.
+        let condition = NSCondition()
+        var arrived = 0
+        let allStarted = ConcurrentSlots<Bool>(count: 4)
+        Parallel.forEach(4, jobs: 4) { index in
+            condition.lock()
+            arrived += 1
+            condition.broadcast()
+            let deadline = Date() + 10
+            while arrived < 4, condition.wait(until: deadline) {}
+            let met = arrived == 4
+            condition.unlock()
+            allStarted.store(met, at: index)
+        }
+        #expect(allStarted.values() == [true, true, true, true])
+
+        var order: [Int] = []
+        let caller = Thread.current
+        Parallel.forEach(5, jobs: 1) { index in
+            #expect(Thread.current == caller)
+            order.append(index)
+        }
+        #expect(order == [0, 1, 2, 3, 4])
+    }
+}
