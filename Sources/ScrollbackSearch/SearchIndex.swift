@@ -42,19 +42,22 @@ public enum SearchIndex {
     public static let folders = [folder, folder + "/d", folder + "/t"]
 
     /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
-    public static func build(parts: [SearchPart]) -> [(path: String, bytes: [UInt8])] {
+    public static func build(parts: [SearchPart], jobs: Int = Parallel.defaultJobs) -> [(path: String, bytes: [UInt8])]
+    {
         let files = CollectedFiles()
-        build(parts: parts) { path, bytes in files.add(path, bytes) }
+        build(parts: parts, jobs: jobs) { path, bytes in files.add(path, bytes) }
         return files.sorted()
     }
 
     /// Makes the index files for `parts` (in any order) and hands each to `write` with its site
-    /// path, from several threads at once (the document chunks are made and written on every
-    /// core while one thread merges the posting lists); rethrows the first error of `write`.
+    /// path, from several threads at once (the document chunks are made and written `jobs` at a
+    /// time while the calling thread merges the posting lists; with `jobs` 1, one after the other
+    /// on the calling thread); rethrows the first error of `write`. The files do not depend on
+    /// `jobs`.
     /// Each document names the file that draws it (`SearchPart.Document.file`), so results link
     /// to thread pages as well as timeline pages.
     public static func build<Failure: Error>(
-        parts unsorted: [SearchPart],
+        parts unsorted: [SearchPart], jobs: Int,
         write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
@@ -82,17 +85,18 @@ public enum SearchIndex {
         }
         slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
 
-        // The document chunks on every core, while this thread merges the postings.
-        let chunking = DispatchGroup()
-        DispatchQueue.global().async(group: chunking) { [slots] in
+        // The document chunks, `jobs` at a time beside this thread's merge of the postings.
+        let writeChunks: @Sendable () -> Void = { [slots] in
             let chunkCount = (slots.count + documentsPerChunk - 1) / documentsPerChunk
-            DispatchQueue.concurrentPerform(iterations: chunkCount) { number in
+            Parallel.forEach(chunkCount, jobs: jobs) { number in
                 let bytes = documentChunk(
                     slots[number * documentsPerChunk..<min(slots.count, (number + 1) * documentsPerChunk)],
                     parts: parts, senderMaps: senderMaps)
                 failure.run { () throws(Failure) in try write("\(folder)/d/\(number).json.deflate", deflate(bytes)) }
             }
         }
+        let chunking = DispatchGroup()
+        if jobs > 1 { DispatchQueue.global().async(group: chunking, execute: writeChunks) }
 
         // Tokens: the union of the parts' vocabularies and one `in:` token per conversation,
         // in UTF-8 byte order (the client compares code points: the same order).
@@ -170,6 +174,7 @@ public enum SearchIndex {
         manifest.raw("}\n")
         failure.run { () throws(Failure) in try write("\(folder)/manifest.json", manifest.bytes) }
 
+        if jobs <= 1 { writeChunks() }
         chunking.wait()
         try failure.rethrow()
     }

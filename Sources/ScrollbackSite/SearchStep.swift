@@ -73,7 +73,7 @@ extension BuildRun {
         }
         let root = staging
         for folder in SearchIndex.folders { try FileSystem.makeDirectory(root + "/" + folder) }
-        try SearchIndex.build(parts: parts) { path, bytes in
+        try SearchIndex.build(parts: parts, jobs: jobs) { path, bytes in
             try FileSystem.writeFile(bytes, to: root + "/" + path)
         }
     }

@@ -106,6 +106,18 @@ final class SearchIndexTests: XCTestCase {
 
     static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
 
+    func testIndexDoesNotDependOnTheNumberOfJobs() {
+        let a = part(id: "alpha", count: 700) { "alpha \($0) common w\($0 % 50)" }
+        let b = part(id: "beta", count: 600, start: 1_714_000_500) { "beta w\($0 % 50)" }
+        let one = SearchIndex.build(parts: [a, b], jobs: 1)
+        XCTAssertGreaterThan(one.filter { $0.path.hasPrefix("search/d/") }.count, 4)
+        for jobs in [2, 4] {
+            let many = SearchIndex.build(parts: [a, b], jobs: jobs)
+            XCTAssertEqual(one.map(\.path), many.map(\.path))
+            XCTAssertEqual(one.map(\.bytes), many.map(\.bytes))
+        }
+    }
+
     func testIndexIsDeterministicWhateverThePartOrder() {
         let a = part(id: "alpha", count: 200) { "alpha \($0) common" }
         let b = part(id: "beta", count: 150, start: 1_714_000_500) { "beta \($0) common" }
