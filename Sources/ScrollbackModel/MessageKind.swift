@@ -51,6 +51,23 @@ public enum MessageKind: Hashable, Sendable {
         }
     }
 
+    /// This photo, video or file with `caption` (text sent with it, as the apps show it under the
+    /// image or card), or `nil` for a kind that shows no caption.
+    public func withCaption(_ caption: String) -> MessageKind? {
+        switch self {
+        case .photo(var media):
+            media.caption = caption
+            return .photo(media)
+        case .video(var media):
+            media.caption = caption
+            return .video(media)
+        case .file(var item):
+            item.caption = caption
+            return .file(item)
+        default: return nil
+        }
+    }
+
     /// A short plain-text rendering, for reply quotes, previews on the index and screen readers:
     /// text as it reads (rich text without its markup), media and cards as a labelled line the
     /// way messengers quote them ("📷 Photo", "📍 Café Luna", "📊 Poll: Dinner?").

@@ -61,6 +61,7 @@ extension BuildRun {
     /// `search: false`).
     mutating func writeSearchIndex() throws {
         guard config.search else { return }
+        if try linkPreviousSearchIndex() { return }
         var parts: [SearchPart] = []
         for entry in outcomes.compactMap(\.entry) {
             guard let path = entry.searchPart,
@@ -76,5 +77,32 @@ extension BuildRun {
         try SearchIndex.build(parts: parts, jobs: jobs) { path, bytes in
             try FileSystem.writeFile(bytes, to: root + "/" + path)
         }
+    }
+
+    /// When every published conversation is the previous build's, reused as it was (same
+    /// settings, same logs, same parts), the index is the one that build published: its files
+    /// are linked instead of merged again, so a rebuild with nothing changed stays quick.
+    /// `false` (merge) when anything differs or a file of the previous index is gone.
+    private func linkPreviousSearchIndex() throws -> Bool {
+        guard let previous = previousManifest, !outcomes.isEmpty, outcomes.allSatisfy(\.reused) else { return false }
+        func key(_ entry: BuildManifest.Entry) -> String {
+            [entry.path, entry.conversationID, entry.contentHash, entry.searchPart ?? ""].joined(separator: "\u{0}")
+        }
+        guard outcomes.compactMap(\.entry).map(key).sorted() == previous.entries.map(key).sorted() else { return false }
+        let source = output!.path
+        var files: [String] = []
+        for folder in SearchIndex.folders {
+            for name in FileSystem.entries(source + "/" + folder)
+            where FileSystem.kind(source + "/" + folder + "/" + name) == .file {
+                files.append(folder + "/" + name)
+            }
+        }
+        guard files.contains(SearchIndex.folder + "/manifest.json") else { return false }
+        var folder = StagedFolder(root: staging)
+        guard try folder.link(files, from: source) else {
+            FileSystem.removeTree(staging + "/" + SearchIndex.folder)
+            return false
+        }
+        return true
     }
 }

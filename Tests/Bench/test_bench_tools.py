@@ -269,6 +269,13 @@ class ReportTable(unittest.TestCase):
                     % (cpu, wall // 60, wall % 60, rss_mb * 1024))
 
     @staticmethod
+    def results_folder(root):
+        """The empty folder of `time -v` reports that `run_report` reads."""
+        results = os.path.join(root, "results")
+        os.makedirs(results)
+        return results
+
+    @staticmethod
     def site(root, name):
         folder = os.path.join(root, name, "c")
         os.makedirs(folder)
@@ -294,8 +301,7 @@ class ReportTable(unittest.TestCase):
 
     def test_one_conversation_rows_give_wall_rss_rate_and_the_targets(self):
         with tempfile.TemporaryDirectory() as root:
-            results = os.path.join(root, "results")
-            os.makedirs(results)
+            results = self.results_folder(root)
             self.write_run(results, "scrollback-clean.1", 4.0, 200)
             self.write_run(results, "scrollback-single.1", 5.0, 250, cpu=6.5)
             self.write_run(results, "scrollback-single.2", 8.0, 260)
@@ -314,8 +320,7 @@ class ReportTable(unittest.TestCase):
 
     def test_without_a_single_site_the_rows_stay_blank(self):
         with tempfile.TemporaryDirectory() as root:
-            results = os.path.join(root, "results")
-            os.makedirs(results)
+            results = self.results_folder(root)
             self.write_run(results, "scrollback-clean.1", 4.0, 200)
             self.write_run(results, "scrollback-single.1", 5.0, 250)
             parsed = self.run_report(root)  # no pages to show that the build worked
@@ -338,8 +343,7 @@ class ReportTable(unittest.TestCase):
 
     def test_ten_million_run_gives_the_ratio_to_its_reference_and_only_measured_rows(self):
         with tempfile.TemporaryDirectory() as root:
-            results = os.path.join(root, "results")
-            os.makedirs(results)
+            results = self.results_folder(root)
             self.write_run(results, "scrollback-clean.1", 50.0, 450)
             self.write_run(results, "scrollback-reference.1", 4.0, 200)
             parsed = self.run_report(root, "--reference-messages", "100000", "--reference-conversations", "5",

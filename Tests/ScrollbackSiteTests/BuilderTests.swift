@@ -131,11 +131,18 @@ struct BuilderTests {
         #expect(first.reusedConversations == 0)
         #expect(first.conversations == 3)
         #expect(first.messages == 10)
+        let searchManifest = project.output.appendingPathComponent("search/manifest.json").path
+        func inode(_ path: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        }
+        let firstIndex = try inode(searchManifest)
 
         let unchanged = try build(project.input, project.output)
         #expect(unchanged.reusedConversations == 3)
         #expect(unchanged.rebuiltConversations == 0)
         #expect(unchanged.messages == 10)
+        // Nothing changed: the previous search index is linked, not merged again.
+        #expect(try inode(searchManifest) == firstIndex)
 
         // Append one message to one conversation.
         try project.folder.write(
@@ -144,6 +151,7 @@ struct BuilderTests {
         #expect(appended.reusedConversations == 2)
         #expect(appended.rebuiltConversations == 1)
         #expect(appended.messages == 11)
+        #expect(try inode(searchManifest) != firstIndex)
 
         try build(project.input, clean, clean: true)
         #expect(try snapshot(project.output) == snapshot(clean))

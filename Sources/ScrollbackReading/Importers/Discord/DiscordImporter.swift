@@ -258,18 +258,7 @@ public enum DiscordImporter: ExportImporter {
             let caption = context.richText(
                 markdown: self.markdown(content), relativeTo: file, at: location, diagnostics: &diagnostics
             ).plainText
-            switch kind {
-            case .photo(var media):
-                media.caption = caption
-                return .photo(media)
-            case .video(var media):
-                media.caption = caption
-                return .video(media)
-            case .file(var item):
-                item.caption = caption
-                return .file(item)
-            default: break
-            }
+            if let captioned = kind.withCaption(caption) { return captioned }
         }
         var markdown = self.markdown(content)
         for attachment in attachments {

@@ -443,15 +443,8 @@ struct SlackConversationReader {
                 plain
                 ?? context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
                 .plainText
-            switch kind {
-            case .photo(var media):
-                media.caption = caption
-                return .photo(media)
-            case .file(var item):
-                item.caption = caption
-                return .file(item)
-            default: return kind
-            }
+            // (`fileKind` makes only photos and file cards, which both show a caption.)
+            return kind.withCaption(caption) ?? kind
         }
         var lines = markdown
         for item in files {
