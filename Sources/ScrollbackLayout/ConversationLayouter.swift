@@ -102,15 +102,18 @@ public struct ConversationLayouter: Sendable {
     private func planWithThreads(_ conversation: Conversation) -> ConversationPlan {
         let messages = Self.orderedByDate(conversation.messages)
         var indexOfMessage = [String: Int](minimumCapacity: messages.count)
-        for index in messages.indices.reversed() { indexOfMessage[messages[index].id] = index }
+        // Fields are read in place (`readInPlace`): `messages[index].id` copies the whole message.
+        let ids = messages.indices.map { index in messages.readInPlace(index) { $0.id } }
+        let threadIDs = messages.indices.map { index in messages.readInPlace(index) { $0.thread } }
+        for index in messages.indices.reversed() { indexOfMessage[ids[index]] = index }
         // Each reply's root: follow `thread` up to a message that is in no thread. A missing
         // root, or a loop, leaves the reply in the timeline (an orphan).
         var rootOf = [Int?](repeating: nil, count: messages.count)
         for index in messages.indices {
-            guard var rootID = messages[index].thread, rootID != messages[index].id else { continue }
+            guard var rootID = threadIDs[index], rootID != ids[index] else { continue }
             var steps = 0
-            while let rootIndex = indexOfMessage[rootID], let next = messages[rootIndex].thread,
-                next != messages[rootIndex].id, steps < 64
+            while let rootIndex = indexOfMessage[rootID], let next = threadIDs[rootIndex], next != ids[rootIndex],
+                steps < 64
             {
                 rootID = next
                 steps += 1
@@ -126,7 +129,7 @@ public struct ConversationLayouter: Sendable {
         for index in messages.indices {
             if let root = rootOf[index] {
                 repliesOfRoot[root, default: []].append(messages[index])
-                if messages[index].broadcast {
+                if messages.readInPlace(index, { $0.broadcast }) {
                     timeline.append(messages[index])
                     referenceFlags.append(true)
                 }
@@ -138,10 +141,11 @@ public struct ConversationLayouter: Sendable {
         let anchors = AnchorTable(messages: messages)
         var files = [String: String](minimumCapacity: messages.count)
         var timelineFileOfRoot: [Int: String] = [:]
-        for (position, message) in timeline.enumerated() where !referenceFlags[position] {
+        for position in timeline.indices where !referenceFlags[position] {
+            let id = timeline.readInPlace(position) { $0.id }
             let file = PageFiles.conversation.name(ofPage: position / messagesPerPage)
-            if files[message.id] == nil { files[message.id] = file }
-            if let index = indexOfMessage[message.id], repliesOfRoot[index] != nil { timelineFileOfRoot[index] = file }
+            if files[id] == nil { files[id] = file }
+            if let index = indexOfMessage[id], repliesOfRoot[index] != nil { timelineFileOfRoot[index] = file }
         }
         var pageFilesOfRoot: [Int: PageFiles] = [:]
         for (root, replies) in repliesOfRoot {
@@ -149,11 +153,13 @@ public struct ConversationLayouter: Sendable {
             if replies.count <= options.threadInlineLimit {
                 pageFiles = .inline(file: timelineFileOfRoot[root] ?? PageFiles.conversation.name(ofPage: 0))
             } else {
-                pageFiles = .thread(stem: "thread-" + anchors.anchor(messages[root].id).dropFirst(2))
+                pageFiles = .thread(stem: "thread-" + anchors.anchor(ids[root]).dropFirst(2))
             }
             pageFilesOfRoot[root] = pageFiles
-            for (position, reply) in replies.enumerated() where files[reply.id] == nil {
-                files[reply.id] = pageFiles.name(ofPage: position / messagesPerPage)  // inline: the root's file
+            for position in replies.indices {
+                let id = replies.readInPlace(position) { $0.id }
+                // (An inline thread's file is its root's.)
+                if files[id] == nil { files[id] = pageFiles.name(ofPage: position / messagesPerPage) }
             }
         }
         var participants = [String: Participant](minimumCapacity: conversation.participants.count)
@@ -196,7 +202,7 @@ public struct ConversationLayouter: Sendable {
                 replyCount: replies.count, replierNames: names,
                 lastReply: plan.summary.lastDate ?? FormattedDate(text: "", iso: ""), isInline: isInline,
                 firstFile: pageFiles.name(ofPage: 0))
-            let rootID = messages[root].id
+            let rootID = ids[root]
             if threadsByRoot[rootID] == nil {
                 threadsByRoot[rootID] = ThreadPlan(rootID: rootID, replies: plan, summary: summary)
             }

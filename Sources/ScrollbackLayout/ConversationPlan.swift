@@ -134,7 +134,9 @@ public final class ConversationPlan: Sendable {
 
     /// Every thread of this list whose replies have their own pages, ordered by root date.
     public var threadsWithOwnPages: [ThreadPlan] {
-        conversation.messages.compactMap { threadsByRoot.isEmpty ? nil : threadsByRoot[$0.id] }
+        guard !threadsByRoot.isEmpty else { return [] }
+        let messages = conversation.messages
+        return messages.indices.compactMap { index in threadsByRoot[messages.readInPlace(index) { $0.id }] }
             .filter { !$0.summary.isInline }
     }
 
