@@ -104,20 +104,27 @@ public final class ConversationPlan: Sendable {
         pageFiles.name(ofPage: index)
     }
 
-    /// Whether a message may be drawn in another file than the page that lists it (a conversation
-    /// with threads or pins keeps a directory of where each message is): `fileName(ofMessage:)`
-    /// then says where. Otherwise a message listed on page `p` is drawn in `pageFileName(p)`.
-    public var drawsMessagesOffTheirPage: Bool { directory != nil }
-
     /// The page file that holds message `id`, wherever it is drawn (timeline or thread).
     public func fileName(ofMessage id: String) -> String? {
         if let directory { return directory.files[id] }
         return pageIndex(ofMessage: id).map(pageFileName)
     }
 
+    /// The file that draws `conversation.messages[messageIndex]`, listed on page `page` of this
+    /// list: where the conversation's directory puts it when it keeps one (threads, pins: a
+    /// message may be drawn off the page that lists it), else that page's file. Unlike
+    /// `fileName(ofMessage:)`, no lookup by id when there is no directory (a repeated id keeps
+    /// its own page).
+    public func fileName(ofMessageAt messageIndex: Int, listedOnPage page: Int) -> String {
+        if let directory, let file = directory.files[conversation.messages.readInPlace(messageIndex) { $0.id }] {
+            return file
+        }
+        return pageFileName(page)
+    }
+
     /// The thread whose root is `conversation.messages[messageIndex]`, if it has replies.
     public func thread(ofRoot messageIndex: Int) -> ThreadPlan? {
-        threadsByRoot.isEmpty ? nil : threadsByRoot[conversation.messages[messageIndex].id]
+        threadsByRoot.isEmpty ? nil : threadsByRoot[conversation.messages.readInPlace(messageIndex) { $0.id }]
     }
 
     /// The threads whose roots are on pages `pages` of this list, in the order the pages' rows
@@ -128,16 +135,14 @@ public final class ConversationPlan: Sendable {
             Self.localBounds(
                 ofPage: page, messagesPerPage: messagesPerPage, count: conversation.messages.count,
                 globalIndexes: globalIndexes
-            ).compactMap { threadsByRoot[conversation.messages[$0].id] }
+            ).compactMap(thread(ofRoot:))
         }
     }
 
     /// Every thread of this list whose replies have their own pages, ordered by root date.
     public var threadsWithOwnPages: [ThreadPlan] {
         guard !threadsByRoot.isEmpty else { return [] }
-        let messages = conversation.messages
-        return messages.indices.compactMap { index in threadsByRoot[messages.readInPlace(index) { $0.id }] }
-            .filter { !$0.summary.isInline }
+        return conversation.messages.indices.compactMap(thread(ofRoot:)).filter { !$0.summary.isInline }
     }
 
     /// Whether `conversation.messages[messageIndex]` is only a reference to a broadcast reply

@@ -120,17 +120,10 @@ public struct SearchPart: Equatable, Sendable {
         }
         var ids: [Int] = []
 
-        // A message is drawn on the page it is listed on, unless the plan draws some elsewhere
-        // (threads on their own pages): the page's file name is made once per page.
-        var pageFile: (page: Int, name: String) = (-1, "")
         Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-            let (messageID, kind, messageSender, date) = messages.readInPlace(index) {
-                ($0.id, $0.kind, $0.sender, $0.date)
-            }
+            let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
             let elementID = anchor(index)
-            if pageFile.page != page { pageFile = (page, plan.pageFileName(page)) }
-            let file =
-                plan.drawsMessagesOffTheirPage ? plan.fileName(ofMessage: messageID) ?? pageFile.name : pageFile.name
+            let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
             if recordsDays, let day = opensDay {
                 days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
             }
@@ -199,14 +192,14 @@ public struct SearchPart: Equatable, Sendable {
         Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
             newest = (page, index)
             guard recordsDays, let day = opensDay else { return }
-            let file = Self.file(ofMessage: index, listedOnPage: page, plan)
+            let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
             days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
         }
         guard let (page, index) = newest else { return }
         let message = plan.conversation.messages[index]
         documents = [
             Document(
-                page: page, file: Self.file(ofMessage: index, listedOnPage: page, plan),
+                page: page, file: plan.fileName(ofMessageAt: index, listedOnPage: page),
                 anchor: anchor(index),
                 sender: -1, date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
                 tokens: [])
@@ -233,14 +226,6 @@ public struct SearchPart: Equatable, Sendable {
                 }
             }
         }
-    }
-
-    /// The file that draws `plan.conversation.messages[index]`, listed on page `page` of `plan`.
-    private static func file(ofMessage index: Int, listedOnPage page: Int, _ plan: ConversationPlan) -> String {
-        if plan.drawsMessagesOffTheirPage, let file = plan.fileName(ofMessage: plan.conversation.messages[index].id) {
-            return file
-        }
-        return plan.pageFileName(page)
     }
 
     /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).

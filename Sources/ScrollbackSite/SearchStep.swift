@@ -85,10 +85,10 @@ extension BuildRun {
     /// `false` (merge) when anything differs or a file of the previous index is gone.
     private func linkPreviousSearchIndex() throws -> Bool {
         guard let previous = previousManifest, !outcomes.isEmpty, outcomes.allSatisfy(\.reused) else { return false }
-        func key(_ entry: BuildManifest.Entry) -> String {
-            [entry.path, entry.conversationID, entry.contentHash, entry.searchPart ?? ""].joined(separator: "\u{0}")
+        // A reused conversation is its previous entry as it was: the same logs is the same parts.
+        guard outcomes.compactMap(\.entry).map(\.path).sorted() == previous.entries.map(\.path).sorted() else {
+            return false
         }
-        guard outcomes.compactMap(\.entry).map(key).sorted() == previous.entries.map(key).sorted() else { return false }
         let source = output!.path
         var files: [String] = []
         for folder in SearchIndex.folders {

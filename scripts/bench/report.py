@@ -161,7 +161,7 @@ def search_index_size(site):
     for name in sorted(os.listdir(chunks)) if os.path.isdir(chunks) else []:
         with open(os.path.join(chunks, name), "rb") as f:
             data = f.read()
-        if name.endswith(".deflate"):  # the document chunks are raw deflate (ZIPFoundation's Data.compress)
+        if name.endswith(".deflate"):  # the document chunks are raw deflate (SearchIndex.deflate)
             data = zlib.decompress(data, -15)
         text_bytes += sum(len(document[6].encode("utf-8")) for document in json.loads(data))
     return {"index_bytes": index_bytes, "files": files, "text_bytes": text_bytes,
