@@ -255,12 +255,7 @@ public enum ConversationSlug {
 
     /// Eight hex digits of FNV-1a over the UTF-8 of `text`: stable across runs and machines.
     static func hash(of text: String) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for byte in text.utf8 {
-            hash ^= UInt32(byte)
-            hash &*= 16_777_619
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(StableHash.fnv1a32(text.utf8), radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 }

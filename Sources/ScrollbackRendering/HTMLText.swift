@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackLayout
+import ScrollbackModel
 
 /// Small, allocation-light helpers for writing HTML text, attribute values and URLs.
 ///
@@ -249,7 +250,7 @@ enum HTMLText {
     /// share an element id.
     static func participantAnchor(_ id: String) -> String {
         if Slug.isSlug(id) { return "p-" + id }
-        let hash = String(stableHash(id), radix: 16)
+        let hash = String(StableHash.fnv1a32(id.utf8), radix: 16)
         let slug = Slug.make(id)
         return "p-" + (slug.isEmpty ? "" : slug + "-") + String(repeating: "0", count: 8 - hash.count) + hash
     }
@@ -267,16 +268,6 @@ enum HTMLText {
         let rounded = (value * 10).rounded() / 10
         let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         return text + " " + units[unit]
-    }
-
-    /// FNV-1a over UTF-8: a stable hash (Swift's `Hasher` is seeded per process).
-    static func stableHash(_ text: String) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261
-        for byte in text.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 16_777_619
-        }
-        return hash
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters.

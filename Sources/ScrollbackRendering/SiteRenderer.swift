@@ -196,7 +196,8 @@ public struct SiteRenderer: Sendable {
             let entry = IndexEntryView()
             entry.avatar = AvatarView(
                 name: summary.title, initials: HTMLText.initials(summary.title),
-                colorClass: "c\(Int(HTMLText.stableHash(summary.id)) % MessageRenderer.paletteSize)", colorStyle: nil,
+                colorClass: "c\(Int(StableHash.fnv1a32(summary.id.utf8)) % MessageRenderer.paletteSize)",
+                colorStyle: nil,
                 src: nil)
             // Non-ASCII slugs (`家族`) percent-encoded, as every server and browser expects in a URL.
             entry.href =

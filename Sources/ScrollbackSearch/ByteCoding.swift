@@ -18,9 +18,8 @@ struct ByteWriter {
     }
 
     mutating func string(_ value: String) {
-        let utf8 = Array(value.utf8)
-        varint(utf8.count)
-        bytes += utf8
+        varint(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
     }
 }
 

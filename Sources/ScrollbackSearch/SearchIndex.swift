@@ -6,17 +6,19 @@ import ScrollbackModel
 ///
 /// Files, under `search/`:
 /// - `manifest.json` — the tokenizer's rules (`SearchTokenizer.manifestRules`), the
-///   conversations and senders, the number of documents, documents per chunk, and the first
-///   token of every shard.
+///   conversations and senders, the number of documents, the number of documents in each chunk,
+///   and the first token of every shard.
 /// - `t/<n>.bin` — shard `n`: tokens in UTF-8 byte order, each with its posting list (document
 ///   numbers ascending, as delta varints or, when smaller, as a bitmap). A query downloads
 ///   only the shard(s) its words fall in.
-/// - `d/<n>.json.deflate` — documents `n·documentsPerChunk ..< (n+1)·documentsPerChunk`:
-///   conversation, sender, date, page file, anchor, kind flags, text, as JSON compressed with raw
+/// - `d/<n>.json.deflate` — the `n`-th run of documents: one row per line,
+///   `[conversation, sender, date, file, anchor, kind flags, text]`, as JSON compressed with raw
 ///   deflate (the browser's `DecompressionStream("deflate-raw")` reads it). Compressed, the
 ///   documents take about a third of their text's size on disk and on the wire, and a chunk can
 ///   hold more of them for the same download (fewer files to write). Only the chunks of shown
-///   results are fetched.
+///   results are fetched. Where a chunk ends depends on the documents, not on their numbers
+///   (`closesChunk`), so a document added in the middle changes the chunk it lands in, not every
+///   chunk after it (`update`).
 /// - `days.json` — the first document of every UTC day, for `before:` and `after:`.
 ///
 /// Documents are numbered by date (ties: conversation id, then position), so "newest first"
@@ -26,12 +28,17 @@ import ScrollbackModel
 public enum SearchIndex {
     /// The folder inside the site.
     public static let folder = "search"
-    /// Documents per `d/<n>.json.deflate` file.
-    public static let documentsPerChunk = 256
+    /// A chunk holds at least this many documents (but the last)…
+    public static let minimumChunkDocuments = 128
+    /// …then closes before a document whose identity hashes to a multiple of this (on average
+    /// 256 documents a chunk)…
+    public static let chunkDivisor: UInt64 = 128
+    /// …or once it holds this many.
+    public static let maximumChunkDocuments = 512
     /// A shard is closed once it holds about this many bytes (a larger token gets its own).
     public static let shardTargetBytes = 24_000
     /// The index format; the client refuses another.
-    public static let format = 2
+    public static let format = 3
 
     /// Whether a site file belongs to search (so `search: false` can leave it out).
     public static func isSearchFile(_ sitePath: String) -> Bool {
@@ -40,6 +47,13 @@ public enum SearchIndex {
 
     /// Every folder the index writes into, parents first (made before `build` writes).
     public static let folders = [folder, folder + "/d", folder + "/t"]
+
+    /// The site path of document chunk `number`.
+    static func chunkPath(_ number: Int) -> String { "\(folder)/d/\(number).json.deflate" }
+    /// The site path of shard `number`.
+    static func shardPath(_ number: Int) -> String { "\(folder)/t/\(number).bin" }
+    static let manifestPath = folder + "/manifest.json"
+    static let daysPath = folder + "/days.json"
 
     /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
     public static func build(parts: [SearchPart], jobs: Int = Parallel.defaultJobs) -> [(path: String, bytes: [UInt8])]
@@ -62,18 +76,7 @@ public enum SearchIndex {
     ) throws(Failure) {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
         let failure = FirstError<Failure>()
-
-        // Senders: one list for the site, sorted by name (then avatar).
-        let senderKeys = Array(
-            Set(
-                parts.flatMap {
-                    $0.senders.map { SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "") }
-                })
-        ).sorted()
-        let senderNumber = Dictionary(uniqueKeysWithValues: senderKeys.enumerated().map { ($1, $0) })
-        let senderMaps: [[Int]] = parts.map { part in
-            part.senders.map { senderNumber[SenderKey(name: $0.name, initials: $0.initials, avatar: $0.avatar ?? "")]! }
-        }
+        let senders = SenderTable(parts.map(\.header))
 
         // Documents in date order; ties by conversation, then position.
         var slots: [DocumentSlot] = []
@@ -86,13 +89,34 @@ public enum SearchIndex {
         slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
 
         // The document chunks, `jobs` at a time beside this thread's merge of the postings.
+        let row: @Sendable (DocumentSlot, inout JSONWriter) -> Void = { slot, writer in
+            let part = Int(slot.part)
+            let document = parts[part].documents[Int(slot.index)]
+            appendRowIdentity(
+                part: part, sender: document.sender < 0 ? -1 : senders.maps[part][document.sender], document: document,
+                to: &writer)
+            appendRowRest(document, to: &writer)
+        }
+        let chunkCounts = ChunkCounts()
         let writeChunks: @Sendable () -> Void = { [slots] in
-            let chunkCount = (slots.count + documentsPerChunk - 1) / documentsPerChunk
-            Parallel.forEach(chunkCount, jobs: jobs) { number in
-                let bytes = documentChunk(
-                    slots[number * documentsPerChunk..<min(slots.count, (number + 1) * documentsPerChunk)],
-                    parts: parts, senderMaps: senderMaps)
-                failure.run { () throws(Failure) in try write("\(folder)/d/\(number).json.deflate", deflate(bytes)) }
+            let bounds = chunkBounds(slots, jobs: jobs) { slot in
+                var identity = JSONWriter()
+                let part = Int(slot.part)
+                let document = parts[part].documents[Int(slot.index)]
+                appendRowIdentity(
+                    part: part, sender: document.sender < 0 ? -1 : senders.maps[part][document.sender],
+                    document: document, to: &identity)
+                return identityHash(identity.bytes[...])
+            }
+            chunkCounts.set(bounds.map(\.count))
+            Parallel.forEach(bounds.count, jobs: jobs) { number in
+                var chunk = ChunkText()
+                for slot in slots[bounds[number]] {
+                    chunk.startRow()
+                    row(slot, &chunk.writer)
+                }
+                let bytes = chunk.finish()
+                failure.run { () throws(Failure) in try write(chunkPath(number), deflate(bytes)) }
             }
         }
         let chunking = DispatchGroup()
@@ -111,82 +135,35 @@ public enum SearchIndex {
         let inTokens = parts.map { tokenNumber["in:" + $0.conversationID]! }
 
         var postings = [[Int32]](repeating: [], count: tokens.count)
-        var days: [(day: Int64, first: Int)] = []
+        var days: [Day] = []
         for (number, slot) in slots.enumerated() {
             let part = Int(slot.part)
             let document = parts[part].documents[Int(slot.index)]
             let map = tokenMaps[part]
             for token in document.tokens { postings[map[token]].append(Int32(number)) }
             postings[inTokens[part]].append(Int32(number))
-            let day = document.date >= 0 ? document.date / 86_400 : (document.date - 86_399) / 86_400
-            if days.last?.day != day { days.append((day, number)) }
+            let day = day(of: document.date)
+            if days.last?.day != day { days.append(Day(day: day, first: number)) }
         }
 
-        // Shards.
-        var shardFirstTokens: [String] = []
-        var shard = ByteWriter()
-        func closeShard() {
-            guard !shard.bytes.isEmpty else { return }
-            let bytes = shard.bytes
-            failure.run { () throws(Failure) in try write("\(folder)/t/\(shardFirstTokens.count - 1).bin", bytes) }
-            shard = ByteWriter()
-        }
+        var shards = ShardPacker()
         for (number, token) in tokens.enumerated() where !postings[number].isEmpty {
-            var entry = ByteWriter()
-            entry.string(token)
-            Self.encodePostings(postings[number], into: &entry)
-            if !shard.bytes.isEmpty, shard.bytes.count + entry.bytes.count > shardTargetBytes { closeShard() }
-            if shard.bytes.isEmpty { shardFirstTokens.append(token) }
-            shard.bytes += entry.bytes
+            if let closed = shards.add(token, entry: entry(token, postings[number])) {
+                failure.run { () throws(Failure) in try write(shardPath(closed.number), closed.bytes) }
+            }
         }
-        closeShard()
-
-        // Days.
-        var dayFile = JSONWriter()
-        dayFile.raw("[")
-        var previous: (day: Int64, first: Int) = (0, 0)
-        for (index, entry) in days.enumerated() {
-            if index > 0 { dayFile.raw(",") }
-            dayFile.number(Int(entry.day - previous.day))
-            dayFile.raw(",")
-            dayFile.number(entry.first - previous.first)
-            previous = entry
+        if let closed = shards.finish() {
+            failure.run { () throws(Failure) in try write(shardPath(closed.number), closed.bytes) }
         }
-        dayFile.raw("]\n")
-        failure.run { () throws(Failure) in try write("\(folder)/days.json", dayFile.bytes) }
-
-        // Manifest.
-        var manifest = JSONWriter()
-        manifest.raw("{\"format\":\(format),\"documents\":\(slots.count),\"chunk\":\(documentsPerChunk),\n\"rules\":")
-        manifest.value(SearchTokenizer.manifestRules)
-        manifest.raw(",\n\"conversations\":[")
-        for (index, part) in parts.enumerated() {
-            manifest.raw(index == 0 ? "" : ",")
-            manifest.strings([part.conversationID, part.title])
-        }
-        manifest.raw("],\n\"senders\":[")
-        for (index, sender) in senderKeys.enumerated() {
-            manifest.raw(index == 0 ? "" : ",")
-            manifest.strings([sender.name, sender.initials, sender.avatar])
-        }
-        manifest.raw("],\n\"shards\":")
-        manifest.strings(shardFirstTokens)
-        manifest.raw("}\n")
-        failure.run { () throws(Failure) in try write("\(folder)/manifest.json", manifest.bytes) }
+        failure.run { () throws(Failure) in try write(daysPath, daysFile(days)) }
 
         if jobs <= 1 { writeChunks() }
         chunking.wait()
+        let manifest = manifestFile(
+            documents: slots.count, chunks: chunkCounts.get(), conversations: parts.map(\.header), senders: senders,
+            shards: shards.firstTokens)
+        failure.run { () throws(Failure) in try write(manifestPath, manifest) }
         try failure.rethrow()
-    }
-
-    /// A sender as results show it: one list for the site.
-    private struct SenderKey: Hashable, Comparable {
-        var name: String
-        var initials: String
-        var avatar: String
-        static func < (a: SenderKey, b: SenderKey) -> Bool {
-            (a.name, a.avatar, a.initials) < (b.name, b.avatar, b.initials)
-        }
     }
 
     /// Where a document sits among the parts, and its date (the index's order).
@@ -196,32 +173,223 @@ public enum SearchIndex {
         var index: Int32
     }
 
-    /// One `d/<n>.json` chunk (before compression): the documents of `slots`.
-    private static func documentChunk(
-        _ slots: ArraySlice<DocumentSlot>, parts: [SearchPart], senderMaps: [[Int]]
-    ) -> [UInt8] {
-        var chunk = JSONWriter()
-        for (offset, slot) in slots.enumerated() {
-            let part = Int(slot.part)
-            let document = parts[part].documents[Int(slot.index)]
-            chunk.raw(offset == 0 ? "[\n[" : ",\n[")
-            chunk.number(part)
-            chunk.raw(",")
-            chunk.number(document.sender < 0 ? -1 : senderMaps[part][document.sender])
-            chunk.raw(",")
-            chunk.number(Int(document.date))
-            chunk.raw(",")
-            chunk.string(document.file)
-            chunk.raw(",")
-            chunk.string(document.anchor)
-            chunk.raw(",")
-            chunk.number(document.flags)
-            chunk.raw(",")
-            chunk.string(document.text)
-            chunk.raw("]")
+    // MARK: Rows and chunks
+
+    /// Writes the identifying fields of a document's row, `[conversation,sender,date,"file","anchor"`:
+    /// their bytes decide where chunks end (`identityHash`).
+    static func appendRowIdentity(part: Int, sender: Int, document: SearchPart.Document, to writer: inout JSONWriter) {
+        writer.raw("[")
+        writer.number(part)
+        writer.raw(",")
+        writer.number(sender)
+        writer.raw(",")
+        writer.number(Int(document.date))
+        writer.raw(",")
+        writer.string(document.file)
+        writer.raw(",")
+        writer.string(document.anchor)
+    }
+
+    /// Writes the rest of a document's row after `appendRowIdentity`: `,flags,"text"]`.
+    static func appendRowRest(_ document: SearchPart.Document, to writer: inout JSONWriter) {
+        writer.raw(",")
+        writer.number(document.flags)
+        writer.raw(",")
+        writer.string(document.text)
+        writer.raw("]")
+    }
+
+    /// The hash of a row's identifying fields (`appendRowIdentity`'s bytes).
+    static func identityHash(_ identity: ArraySlice<UInt8>) -> UInt64 { StableHash.fnv1a64(identity) }
+
+    /// Whether a chunk already holding `count` documents closes before a document whose
+    /// identity hashes to `hash`. The decision looks at the chunk's count and the next document
+    /// only: once two runs of documents close a chunk before the same document, they agree again
+    /// from there on.
+    static func closesChunk(holding count: Int, before hash: UInt64) -> Bool {
+        count >= maximumChunkDocuments || (count >= minimumChunkDocuments && (hash >> 32) % chunkDivisor == 0)
+    }
+
+    /// The ranges of `items` that make the chunks, given each item's identity hash (computed
+    /// `jobs` at a time).
+    static func chunkBounds<Item: Sendable>(
+        _ items: [Item], jobs: Int, hash: @escaping @Sendable (Item) -> UInt64
+    ) -> [Range<Int>] {
+        let block = 16_384
+        let hashes = ConcurrentSlots<[UInt64]>(count: (items.count + block - 1) / block)
+        Parallel.forEach((items.count + block - 1) / block, jobs: jobs) { number in
+            hashes.store(items[(number * block)..<min(items.count, (number + 1) * block)].map(hash), at: number)
         }
-        chunk.raw("\n]\n")
-        return chunk.bytes
+        var bounds: [Range<Int>] = []
+        var start = 0
+        var index = 0
+        for blockHashes in hashes.values() {
+            for hash in blockHashes! {
+                if index > start, closesChunk(holding: index - start, before: hash) {
+                    bounds.append(start..<index)
+                    start = index
+                }
+                index += 1
+            }
+        }
+        if index > start { bounds.append(start..<index) }
+        return bounds
+    }
+
+    /// A chunk's text before compression: `[`, one row per line (a row's strings hold no raw
+    /// newline), `]`. An update splits a chunk it inflates back into rows (`rows(of:)`).
+    struct ChunkText {
+        var writer = JSONWriter()
+        private(set) var count = 0
+
+        /// Starts the next row (the caller writes it to `writer`).
+        mutating func startRow() {
+            writer.raw(count == 0 ? "[\n" : ",\n")
+            count += 1
+        }
+
+        mutating func finish() -> [UInt8] {
+            writer.raw("\n]\n")
+            return writer.bytes
+        }
+
+        /// The rows of `bytes` (a chunk's text), without their separators; `nil` when they are not
+        /// a chunk's text.
+        static func rows(of bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
+            guard bytes.count >= 5, bytes.starts(with: Array("[\n".utf8)), bytes.suffix(3).elementsEqual("\n]\n".utf8)
+            else { return nil }
+            var rows: [ArraySlice<UInt8>] = []
+            var start = 2
+            let end = bytes.count - 3
+            while start < end {
+                let newline = bytes[start..<end].firstIndex(of: 0x0A) ?? end
+                var row = bytes[start..<newline]
+                if newline < end {
+                    guard row.last == UInt8(ascii: ",") else { return nil }
+                    row = row.dropLast()
+                }
+                guard row.first == UInt8(ascii: "["), row.last == UInt8(ascii: "]") else { return nil }
+                rows.append(row)
+                start = newline + 1
+            }
+            return rows
+        }
+    }
+
+    // MARK: Shards, days, manifest
+
+    /// One token's shard entry: the token, then its posting list (`encodePostings`).
+    static func entry(_ token: String, _ documents: [Int32]) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.string(token)
+        encodePostings(documents, into: &writer)
+        return writer.bytes
+    }
+
+    /// Packs token entries, in token order, into shards of about `shardTargetBytes`.
+    struct ShardPacker {
+        /// The first token of every shard begun so far.
+        private(set) var firstTokens: [String] = []
+        private var current: [UInt8] = []
+
+        /// Adds `token`'s entry; returns the shard this closed, if any.
+        mutating func add(_ token: String, entry: [UInt8]) -> (number: Int, bytes: [UInt8])? {
+            var closed: (number: Int, bytes: [UInt8])?
+            if !current.isEmpty, current.count + entry.count > shardTargetBytes { closed = finish() }
+            if current.isEmpty { firstTokens.append(token) }
+            current += entry
+            return closed
+        }
+
+        /// Closes the last shard; returns it, if any.
+        mutating func finish() -> (number: Int, bytes: [UInt8])? {
+            guard !current.isEmpty else { return nil }
+            defer { current = [] }
+            return (firstTokens.count - 1, current)
+        }
+    }
+
+    /// A UTC day and its first document.
+    struct Day: Equatable {
+        var day: Int64
+        var first: Int
+    }
+
+    /// The UTC day of `date` (seconds since 1970), rounded down also before 1970.
+    static func day(of date: Int64) -> Int64 {
+        date >= 0 ? date / 86_400 : (date - 86_399) / 86_400
+    }
+
+    /// `days.json`: day and first document of every day, each as the difference from the
+    /// previous one.
+    static func daysFile(_ days: [Day]) -> [UInt8] {
+        var file = JSONWriter()
+        file.raw("[")
+        var previous = Day(day: 0, first: 0)
+        for (index, entry) in days.enumerated() {
+            if index > 0 { file.raw(",") }
+            file.number(Int(entry.day - previous.day))
+            file.raw(",")
+            file.number(entry.first - previous.first)
+            previous = entry
+        }
+        file.raw("]\n")
+        return file.bytes
+    }
+
+    /// The senders results show: one list for the site, sorted by name (then avatar), and each
+    /// part's senders as numbers in it.
+    struct SenderTable: Sendable {
+        /// A sender as results show it.
+        struct Key: Hashable, Comparable, Sendable {
+            var name: String
+            var initials: String
+            var avatar: String
+            static func < (a: Key, b: Key) -> Bool {
+                (a.name, a.avatar, a.initials) < (b.name, b.avatar, b.initials)
+            }
+        }
+
+        let keys: [Key]
+        /// Per part (in the order given), the number of each of its senders in `keys`.
+        let maps: [[Int]]
+
+        init(_ headers: [SearchPart.Header]) {
+            func key(_ sender: SearchPart.Sender) -> Key {
+                Key(name: sender.name, initials: sender.initials, avatar: sender.avatar ?? "")
+            }
+            keys = Set(headers.flatMap { $0.senders.map(key) }).sorted()
+            let number = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+            maps = headers.map { $0.senders.map { number[key($0)]! } }
+        }
+    }
+
+    /// `manifest.json`.
+    static func manifestFile(
+        documents: Int, chunks: [Int], conversations: [SearchPart.Header], senders: SenderTable, shards: [String]
+    ) -> [UInt8] {
+        var manifest = JSONWriter()
+        manifest.raw("{\"format\":\(format),\"documents\":\(documents),\n\"rules\":")
+        manifest.value(SearchTokenizer.manifestRules)
+        manifest.raw(",\n\"conversations\":[")
+        for (index, conversation) in conversations.enumerated() {
+            manifest.raw(index == 0 ? "" : ",")
+            manifest.strings([conversation.conversationID, conversation.title])
+        }
+        manifest.raw("],\n\"senders\":[")
+        for (index, sender) in senders.keys.enumerated() {
+            manifest.raw(index == 0 ? "" : ",")
+            manifest.strings([sender.name, sender.initials, sender.avatar])
+        }
+        manifest.raw("],\n\"shards\":")
+        manifest.strings(shards)
+        manifest.raw(",\n\"chunks\":[")
+        for (index, count) in chunks.enumerated() {
+            manifest.raw(index == 0 ? "" : ",")
+            manifest.number(count)
+        }
+        manifest.raw("]}\n")
+        return manifest.bytes
     }
 
     /// `bytes` compressed with raw deflate (`RawDeflate`).
@@ -304,6 +472,15 @@ private final class FirstError<Failure: Error>: @unchecked Sendable {
     func rethrow() throws(Failure) {
         if let error = lock.withLock({ error }) { throw error }
     }
+}
+
+/// The chunks' sizes, learnt on the chunking thread and read once it is done.
+private final class ChunkCounts: @unchecked Sendable {
+    private var counts: [Int] = []
+    private let lock = NSLock()
+
+    func set(_ counts: [Int]) { lock.withLock { self.counts = counts } }
+    func get() -> [Int] { lock.withLock { counts } }
 }
 
 /// Files handed over from several threads, collected for `SearchIndex.build(parts:)`.

@@ -45,6 +45,9 @@ public struct BuildReport: Sendable {
     /// Conversations whose log has errors and which kept the pages of the last good build
     /// (counted in `conversations`, not in `rebuiltConversations` or `reusedConversations`).
     public var keptConversations = 0
+    /// Whether the search index was updated from the previous one (`SearchIndex.update`) rather
+    /// than built from every conversation.
+    public var searchIndexUpdated = false
     /// Media files published.
     public var mediaFiles = 0
     /// Per imported conversation (spec §6): `general: 120 in → 120 out`, in discovery order.

@@ -139,10 +139,11 @@ struct ConversationWorker: Sendable {
             return outcome
         }
         if let previous = previousEntries[input.relativePath], contentHash != previous.contentHash,
-            let entry = appendFast(input, bytes: bytes, previous: previous, stamp: stamp, into: parts)
+            let (entry, searchChange) = appendFast(input, bytes: bytes, previous: previous, stamp: stamp, into: parts)
         {
             outcome.entry = entry
             outcome.appended = true
+            outcome.searchChange = searchChange
             outcome.diagnostics = entry.warnings.map(\.diagnostic)
             return outcome
         }

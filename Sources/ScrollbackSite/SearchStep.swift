@@ -58,49 +58,81 @@ extension ConversationWorker {
 
 extension BuildRun {
     /// Step: merges the parts of the published conversations into `search/` (nothing when
-    /// `search: false`).
+    /// `search: false`): updates the previous index when it can, else builds it from every part.
     mutating func writeSearchIndex() throws {
         guard config.search else { return }
-        if try linkPreviousSearchIndex() { return }
+        let root = staging
+        for folder in SearchIndex.folders { try FileSystem.makeDirectory(root + "/" + folder) }
+        if try updatePreviousSearchIndex() {
+            report.searchIndexUpdated = true
+            return
+        }
         var parts: [SearchPart] = []
         for entry in outcomes.compactMap(\.entry) {
             guard let path = entry.searchPart,
                 let bytes = LogReader.contents(ofFile: staging + "/" + path),
                 let part = SearchPart(decoding: bytes)
-            else {
-                throw SiteBuildError.fileSystem("the search data of '\(entry.conversationID)' is missing or damaged")
-            }
+            else { throw Self.damagedSearchPart(entry) }
             parts.append(part)
         }
-        let root = staging
-        for folder in SearchIndex.folders { try FileSystem.makeDirectory(root + "/" + folder) }
         try SearchIndex.build(parts: parts, jobs: jobs) { path, bytes in
             try FileSystem.writeFile(bytes, to: root + "/" + path)
         }
     }
 
-    /// When every published conversation is the previous build's, reused as it was (same
-    /// settings, same logs, same parts), the index is the one that build published: its files
-    /// are linked instead of merged again, so a rebuild with nothing changed stays quick.
-    /// `false` (merge) when anything differs or a file of the previous index is gone.
-    private func linkPreviousSearchIndex() throws -> Bool {
-        guard let previous = previousManifest, !outcomes.isEmpty, outcomes.allSatisfy(\.reused) else { return false }
-        // A reused conversation is its previous entry as it was: the same logs is the same parts.
-        guard outcomes.compactMap(\.entry).map(\.path).sorted() == previous.entries.map(\.path).sorted() else {
+    private static func damagedSearchPart(_ entry: BuildManifest.Entry) -> SiteBuildError {
+        .fileSystem("the search data of '\(entry.conversationID)' is missing or damaged")
+    }
+
+    /// When the previous build published the same conversations and each is as it was or only
+    /// gained messages at the end (a reused log, an appended one), the index is the previous one
+    /// with the new messages added (`SearchIndex.update`): its unchanged files are linked, and a
+    /// rebuild stays quick. `false` (build it all) for any other change, or when a file of the
+    /// previous index is gone.
+    private func updatePreviousSearchIndex() throws -> Bool {
+        guard let previous = previousManifest, let source = output?.path, !outcomes.isEmpty else { return false }
+        let previousParts = Dictionary(
+            previous.entries.compactMap { entry in entry.searchPart.map { (entry.conversationID, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        let entries = outcomes.compactMap(\.entry)
+        guard entries.map(\.conversationID).sorted() == previous.entries.map(\.conversationID).sorted() else {
             return false
         }
-        let source = output!.path
-        var files: [String] = []
-        for folder in SearchIndex.folders {
-            for name in FileSystem.entries(source + "/" + folder)
-            where FileSystem.kind(source + "/" + folder + "/" + name) == .file {
-                files.append(folder + "/" + name)
+        var changes: [SearchIndex.PartChange] = []
+        for outcome in outcomes {
+            guard let entry = outcome.entry else { continue }
+            if let change = outcome.searchChange {
+                changes.append(change)
+                continue
+            }
+            guard let path = entry.searchPart, let bytes = LogReader.contents(ofFile: staging + "/" + path) else {
+                throw Self.damagedSearchPart(entry)
+            }
+            if outcome.reused || outcome.kept {
+                guard let header = SearchPart.Header(decoding: bytes) else { throw Self.damagedSearchPart(entry) }
+                changes.append(.unchanged(header))
+            } else {
+                guard let previousPath = previousParts[entry.conversationID],
+                    let previousBytes = LogReader.contents(ofFile: source + "/" + previousPath),
+                    let before = SearchPart(decoding: previousBytes)
+                else { return false }
+                guard let now = SearchPart(decoding: bytes) else { throw Self.damagedSearchPart(entry) }
+                changes.append(.changed(previous: before, current: now))
             }
         }
-        guard files.contains(SearchIndex.folder + "/manifest.json") else { return false }
-        var folder = StagedFolder(root: staging)
-        guard try folder.link(files, from: source) else {
-            FileSystem.removeTree(staging + "/" + SearchIndex.folder)
+        let root = staging
+        var missing = false
+        let updated = try SearchIndex.update(
+            changes, previous: { LogReader.contents(ofFile: source + "/" + $0) }, jobs: jobs,
+            write: { path, bytes in try FileSystem.writeFile(bytes, to: root + "/" + path) },
+            keep: { previousPath, path in
+                if !missing, try !FileSystem.linkOrCopy(source + "/" + previousPath, to: root + "/" + path) {
+                    missing = true
+                }
+            })
+        guard updated, !missing else {
+            FileSystem.removeTree(root + "/" + SearchIndex.folder)
+            for folder in SearchIndex.folders { try FileSystem.makeDirectory(root + "/" + folder) }
             return false
         }
         return true

@@ -497,6 +497,9 @@ struct ConversationOutcome: Sendable {
     var reused: Bool
     /// Whether the append fast path rebuilt only the last pages.
     var appended = false
+    /// For an appended conversation: its search part before and after (the index is updated
+    /// from them, not from the cache files read again).
+    var searchChange: SearchIndex.PartChange?
     /// Whether the log has errors and its last good pages were kept.
     var kept = false
     /// Why its pages could not be written (the output side failed): the build must not publish.

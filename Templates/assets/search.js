@@ -20,7 +20,7 @@
     return;
   }
 
-  var manifest = null, manifestPromise = null, rules = null;
+  var manifest = null, manifestPromise = null, rules = null, chunkStarts = null;
   var shards = new Map(), chunks = new Map(), days = null;
 
   function fetchJSON(path) {
@@ -32,8 +32,10 @@
   function loadManifest() {
     if (!manifestPromise) {
       manifestPromise = fetchJSON('search/manifest.json').then(function (m) {
-        if (m.format !== 2) throw new Error('unknown index format');
+        if (m.format !== 3) throw new Error('unknown index format');
         manifest = m;
+        chunkStarts = [];
+        m.chunks.reduce(function (start, count) { chunkStarts.push(start); return start + count; }, 0);
         var r = m.rules;
         rules = {
           drop: new RegExp(r.drop, 'gu'), word: new RegExp('[' + r.word + ']', 'u'),
@@ -303,11 +305,19 @@
     }
     return chunks.get(n);
   }
+  // Chunks hold different numbers of documents (the manifest lists them): the chunk of a document
+  // is the last one starting at or before it.
+  function chunkOf(id) {
+    var lo = 0, hi = chunkStarts.length - 1;
+    while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (chunkStarts[mid] <= id) lo = mid; else hi = mid - 1; }
+    return lo;
+  }
   function showMore() {
     var state = current, slice = state.ids.slice(state.shown, state.shown + PAGE);
-    return Promise.all(slice.map(function (id) { return chunk(Math.floor(id / manifest.chunk)); })).then(function (loaded) {
+    var where = slice.map(chunkOf);
+    return Promise.all(where.map(chunk)).then(function (loaded) {
       if (state.gen !== generation) return;
-      slice.forEach(function (id, i) { list.appendChild(result(loaded[i][id % manifest.chunk], state.q)); });
+      slice.forEach(function (id, i) { list.appendChild(result(loaded[i][id - chunkStarts[where[i]]], state.q)); });
       state.shown += slice.length;
       var n = state.ids.length;
       var what = n === 0 ? 'No messages found' : n + (n === 1 ? ' message' : ' messages') + (state.partial ? ' with some of the words' : '');

@@ -151,15 +151,131 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(seen["w7"]?.count, 8 + 6)
         // Documents are numbered by date: the postings of a token are ascending.
         XCTAssertEqual(seen["common"], seen["common"]?.sorted())
-        // Every document chunk is there and holds its share.
-        let chunks = (700 + SearchIndex.documentsPerChunk - 1) / SearchIndex.documentsPerChunk
-        for number in 0..<chunks {
+        // Every document chunk is there and holds the documents the manifest says, within the
+        // chunk bounds (the last may hold fewer).
+        let counts = try XCTUnwrap(manifest["chunks"] as? [Int])
+        XCTAssertEqual(counts.reduce(0, +), 700)
+        XCTAssertGreaterThan(counts.count, 1)
+        for (number, count) in counts.enumerated() {
             let compressed = try XCTUnwrap(built["search/d/\(number).json.deflate"])
             let bytes = try XCTUnwrap(SearchIndex.inflate(compressed))
             XCTAssertLessThan(compressed.count, bytes.count)
             let chunk = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bytes)) as? [[Any]])
-            XCTAssertEqual(
-                chunk.count, min(SearchIndex.documentsPerChunk, 700 - number * SearchIndex.documentsPerChunk))
+            XCTAssertEqual(chunk.count, count)
+            XCTAssertLessThanOrEqual(count, SearchIndex.maximumChunkDocuments)
+            if number < counts.count - 1 { XCTAssertGreaterThanOrEqual(count, SearchIndex.minimumChunkDocuments) }
+        }
+        XCTAssertNil(built["search/d/\(counts.count).json.deflate"])
+    }
+
+    /// The files of `SearchIndex.update` over the `previous` files, and how many it kept; `nil`
+    /// when it declined.
+    func update(_ changes: [SearchIndex.PartChange], previous: [String: [UInt8]]) -> Updated? {
+        var files: [String: [UInt8]] = [:]
+        var kept = Set<String>()
+        let updated = SearchIndex.update(
+            changes, previous: { previous[$0] }, jobs: 2,
+            write: { path, bytes in files[path] = bytes },
+            keep: { previousPath, path in
+                files[path] = previous[previousPath]
+                kept.insert(path)
+            })
+        if !updated { XCTAssertTrue(files.isEmpty, "an update that declines hands nothing over") }
+        return updated ? Updated(files: files, kept: kept) : nil
+    }
+
+    /// What an update made (no `CustomStringConvertible` bytes in failure messages).
+    struct Updated: CustomStringConvertible {
+        var files: [String: [UInt8]]
+        var kept: Set<String>
+        var description: String { "\(files.count) files, \(kept.count) kept" }
+    }
+
+    func testUpdateAfterAppendsMakesTheFilesABuildMakesAndKeepsTheRest() throws {
+        func text(_ conversation: String) -> (Int) -> String {
+            { "\(conversation) \($0) common w\($0 % 50) café" }
+        }
+        // Gamma ends early: what is added to it sorts among the others' documents, and moves them.
+        let start = 1_714_000_000.0
+        let counts = ["alpha": 900, "beta": 700, "gamma": 60]
+        let starts = ["alpha": start, "beta": start + 500, "gamma": start + 3_000_000]
+        func parts(_ added: [String: Int]) -> [SearchPart] {
+            counts.keys.sorted().map { id in
+                part(id: id, count: counts[id]! + (added[id] ?? 0), start: starts[id]!, text: text(id))
+            }
+        }
+        let before = parts([:])
+        let previous = files(before)
+        for added in [["alpha": 1], ["gamma": 1], ["beta": 30, "gamma": 5], [:]] {
+            let after = parts(added)
+            let changes = zip(before, after).map { old, new in
+                added[new.conversationID] == nil
+                    ? SearchIndex.PartChange.unchanged(new.header) : .changed(previous: old, current: new)
+            }
+            let result = try XCTUnwrap(update(changes, previous: previous), "\(added)")
+            let expected = files(after)
+            XCTAssertEqual(result.files.keys.sorted(), expected.keys.sorted(), "\(added)")
+            for (path, bytes) in expected { XCTAssertEqual(result.files[path], bytes, "\(path) after \(added)") }
+            // Only the chunks the new documents land in (and the next, until the boundaries agree) are new.
+            let chunks = expected.keys.filter { $0.hasPrefix("search/d/") }
+            let newChunks = chunks.filter { !result.kept.contains($0) }
+            XCTAssertLessThanOrEqual(newChunks.count, 2 * added.count, "\(added): \(newChunks.sorted())")
+            if added.isEmpty { XCTAssertEqual(result.kept.count, expected.count) }
+        }
+    }
+
+    func testUpdateDeclinesWhatIsNotAnAppend() {
+        let alpha = part(id: "alpha", count: 300) { "alpha \($0)" }
+        let beta = part(id: "beta", count: 200, start: 1_714_000_500) { "beta \($0)" }
+        let previous = files([alpha, beta])
+        // A message changed in the middle.
+        var edited = alpha
+        edited.documents[5].text = "edited"
+        XCTAssertNil(update([.changed(previous: alpha, current: edited), .unchanged(beta.header)], previous: previous))
+        // A conversation more.
+        let gamma = part(id: "gamma", count: 3) { "gamma \($0)" }
+        XCTAssertNil(
+            update([.unchanged(alpha.header), .unchanged(beta.header), .unchanged(gamma.header)], previous: previous))
+        // A sender more: every sender number would move.
+        var renamed = beta
+        renamed.senders.append(SearchPart.Sender(name: "Aaron", initials: "A", avatar: nil))
+        XCTAssertNil(
+            update([.unchanged(alpha.header), .changed(previous: beta, current: renamed)], previous: previous))
+        // No previous index, or a damaged one.
+        XCTAssertNil(update([.unchanged(alpha.header), .unchanged(beta.header)], previous: [:]))
+        // The last chunk, which the next document lands in, damaged.
+        var damaged = previous
+        let lastChunk = previous.keys.filter { $0.hasPrefix("search/d/") }.count - 1
+        damaged["search/d/\(lastChunk).json.deflate"] = Array("not deflate".utf8)
+        let longer = part(id: "alpha", count: 301) { "alpha \($0)" }
+        XCTAssertNotNil(
+            update([.changed(previous: alpha, current: longer), .unchanged(beta.header)], previous: previous))
+        XCTAssertNil(update([.changed(previous: alpha, current: longer), .unchanged(beta.header)], previous: damaged))
+    }
+
+    func testMovedPostingsAreThePostingsOfTheMovedDocuments() throws {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            // Sparse lists (deltas), dense ones (bitmaps), and lists a move turns from one into the other.
+            let gap = [1, 2, 3, 9, 40, 300][round % 6]
+            var documents: [Int32] = []
+            var next = Int32.random(in: 0..<50, using: &generator)
+            for _ in 0..<Int.random(in: 1..<300, using: &generator) {
+                documents.append(next)
+                next += Int32.random(in: 1...Int32(gap), using: &generator)
+            }
+            let insertion = (0..<Int.random(in: 0..<4, using: &generator))
+                .map { _ in Int.random(in: 0...(Int(next) + 2), using: &generator) }.sorted()
+            let moved = documents.map { document in Int32(Int(document) + insertion.filter { $0 <= document }.count) }
+            var expected = ByteWriter()
+            SearchIndex.encodePostings(moved, into: &expected)
+            var original = ByteWriter()
+            SearchIndex.encodePostings(documents, into: &original)
+            var reader = ByteReader(original.bytes + [0x7F])
+            let result = try XCTUnwrap(SearchIndex.movePostings(&reader, insertion: insertion))
+            XCTAssertEqual(result ?? original.bytes, expected.bytes, "\(documents) moved at \(insertion)")
+            XCTAssertEqual(result == nil, moved == documents)
+            XCTAssertEqual(reader.offset, original.bytes.count, "reads the list and no further")
         }
     }
 

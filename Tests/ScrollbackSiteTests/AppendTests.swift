@@ -104,6 +104,7 @@ struct AppendTests {
         #expect(report.appendedConversations == 1)
         #expect(report.reusedConversations == 1)
         #expect(report.messages == 12)
+        #expect(report.searchIndexUpdated, "the search index is the previous one with the new message added")
         let page = try String(contentsOf: project.output.appendingPathComponent("chat/page-3.html"), encoding: .utf8)
         #expect(page.contains(#"data-message-id="m6""#) && page.contains(#"data-group-position="first""#))
         // And again on top of the fast path's own output.

@@ -229,7 +229,7 @@ public final class MediaResolver: @unchecked Sendable {
                 "it holds HTML, SVG or XML, which could run script on the site; expected an image, video, audio or document file"
             )
         }
-        let hash = data.withUnsafeBytes { MediaResolver.fnv1a64(UnsafeRawBufferPointer($0)) }
+        let hash = data.withUnsafeBytes { StableHash.fnv1a64(UnsafeRawBufferPointer($0)) }
         let hex = String(hash, radix: 16)
         let name = String(repeating: "0", count: 16 - hex.count) + hex
         let sitePath = "media/" + name + siteExtension
@@ -301,16 +301,6 @@ public final class MediaResolver: @unchecked Sendable {
         InputContainment.realPath(path)
     }
 
-    /// FNV-1a, 64 bits: a fast content hash for file names (not a security property:
-    /// the files are the user's own).
-    static func fnv1a64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
 }
 
 /// Reads the pixel size from the header of a PNG, JPEG, GIF or WebP file.

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 
 /// Where a JSON log's messages sit in the file and how they are ordered: what an incremental
 /// build needs to rebuild only the last pages after messages were appended to the log.
@@ -56,13 +57,7 @@ struct AppendCheckpoint: Equatable {
     }
 
     /// A stable 64-bit hash of a message id (FNV-1a over its UTF-8; never the seeded `Hasher`).
-    static func idHash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in id.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
+    static func idHash(_ id: String) -> UInt64 { StableHash.fnv1a64(id.utf8) }
 
     /// The file's bytes.
     func encoded() -> [UInt8] {

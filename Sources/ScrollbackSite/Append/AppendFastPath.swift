@@ -27,10 +27,13 @@ extension ConversationWorker {
     /// that may clash with an old one, a new id an old reply was waiting for, ids that are not
     /// their own anchors, or a new page (every page's pagination links the last page: the full
     /// path renders them all).
+    ///
+    /// Returns the entry, and the conversation's search part before and after (the search step
+    /// updates the index from them).
     func appendFast(
         _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
         into parts: String
-    ) -> BuildManifest.Entry? {
+    ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         // A published site's feed lists the latest messages: that takes the full path.
         guard config.baseURL == nil, Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
             let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
@@ -117,7 +120,7 @@ extension ConversationWorker {
         _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
         checkpoint: AppendCheckpoint, chosen: [Int], conversation: Conversation, trace: JSONMessageTrace,
         firstPage: Int, into parts: String
-    ) -> BuildManifest.Entry? {
+    ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         let records = checkpoint.records
         let oldCount = records.count
         let chosenCount = chosen.count
@@ -161,6 +164,7 @@ extension ConversationWorker {
             conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount, pageDays: previous.pageDays)
 
         var written: [String] = []
+        var searchChange: SearchIndex.PartChange?
         var folder = StagedFolder(root: parts)
         do {
             let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
@@ -181,10 +185,12 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return nil
             }
+            let previousSearchPart = part
             part.removePages(from: firstPage)
             let searchFiles = try writeSearchPart(
                 &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
             written.append(searchFiles.dateList)
+            searchChange = .changed(previous: previousSearchPart, current: part)
             let writtenSet = Set(written)
             guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
                 FileSystem.removeTree(parts)
@@ -253,6 +259,6 @@ extension ConversationWorker {
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = checkpointPath
         entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
-        return entry
+        return searchChange.map { (entry, $0) }
     }
 }

@@ -132,7 +132,7 @@ struct WhatsAppChatReader {
         var bytes = Array(stamp.utf8)
         bytes.append(0x1F)
         bytes.append(contentsOf: text.utf8)
-        let hash = bytes.withUnsafeBytes { MediaResolver.fnv1a64($0) }
+        let hash = bytes.withUnsafeBytes { StableHash.fnv1a64($0) }
         let hex = String(hash, radix: 16)
         return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
     }

@@ -1,0 +1,654 @@
+import Foundation
+import ScrollbackModel
+
+extension SearchIndex {
+    /// A conversation in an update of the previous index.
+    public enum PartChange: Sendable {
+        /// Published as the previous index has it: only its header is read.
+        case unchanged(SearchPart.Header)
+        /// The part the previous index holds, and the part now.
+        case changed(previous: SearchPart, current: SearchPart)
+
+        var header: SearchPart.Header {
+            switch self {
+            case .unchanged(let header): header
+            case .changed(_, let current): current.header
+            }
+        }
+    }
+
+    /// Makes the index `build` would make for the current parts of `changes`, from the previous
+    /// index (its files read by site path through `previous`), when the change only added
+    /// documents at the end of some parts (an appended log, a conversation rebuilt with nothing
+    /// changed) and left the conversations and senders as they were. New and changed files go to
+    /// `write`; a file the previous index already has goes to `keep` with its previous site path
+    /// (chunks are renumbered when one is split). Returns `false`, having handed over nothing,
+    /// for any other change or when the previous index cannot be read: the caller then calls
+    /// `build`.
+    ///
+    /// Only what the new documents touch is made again: the chunks they land in (and those after,
+    /// until the chunk boundaries agree again: `closesChunk`), the posting lists that hold a
+    /// renumbered document or a new one, the shards those lists fall in, the days and the manifest.
+    public static func update<Failure: Error>(
+        _ changes: [PartChange], previous: @escaping (String) -> [UInt8]?, jobs: Int,
+        write: (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void,
+        keep: (_ previousPath: String, _ path: String) throws(Failure) -> Void
+    ) throws(Failure) -> Bool {
+        guard let update = IndexUpdate(changes, previous: previous, jobs: jobs) else { return false }
+        for (path, file) in update.files {
+            switch file {
+            case .kept(let previousPath): try keep(previousPath, path)
+            case .new(let bytes): try write(path, bytes)
+            }
+        }
+        return true
+    }
+}
+
+/// The manifest fields an update reads back.
+private struct PreviousManifest: Decodable {
+    var format: Int
+    var documents: Int
+    var conversations: [[String]]
+    var senders: [[String]]
+    var shards: [String]
+    var chunks: [Int]
+}
+
+/// A new document: where it sorts, and its row.
+private struct AddedDocument {
+    var date: Int64
+    var part: Int
+    var index: Int
+    var tokens: [String]
+    var row: [UInt8]
+    var identityHash: UInt64
+}
+
+/// The files of an updated index, worked out before any is handed over.
+private struct IndexUpdate {
+    enum File {
+        case kept(previousPath: String)
+        case new([UInt8])
+    }
+
+    private(set) var files: [(path: String, file: File)] = []
+
+    init?(_ unsorted: [SearchIndex.PartChange], previous read: @escaping (String) -> [UInt8]?, jobs: Int) {
+        let changes = unsorted.sorted { $0.header.conversationID < $1.header.conversationID }
+        let headers = changes.map(\.header)
+        let senders = SearchIndex.SenderTable(headers)
+        guard let manifestBytes = read(SearchIndex.manifestPath),
+            let old = try? JSONDecoder().decode(PreviousManifest.self, from: Data(manifestBytes)),
+            old.format == SearchIndex.format, old.documents == old.chunks.reduce(0, +),
+            old.chunks.allSatisfy({ $0 > 0 }),
+            old.conversations.map({ $0.first ?? "" }) == headers.map(\.conversationID),
+            old.senders == senders.keys.map({ [$0.name, $0.initials, $0.avatar] }),
+            let days = Self.days(read(SearchIndex.daysPath))
+        else { return nil }
+
+        // The new documents, in index order.
+        var added: [AddedDocument] = []
+        for (partIndex, change) in changes.enumerated() {
+            guard case .changed(let before, let now) = change else { continue }
+            guard now.documents.count >= before.documents.count, now.senders.starts(with: before.senders),
+                now.vocabulary.starts(with: before.vocabulary), now.documents.starts(with: before.documents)
+            else { return nil }
+            for index in before.documents.count..<now.documents.count {
+                let document = now.documents[index]
+                var row = JSONWriter()
+                SearchIndex.appendRowIdentity(
+                    part: partIndex, sender: document.sender < 0 ? -1 : senders.maps[partIndex][document.sender],
+                    document: document, to: &row)
+                let hash = SearchIndex.identityHash(row.bytes[...])
+                SearchIndex.appendRowRest(document, to: &row)
+                added.append(
+                    AddedDocument(
+                        date: document.date, part: partIndex, index: index,
+                        tokens: document.tokens.map { now.vocabulary[$0] } + ["in:" + now.conversationID],
+                        row: row.bytes, identityHash: hash))
+            }
+        }
+        added.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
+
+        // Where each goes among the old documents: before old document `insertion[j]`.
+        var chunks = OldChunks(counts: old.chunks, read: read)
+        var insertion: [Int] = []
+        for document in added {
+            guard let position = Self.position(of: document, days: days, chunks: &chunks) else { return nil }
+            insertion.append(position)
+        }
+        /// The number of old document `n` in the new index.
+        func renumbered(_ n: Int) -> Int {
+            var low = 0
+            var high = insertion.count
+            while low < high {
+                let middle = (low + high) / 2
+                if insertion[middle] <= n { low = middle + 1 } else { high = middle }
+            }
+            return n + low
+        }
+
+        // Chunks.
+        guard let chunkFiles = Self.chunks(added: added, insertion: insertion, old: &chunks) else { return nil }
+        var chunkCounts: [Int] = []
+        for (number, chunk) in chunkFiles.enumerated() {
+            switch chunk {
+            case .kept(let oldNumber, let count):
+                chunkCounts.append(count)
+                files.append((SearchIndex.chunkPath(number), .kept(previousPath: SearchIndex.chunkPath(oldNumber))))
+            case .new(let text, let count):
+                chunkCounts.append(count)
+                files.append((SearchIndex.chunkPath(number), .new(SearchIndex.deflate(text))))
+            }
+        }
+
+        // Posting lists: the new documents' tokens, and every old number that moved.
+        var additions: [String: [Int32]] = [:]
+        for (order, document) in added.enumerated() {
+            for token in document.tokens { additions[token, default: []].append(Int32(insertion[order] + order)) }
+        }
+        guard
+            let shards = Self.shards(
+                firstTokens: old.shards, additions: additions, insertion: insertion, renumbered: renumbered,
+                read: read, jobs: jobs)
+        else { return nil }
+        files += shards.files
+
+        // Days: the old ones renumbered, and the new documents' days.
+        var firstOfDay = Dictionary(uniqueKeysWithValues: days.map { ($0.day, renumbered($0.first)) })
+        for (order, document) in added.enumerated() {
+            let day = SearchIndex.day(of: document.date)
+            firstOfDay[day] = min(firstOfDay[day] ?? .max, insertion[order] + order)
+        }
+        let newDays = firstOfDay.map { SearchIndex.Day(day: $0.key, first: $0.value) }.sorted { $0.day < $1.day }
+        files.append(Self.file(SearchIndex.daysPath, SearchIndex.daysFile(newDays), previous: read))
+        files.append(
+            Self.file(
+                SearchIndex.manifestPath,
+                SearchIndex.manifestFile(
+                    documents: old.documents + added.count, chunks: chunkCounts, conversations: headers,
+                    senders: senders, shards: shards.firstTokens),
+                previous: read))
+    }
+
+    /// The shards: the old ones (`firstTokens`) as they were when nothing is added, else their
+    /// entries (the lists that hold a moved document or gain a new one made again) and the new
+    /// tokens' entries, packed as `build` packs them; `nil` when an old shard cannot be read.
+    private static func shards(
+        firstTokens: [String], additions: [String: [Int32]], insertion: [Int], renumbered: @escaping (Int) -> Int,
+        read: (String) -> [UInt8]?, jobs: Int
+    ) -> (files: [(path: String, file: File)], firstTokens: [String])? {
+        guard !additions.isEmpty else {
+            return (
+                firstTokens.indices.map { (SearchIndex.shardPath($0), .kept(previousPath: SearchIndex.shardPath($0))) },
+                firstTokens
+            )
+        }
+        let oldShards = firstTokens.indices.map { read(SearchIndex.shardPath($0)) }
+        let entries = ConcurrentSlots<[(token: String, entry: [UInt8])]>(count: oldShards.count)
+        let failed = ConcurrentSlots<Bool>(count: 1)
+        Parallel.forEach(oldShards.count, jobs: jobs) { number in
+            guard let bytes = oldShards[number],
+                let shardEntries = Self.entries(
+                    of: bytes, insertion: insertion, additions: additions, renumbered: renumbered)
+            else { return failed.store(true, at: 0) }
+            entries.store(shardEntries, at: number)
+        }
+        guard failed.values()[0] == nil else { return nil }
+        // The old entries in token order, with the new tokens merged in.
+        var oldTokens = Set<String>()
+        var previousToken: String?
+        for shard in entries.values() {
+            for (token, _) in shard! {
+                guard previousToken.map({ $0.utf8.lexicographicallyPrecedes(token.utf8) }) ?? true else { return nil }
+                previousToken = token
+                oldTokens.insert(token)
+            }
+        }
+        let newTokens = additions.keys.filter { !oldTokens.contains($0) }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var packer = SearchIndex.ShardPacker()
+        var shardBytes: [[UInt8]] = []
+        func add(_ token: String, _ entry: [UInt8]) {
+            if let closed = packer.add(token, entry: entry) { shardBytes.append(closed.bytes) }
+        }
+        var nextNew = 0
+        for shard in entries.values() {
+            for (token, entry) in shard! {
+                while nextNew < newTokens.count, newTokens[nextNew].utf8.lexicographicallyPrecedes(token.utf8) {
+                    add(newTokens[nextNew], SearchIndex.entry(newTokens[nextNew], additions[newTokens[nextNew]]!))
+                    nextNew += 1
+                }
+                add(token, entry)
+            }
+        }
+        for token in newTokens[nextNew...] { add(token, SearchIndex.entry(token, additions[token]!)) }
+        if let closed = packer.finish() { shardBytes.append(closed.bytes) }
+        let files = shardBytes.enumerated().map { number, bytes in
+            let path = SearchIndex.shardPath(number)
+            return (
+                path,
+                number < oldShards.count && oldShards[number] == bytes ? File.kept(previousPath: path) : .new(bytes)
+            )
+        }
+        return (files, packer.firstTokens)
+
+    }
+
+    /// `bytes` at `path`, or the previous file when it holds the same bytes.
+    private static func file(
+        _ path: String, _ bytes: [UInt8], previous read: (String) -> [UInt8]?
+    ) -> (
+        path: String, file: File
+    ) {
+        (path, read(path) == bytes ? .kept(previousPath: path) : .new(bytes))
+    }
+
+    /// The days of a `days.json` file.
+    private static func days(_ bytes: [UInt8]?) -> [SearchIndex.Day]? {
+        guard let bytes, let numbers = try? JSONDecoder().decode([Int64].self, from: Data(bytes)),
+            numbers.count % 2 == 0
+        else { return nil }
+        var days: [SearchIndex.Day] = []
+        var day: Int64 = 0
+        var first = 0
+        for index in stride(from: 0, to: numbers.count, by: 2) {
+            day += numbers[index]
+            first += Int(numbers[index + 1])
+            days.append(SearchIndex.Day(day: day, first: first))
+        }
+        return days
+    }
+
+    /// How many old documents sort before `document`: those of earlier days, and those of its day
+    /// with an earlier date, or the same date in an earlier or the same conversation (an added
+    /// document comes after every old one of its conversation).
+    private static func position(
+        of document: AddedDocument, days: [SearchIndex.Day], chunks: inout OldChunks
+    ) -> Int? {
+        let day = SearchIndex.day(of: document.date)
+        /// The first document of the first day after `day` (`orAfter`: on or after), by bisection.
+        func firstDocument(after day: Int64, orOn: Bool) -> Int {
+            var low = 0
+            var high = days.count
+            while low < high {
+                let middle = (low + high) / 2
+                if days[middle].day < day || (!orOn && days[middle].day == day) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            return low < days.count ? days[low].first : chunks.documents
+        }
+        let dayStart = firstDocument(after: day, orOn: true)
+        let dayEnd = firstDocument(after: day, orOn: false)
+        var position = dayStart
+        while position < dayEnd {
+            guard let row = chunks.row(position), let key = RowKey(row) else { return nil }
+            if (key.date, key.part) > (document.date, document.part) { break }
+            position += 1
+        }
+        return position
+    }
+
+    /// A chunk of the new index: an old one as it was, or new text.
+    private enum Chunk {
+        case kept(oldNumber: Int, count: Int)
+        case new(text: [UInt8], count: Int)
+    }
+
+    /// The new chunks: the old ones before the first that a new document changes, then new chunks
+    /// of the old and new rows, closed as `build` closes them, until a chunk closes before an old
+    /// chunk's first document (from there on the old chunks are the same), and so on.
+    private static func chunks(added: [AddedDocument], insertion: [Int], old: inout OldChunks) -> [Chunk]? {
+        var chunks: [Chunk] = []
+        var next = 0  // the next old chunk not yet placed
+        var nextAdded = 0
+        while next < old.counts.count || nextAdded < added.count {
+            guard nextAdded < added.count else {
+                chunks += (next..<old.counts.count).map { .kept(oldNumber: $0, count: old.counts[$0]) }
+                break
+            }
+            // The first chunk the next new document changes: the one holding the old document before it.
+            let target = insertion[nextAdded] == 0 ? 0 : old.chunk(holding: insertion[nextAdded] - 1)
+            while next < target {
+                chunks.append(.kept(oldNumber: next, count: old.counts[next]))
+                next += 1
+            }
+            var oldDocument = old.start(of: next)
+            var text = SearchIndex.ChunkText()
+            var resynchronized = false
+            while true {
+                let row: ArraySlice<UInt8>
+                let hash: UInt64
+                var oldNumber: Int?
+                if nextAdded < added.count, insertion[nextAdded] <= oldDocument {
+                    row = added[nextAdded].row[...]
+                    hash = added[nextAdded].identityHash
+                    nextAdded += 1
+                } else if oldDocument < old.documents {
+                    guard let oldRow = old.row(oldDocument), let key = RowKey(oldRow) else { return nil }
+                    row = oldRow
+                    hash = SearchIndex.identityHash(oldRow[..<key.identityEnd])
+                    oldNumber = oldDocument
+                    oldDocument += 1
+                } else {
+                    break
+                }
+                if text.count > 0, SearchIndex.closesChunk(holding: text.count, before: hash) {
+                    chunks.append(.new(text: text.finish(), count: text.count))
+                    text = SearchIndex.ChunkText()
+                    if let oldNumber, let oldChunk = old.chunk(startingAt: oldNumber) {
+                        // The same chunk boundary as before: the old chunks follow from here.
+                        next = oldChunk
+                        resynchronized = true
+                        break
+                    }
+                }
+                text.startRow()
+                text.writer.bytes += row
+            }
+            if !resynchronized {
+                if text.count > 0 { chunks.append(.new(text: text.finish(), count: text.count)) }
+                next = old.counts.count
+            }
+        }
+        return chunks
+    }
+
+    /// The entries of an old shard, with the posting lists that hold a moved document or gain a
+    /// new one made again; `nil` when the bytes are not a shard.
+    private static func entries(
+        of bytes: [UInt8], insertion: [Int], additions: [String: [Int32]], renumbered: (Int) -> Int
+    ) -> [(token: String, entry: [UInt8])]? {
+        var reader = ByteReader(bytes)
+        var entries: [(token: String, entry: [UInt8])] = []
+        while !reader.atEnd {
+            let start = reader.offset
+            guard let token = reader.string() else { return nil }
+            guard let added = additions[token] else {
+                let postingsStart = reader.offset
+                guard let moved = SearchIndex.movePostings(&reader, insertion: insertion) else { return nil }
+                if let moved {
+                    var entry = Array(bytes[start..<postingsStart])
+                    entry += moved
+                    entries.append((token, entry))
+                } else {
+                    entries.append((token, Array(bytes[start..<reader.offset])))
+                }
+                continue
+            }
+            guard let documents = SearchIndex.decodePostings(&reader) else { return nil }
+            var merged: [Int32] = []
+            merged.reserveCapacity(documents.count + added.count)
+            var nextAdded = 0
+            for document in documents {
+                let number = Int32(renumbered(document))
+                while nextAdded < added.count, added[nextAdded] < number {
+                    merged.append(added[nextAdded])
+                    nextAdded += 1
+                }
+                merged.append(number)
+            }
+            merged += added[nextAdded...]
+            entries.append((token, SearchIndex.entry(token, merged)))
+        }
+        return entries
+    }
+}
+
+extension SearchIndex {
+    /// Reads the posting list at `reader` and returns it with every document `n` moved to
+    /// `n + (the number of insertion points <= n)` (`insertion` ascending), encoded as
+    /// `encodePostings` would: `.some(nil)` when no document moved, `nil` when the bytes are not a
+    /// posting list. A delta list keeps its bytes but for the deltas that cross an insertion point,
+    /// so a long list is copied, not decoded.
+    static func movePostings(_ reader: inout ByteReader, insertion: [Int]) -> [UInt8]?? {
+        let start = reader.offset
+        guard let count = reader.varint(), count > 0, let mode = reader.varint() else { return nil }
+        func decodedAgain() -> [UInt8]?? {
+            reader.offset = start
+            guard let documents = decodePostings(&reader) else { return nil }
+            var moved: [Int32] = []
+            moved.reserveCapacity(documents.count)
+            var passed = 0
+            for document in documents {
+                while passed < insertion.count, insertion[passed] <= document { passed += 1 }
+                moved.append(Int32(document + passed))
+            }
+            guard passed > 0 else { return .some(nil) }
+            var writer = ByteWriter()
+            encodePostings(moved, into: &writer)
+            return .some(writer.bytes)
+        }
+        /// The number of insertion points at or before `document`.
+        func passed(_ document: Int) -> Int {
+            var low = 0
+            var high = insertion.count
+            while low < high {
+                let middle = (low + high) / 2
+                if insertion[middle] <= document { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        if mode == 1 {
+            guard let first = reader.varint(), let length = reader.varint(), length > 0,
+                reader.offset + length <= reader.bytes.count, reader.bytes[reader.offset + length - 1] != 0
+            else { return nil }
+            let bitmap = reader.offset..<(reader.offset + length)
+            reader.offset = bitmap.upperBound
+            let last = first + (length - 1) * 8 + 7 - reader.bytes[bitmap.upperBound - 1].leadingZeroBitCount
+            guard passed(last) > 0 else { return .some(nil) }
+            let movedFirst = first + passed(first)
+            let movedLength = (last + passed(last) - movedFirst) / 8 + 1
+            // Every delta takes a byte at least: when the bitmap is smaller than that, it stays a
+            // bitmap (`encodePostings`' choice); else work it out on the documents.
+            guard movedLength + 4 < count else { return decodedAgain() }
+            var moved = [UInt8](repeating: 0, count: movedLength)
+            // Runs of documents between insertion points move by the same number of bits.
+            var runStart = first
+            var shift = movedFirst - first
+            var nextPoint = passed(first)
+            while runStart <= last {
+                let runEnd = nextPoint < insertion.count ? min(insertion[nextPoint], last + 1) : last + 1
+                Self.copyBits(
+                    reader.bytes, from: (runStart - first)..<(runEnd - first), bitmapStart: bitmap.lowerBound,
+                    to: &moved, at: runStart + shift - movedFirst)
+                runStart = runEnd
+                while nextPoint < insertion.count, insertion[nextPoint] <= runStart {
+                    nextPoint += 1
+                    shift += 1
+                }
+            }
+            var writer = ByteWriter()
+            writer.varint(count)
+            writer.varint(1)
+            writer.varint(movedFirst)
+            writer.varint(movedLength)
+            writer.bytes += moved
+            return .some(writer.bytes)
+        }
+        guard mode == 0, let length = reader.varint(), length >= 0, reader.offset + length <= reader.bytes.count
+        else { return nil }
+        let payload = reader.offset..<(reader.offset + length)
+        reader.offset = payload.upperBound
+        // One pass over the deltas: the ones that cross an insertion point, and the first and last
+        // documents.
+        var document = 0
+        var passedPoints = 0
+        var first = -1  // moved
+        var changedDeltas: [(range: Range<Int>, delta: Int)] = []
+        let complete: Bool = reader.bytes.withUnsafeBufferPointer { bytes in
+            var offset = payload.lowerBound
+            let end = payload.upperBound
+            while offset < end {
+                let deltaStart = offset
+                var delta = 0
+                var shift = 0
+                while true {
+                    guard offset < end, shift < 63 else { return false }
+                    let byte = bytes[offset]
+                    offset += 1
+                    delta |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                document += delta
+                let previousPassed = passedPoints
+                while passedPoints < insertion.count, insertion[passedPoints] <= document { passedPoints += 1 }
+                if first < 0 { first = document + passedPoints }
+                if passedPoints != previousPassed {
+                    changedDeltas.append((deltaStart..<offset, delta + passedPoints - previousPassed))
+                }
+            }
+            return true
+        }
+        guard complete else { return nil }
+        guard !changedDeltas.isEmpty else { return .some(nil) }
+        var deltas = ByteWriter()
+        deltas.bytes.reserveCapacity(length + 8)
+        var copied = payload.lowerBound
+        for change in changedDeltas {
+            deltas.bytes += reader.bytes[copied..<change.range.lowerBound]
+            deltas.varint(change.delta)
+            copied = change.range.upperBound
+        }
+        deltas.bytes += reader.bytes[copied..<payload.upperBound]
+        // The same choice as `encodePostings`: a bitmap when smaller.
+        let bitmapLength = (document + passedPoints - first) / 8 + 1
+        guard !(bitmapLength + 4 < deltas.bytes.count) else { return decodedAgain() }
+        var writer = ByteWriter()
+        writer.varint(count)
+        writer.varint(0)
+        writer.varint(deltas.bytes.count)
+        writer.bytes += deltas.bytes
+        return .some(writer.bytes)
+    }
+
+    /// ORs bits `bits` of the bitmap at `bitmapStart` in `source` into `destination`, the first at
+    /// bit `offset`.
+    private static func copyBits(
+        _ source: [UInt8], from bits: Range<Int>, bitmapStart: Int, to destination: inout [UInt8], at offset: Int
+    ) {
+        guard !bits.isEmpty else { return }
+        let distance = offset - bits.lowerBound
+        for byteIndex in (bits.lowerBound >> 3)...((bits.upperBound - 1) >> 3) {
+            var value = source[bitmapStart + byteIndex]
+            let low = byteIndex * 8
+            if bits.lowerBound > low { value &= 0xFF << UInt8(bits.lowerBound - low) }
+            if bits.upperBound < low + 8 { value &= 0xFF >> UInt8(low + 8 - bits.upperBound) }
+            guard value != 0 else { continue }
+            let target = low + distance
+            let (index, bit) = (target >> 3, target & 7)
+            destination[index] |= value << UInt8(bit)
+            if bit > 0, value >> UInt8(8 - bit) != 0 { destination[index + 1] |= value >> UInt8(8 - bit) }
+        }
+    }
+}
+
+/// The previous index's document chunks, inflated and split into rows when first needed.
+private struct OldChunks {
+    let counts: [Int]
+    /// The number of each chunk's first document.
+    let starts: [Int]
+    let documents: Int
+    let read: (String) -> [UInt8]?
+    private var rows: [Int: [ArraySlice<UInt8>]] = [:]
+
+    init(counts: [Int], read: @escaping (String) -> [UInt8]?) {
+        self.counts = counts
+        var starts: [Int] = []
+        var total = 0
+        for count in counts {
+            starts.append(total)
+            total += count
+        }
+        self.starts = starts
+        documents = total
+        self.read = read
+    }
+
+    /// The first document of chunk `number` (the document count past the last chunk).
+    func start(of number: Int) -> Int { number < starts.count ? starts[number] : documents }
+
+    /// The chunk holding document `number` (< `documents`).
+    func chunk(holding number: Int) -> Int {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= number { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The chunk whose first document is `number`, if one is.
+    func chunk(startingAt number: Int) -> Int? {
+        let candidate = chunk(holding: number)
+        return starts[candidate] == number ? candidate : nil
+    }
+
+    /// Document `number`'s row; `nil` when its chunk cannot be read.
+    mutating func row(_ number: Int) -> ArraySlice<UInt8>? {
+        let chunk = chunk(holding: number)
+        if rows[chunk] == nil {
+            guard let compressed = read(SearchIndex.chunkPath(chunk)),
+                let text = SearchIndex.inflate(compressed),
+                let chunkRows = SearchIndex.ChunkText.rows(of: text), chunkRows.count == counts[chunk]
+            else { return nil }
+            rows[chunk] = chunkRows
+        }
+        return rows[chunk]![number - starts[chunk]]
+    }
+}
+
+/// The leading fields of a row, `[conversation,sender,date,"file","anchor"`, read back.
+private struct RowKey {
+    var part: Int
+    var date: Int64
+    /// Where `SearchIndex.appendRowIdentity`'s bytes end in the row.
+    var identityEnd: Int
+
+    init?(_ row: ArraySlice<UInt8>) {
+        var index = row.startIndex
+        func number() -> Int64? {
+            var negative = false
+            if index < row.endIndex, row[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
+            let start = index
+            var value: Int64 = 0
+            while index < row.endIndex, (0x30...0x39).contains(row[index]) {
+                value = value &* 10 &+ Int64(row[index] - 0x30)
+                index += 1
+            }
+            return index > start ? (negative ? -value : value) : nil
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index < row.endIndex, row[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        func string() -> Bool {
+            guard skip(UInt8(ascii: "\"")) else { return false }
+            while index < row.endIndex {
+                switch row[index] {
+                case UInt8(ascii: "\\"): index += 2
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return true
+                default: index += 1
+                }
+            }
+            return false
+        }
+        guard skip(UInt8(ascii: "[")), let part = number(), skip(UInt8(ascii: ",")), number() != nil,
+            skip(UInt8(ascii: ",")), let date = number(), skip(UInt8(ascii: ",")), string(),
+            skip(UInt8(ascii: ",")), string()
+        else { return nil }
+        (self.part, self.date, identityEnd) = (Int(part), date, index)
+    }
+}
