@@ -478,6 +478,7 @@ extension SearchIndex {
         // documents.
         var document = 0
         var passedPoints = 0
+        var nextPoint = insertion.first ?? .max
         var first = -1  // moved
         var changedDeltas: [(range: Range<Int>, delta: Int)] = []
         let complete: Bool = reader.bytes.withUnsafeBufferPointer { bytes in
@@ -496,12 +497,13 @@ extension SearchIndex {
                     shift += 7
                 }
                 document += delta
-                let previousPassed = passedPoints
-                while passedPoints < insertion.count, insertion[passedPoints] <= document { passedPoints += 1 }
-                if first < 0 { first = document + passedPoints }
-                if passedPoints != previousPassed {
+                if document >= nextPoint {
+                    let previousPassed = passedPoints
+                    while passedPoints < insertion.count, insertion[passedPoints] <= document { passedPoints += 1 }
+                    nextPoint = passedPoints < insertion.count ? insertion[passedPoints] : .max
                     changedDeltas.append((deltaStart..<offset, delta + passedPoints - previousPassed))
                 }
+                if first < 0 { first = document + passedPoints }
             }
             return true
         }

@@ -105,13 +105,19 @@ extension BuildRun {
                 changes.append(change)
                 continue
             }
-            guard let path = entry.searchPart, let bytes = LogReader.contents(ofFile: staging + "/" + path) else {
-                throw Self.damagedSearchPart(entry)
-            }
+            guard let path = entry.searchPart else { throw Self.damagedSearchPart(entry) }
             if outcome.reused || outcome.kept {
-                guard let header = SearchPart.Header(decoding: bytes) else { throw Self.damagedSearchPart(entry) }
+                // The header is the start of the file: most of the time, a few kilobytes.
+                guard
+                    let header = LogReader.contents(ofFile: staging + "/" + path, limit: 1 << 16)
+                        .flatMap(SearchPart.Header.init(decoding:))
+                        ?? LogReader.contents(ofFile: staging + "/" + path).flatMap(SearchPart.Header.init(decoding:))
+                else { throw Self.damagedSearchPart(entry) }
                 changes.append(.unchanged(header))
             } else {
+                guard let bytes = LogReader.contents(ofFile: staging + "/" + path) else {
+                    throw Self.damagedSearchPart(entry)
+                }
                 guard let previousPath = previousParts[entry.conversationID],
                     let previousBytes = LogReader.contents(ofFile: source + "/" + previousPath),
                     let before = SearchPart(decoding: previousBytes)
