@@ -311,6 +311,43 @@ public struct SearchPart: Equatable, Sendable {
     public func encoded() -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes = Self.magic
+        writeHeader(to: &writer)
+        writer.varint(vocabulary.count)
+        for token in vocabulary { writer.string(token) }
+        writer.varint(documents.count)
+        writeDocuments(documents.indices, to: &writer)
+        writeDays(to: &writer)
+        return writer.bytes
+    }
+
+    /// The same bytes as `encoded()`, copying from `previousBytes` (the encoding of `previous`)
+    /// the vocabulary and the documents this part still starts with, and encoding only what
+    /// follows: an appended conversation's part is mostly its previous one.
+    public func encoded(reusing previousBytes: [UInt8], of previous: SearchPart) -> [UInt8] {
+        var header = ByteWriter()
+        header.bytes = Self.magic
+        writeHeader(to: &header)
+        var kept = 0
+        while kept < min(previous.documents.count, documents.count), previous.documents[kept] == documents[kept] {
+            kept += 1
+        }
+        guard previousBytes.starts(with: header.bytes), vocabulary.starts(with: previous.vocabulary),
+            let layout = Self.layout(of: previousBytes, headerEnd: header.bytes.count, keptDocuments: kept)
+        else { return encoded() }
+        var writer = header
+        // One allocation: the previous bytes are most of it.
+        writer.bytes.reserveCapacity(previousBytes.count + (documents.count - kept) * 256 + 65_536)
+        writer.varint(vocabulary.count)
+        writer.bytes += previousBytes[layout.vocabulary]
+        for token in vocabulary[previous.vocabulary.count...] { writer.string(token) }
+        writer.varint(documents.count)
+        writer.bytes += previousBytes[layout.keptDocuments]
+        writeDocuments(kept..<documents.count, to: &writer)
+        writeDays(to: &writer)
+        return writer.bytes
+    }
+
+    private func writeHeader(to writer: inout ByteWriter) {
         writer.string(conversationID)
         writer.string(title)
         writer.varint(senders.count)
@@ -319,11 +356,12 @@ public struct SearchPart: Equatable, Sendable {
             writer.string(sender.initials)
             writer.string(sender.avatar ?? "")
         }
-        writer.varint(vocabulary.count)
-        for token in vocabulary { writer.string(token) }
-        writer.varint(documents.count)
-        var previousDate: Int64 = 0
-        for document in documents {
+    }
+
+    /// Documents `range`; dates are written as the difference from the document before.
+    private func writeDocuments(_ range: Range<Int>, to writer: inout ByteWriter) {
+        var previousDate: Int64 = range.lowerBound > 0 ? documents[range.lowerBound - 1].date : 0
+        for document in documents[range] {
             writer.varint(document.page)
             writer.string(document.file)
             writer.string(document.anchor)
@@ -339,6 +377,9 @@ public struct SearchPart: Equatable, Sendable {
                 previous = token
             }
         }
+    }
+
+    private func writeDays(to writer: inout ByteWriter) {
         writer.varint(days.count)
         for day in days {
             writer.string(day.iso)
@@ -347,7 +388,30 @@ public struct SearchPart: Equatable, Sendable {
             writer.string(day.file)
             writer.string(day.anchor)
         }
-        return writer.bytes
+    }
+
+    /// Where, in an encoded part whose header ends at `headerEnd`, its vocabulary's tokens lie and
+    /// its first `keptDocuments` documents; `nil` when the bytes end too soon.
+    private static func layout(
+        of bytes: [UInt8], headerEnd: Int, keptDocuments: Int
+    ) -> (
+        vocabulary: Range<Int>, keptDocuments: Range<Int>
+    )? {
+        var reader = ByteReader(bytes)
+        reader.offset = headerEnd
+        guard let tokenCount = reader.varint() else { return nil }
+        let vocabularyStart = reader.offset
+        for _ in 0..<max(0, tokenCount) { guard reader.skipString() else { return nil } }
+        let vocabulary = vocabularyStart..<reader.offset
+        guard let documentCount = reader.varint(), keptDocuments <= documentCount else { return nil }
+        let documentsStart = reader.offset
+        for _ in 0..<keptDocuments {
+            guard reader.varint() != nil, reader.skipString(), reader.skipString(), reader.varint() != nil,
+                reader.varint() != nil, reader.varint() != nil, reader.skipString(), let count = reader.varint()
+            else { return nil }
+            for _ in 0..<max(0, count) { guard reader.varint() != nil else { return nil } }
+        }
+        return (vocabulary, documentsStart..<reader.offset)
     }
 
     /// What the index needs of a part it does not read again (the conversation and its senders):

@@ -28,10 +28,11 @@ enum SearchStep {
 
 extension ConversationWorker {
     /// Adds pages `pages` of `plan` to `part`, then writes the conversation's date list and the
-    /// part into `folder`; returns the date list's site path and the part's cache path.
+    /// part into `folder`; returns the date list's site path and the part's cache path. `previous`
+    /// is the part's cache file the append path started from (its bytes are reused).
     func writeSearchPart(
         _ part: inout SearchPart, plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String,
-        into folder: inout StagedFolder
+        reusing previous: (bytes: [UInt8], part: SearchPart)? = nil, into folder: inout StagedFolder
     ) throws -> (dateList: String, part: String) {
         part.add(plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
         // The date list's "newest" is the timeline's last message.
@@ -51,7 +52,8 @@ extension ConversationWorker {
             newest: newest.map { ($0.file, $0.anchor) }, locale: plan.options.locale)
         try folder.write(dateList.contents, at: dateList.path)
         let partPath = SearchStep.partPath(conversationID: part.conversationID)
-        try folder.write(part.encoded(), at: partPath)
+        try folder.write(
+            previous.map { part.encoded(reusing: $0.bytes, of: $0.part) } ?? part.encoded(), at: partPath)
         return (dateList.path, partPath)
     }
 }

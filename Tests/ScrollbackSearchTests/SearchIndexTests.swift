@@ -18,10 +18,10 @@ final class SearchIndexTests: XCTestCase {
         return part
     }
 
-    /// Adds the pages of a conversation of `count` messages to `part`.
+    /// Adds the pages (from `firstPage` on) of a conversation of `count` messages to `part`.
     func add(
         to part: inout SearchPart, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000,
-        tokenizesText: Bool = true, text: (Int) -> String
+        tokenizesText: Bool = true, firstPage: Int = 0, text: (Int) -> String
     ) {
         let id = part.conversationID
         let location = SourceLocation(file: id, line: 1, column: 1)
@@ -37,7 +37,7 @@ final class SearchIndexTests: XCTestCase {
             id: id, title: id.capitalized, participants: people, messages: messages, source: location)
         let plan = ConversationLayouter(options: LayoutOptions(), pageSize: pageSize).plan(conversation)
         part.add(
-            plan, pages: 0..<plan.pageCount, anchor: { "m-m\($0)" },
+            plan, pages: firstPage..<plan.pageCount, anchor: { "m-m\($0)" },
             sender: { SearchPart.Sender(name: $0.name, initials: String($0.name.prefix(1)), avatar: nil) },
             tokenizesText: tokenizesText)
     }
@@ -62,6 +62,34 @@ final class SearchIndexTests: XCTestCase {
         let made = part(id: "alpha", count: 30) { "Dũng said \($0) 🍕" }
         XCTAssertEqual(SearchPart(decoding: made.encoded()), made)
         XCTAssertNil(SearchPart(decoding: Array(made.encoded().dropLast())))
+    }
+
+    func testAnAppendedPartReusesThePreviousBytesForTheSameFile() throws {
+        let previous = part(id: "alpha", count: 30) { "word\($0 % 7)" }
+        let previousBytes = previous.encoded()
+        // As the append path does: the last page again, with the new messages.
+        var appended = previous
+        appended.removePages(from: 2)
+        add(to: &appended, count: 35, firstPage: 2) { $0 < 30 ? "word\($0 % 7)" : "new\($0)" }
+        XCTAssertEqual(appended.documents.count, 35)
+        XCTAssertEqual(appended.encoded(reusing: previousBytes, of: previous), appended.encoded())
+        // The kept documents are copied, not encoded again: a byte changed in one shows.
+        var marked = previousBytes
+        let text = Array("word0".utf8)
+        let at = try XCTUnwrap(
+            (0...(marked.count - text.count)).first { Array(marked[$0..<($0 + text.count)]) == text })
+        marked[at + 3] = UInt8(ascii: "e")
+        let copied = appended.encoded(reusing: marked, of: previous)
+        XCTAssertEqual(copied.count, appended.encoded().count)
+        XCTAssertNotEqual(copied, appended.encoded())
+        // Anything else is encoded in full, the same.
+        var renamed = appended
+        renamed.title = "Renamed"
+        XCTAssertEqual(renamed.encoded(reusing: previousBytes, of: previous), renamed.encoded())
+        var edited = appended
+        edited.documents[3].text = "edited"
+        XCTAssertEqual(edited.encoded(reusing: previousBytes, of: previous), edited.encoded())
+        XCTAssertEqual(SearchPart(decoding: appended.encoded(reusing: previousBytes, of: previous)), appended)
     }
 
     func testLaterAddsReuseTheVocabularyAlsoAfterDecoding() throws {

@@ -188,7 +188,8 @@ extension ConversationWorker {
             let previousSearchPart = part
             part.removePages(from: firstPage)
             let searchFiles = try writeSearchPart(
-                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
+                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id },
+                reusing: (stored, previousSearchPart), into: &folder)
             written.append(searchFiles.dateList)
             searchChange = .changed(previous: previousSearchPart, current: part)
             let writtenSet = Set(written)
