@@ -119,15 +119,7 @@ private struct IndexUpdate {
             insertion.append(position)
         }
         /// The number of old document `n` in the new index.
-        func renumbered(_ n: Int) -> Int {
-            var low = 0
-            var high = insertion.count
-            while low < high {
-                let middle = (low + high) / 2
-                if insertion[middle] <= n { low = middle + 1 } else { high = middle }
-            }
-            return n + low
-        }
+        func renumbered(_ n: Int) -> Int { n + insertion.countNotAfter(n) }
 
         // Chunks.
         guard let chunkFiles = Self.chunks(added: added, insertion: insertion, old: &chunks) else { return nil }
@@ -424,15 +416,7 @@ extension SearchIndex {
             return .some(writer.bytes)
         }
         /// The number of insertion points at or before `document`.
-        func passed(_ document: Int) -> Int {
-            var low = 0
-            var high = insertion.count
-            while low < high {
-                let middle = (low + high) / 2
-                if insertion[middle] <= document { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        func passed(_ document: Int) -> Int { insertion.countNotAfter(document) }
         if mode == 1 {
             guard let first = reader.varint(), let length = reader.varint(), length > 0,
                 reader.offset + length <= reader.bytes.count, reader.bytes[reader.offset + length - 1] != 0
@@ -576,15 +560,7 @@ private struct OldChunks {
     func start(of number: Int) -> Int { number < starts.count ? starts[number] : documents }
 
     /// The chunk holding document `number` (< `documents`).
-    func chunk(holding number: Int) -> Int {
-        var low = 0
-        var high = starts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if starts[middle] <= number { low = middle } else { high = middle - 1 }
-        }
-        return low
-    }
+    func chunk(holding number: Int) -> Int { max(0, starts.countNotAfter(number) - 1) }
 
     /// The chunk whose first document is `number`, if one is.
     func chunk(startingAt number: Int) -> Int? {
@@ -652,5 +628,18 @@ private struct RowKey {
             skip(UInt8(ascii: ",")), string()
         else { return nil }
         (self.part, self.date, identityEnd) = (Int(part), date, index)
+    }
+}
+
+extension Array where Element == Int {
+    /// How many elements of this ascending array are at most `value` (by bisection).
+    fileprivate func countNotAfter(_ value: Int) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] <= value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
