@@ -166,15 +166,14 @@ extension LogReader {
     }
 
     /// The bytes of the file at `path`, read straight into an array (no `Data` copy: logs can
-    /// be hundreds of megabytes), or `nil` if it cannot be read. With `limit`, only the first
-    /// `limit` bytes.
-    public static func contents(ofFile path: String, limit: Int = .max) -> [UInt8]? {
+    /// be hundreds of megabytes), or `nil` if it cannot be read.
+    public static func contents(ofFile path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = min(Int(status.st_size), limit)
+        let size = Int(status.st_size)
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var total = 0

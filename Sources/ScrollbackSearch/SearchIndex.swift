@@ -76,7 +76,7 @@ public enum SearchIndex {
     ) throws(Failure) {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
         let failure = FirstError<Failure>()
-        let senders = SenderTable(parts.map(\.header))
+        let senders = SenderTable(parts.map(\.senders))
 
         // Documents in date order; ties by conversation, then position.
         var slots: [DocumentSlot] = []
@@ -89,23 +89,15 @@ public enum SearchIndex {
         slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
 
         // The document chunks, `jobs` at a time beside this thread's merge of the postings.
-        let row: @Sendable (DocumentSlot, inout JSONWriter) -> Void = { slot, writer in
-            let part = Int(slot.part)
-            let document = parts[part].documents[Int(slot.index)]
+        let rowIdentity: @Sendable (DocumentSlot, inout JSONWriter) -> Void = { slot, writer in
             appendRowIdentity(
-                part: part, sender: document.sender < 0 ? -1 : senders.maps[part][document.sender], document: document,
-                to: &writer)
-            appendRowRest(document, to: &writer)
+                parts[Int(slot.part)].documents[Int(slot.index)], part: Int(slot.part), senders: senders, to: &writer)
         }
         let chunkCounts = ChunkCounts()
         let writeChunks: @Sendable () -> Void = { [slots] in
             let bounds = chunkBounds(slots, jobs: jobs) { slot in
                 var identity = JSONWriter()
-                let part = Int(slot.part)
-                let document = parts[part].documents[Int(slot.index)]
-                appendRowIdentity(
-                    part: part, sender: document.sender < 0 ? -1 : senders.maps[part][document.sender],
-                    document: document, to: &identity)
+                rowIdentity(slot, &identity)
                 return identityHash(identity.bytes[...])
             }
             chunkCounts.set(bounds.map(\.count))
@@ -113,7 +105,8 @@ public enum SearchIndex {
                 var chunk = ChunkText()
                 for slot in slots[bounds[number]] {
                     chunk.startRow()
-                    row(slot, &chunk.writer)
+                    rowIdentity(slot, &chunk.writer)
+                    appendRowRest(parts[Int(slot.part)].documents[Int(slot.index)], to: &chunk.writer)
                 }
                 let bytes = chunk.finish()
                 failure.run { () throws(Failure) in try write(chunkPath(number), deflate(bytes)) }
@@ -160,8 +153,8 @@ public enum SearchIndex {
         if jobs <= 1 { writeChunks() }
         chunking.wait()
         let manifest = manifestFile(
-            documents: slots.count, chunks: chunkCounts.get(), conversations: parts.map(\.header), senders: senders,
-            shards: shards.firstTokens)
+            documents: slots.count, chunks: chunkCounts.get(),
+            conversations: parts.map { ($0.conversationID, $0.title) }, senders: senders, shards: shards.firstTokens)
         failure.run { () throws(Failure) in try write(manifestPath, manifest) }
         try failure.rethrow()
     }
@@ -175,13 +168,16 @@ public enum SearchIndex {
 
     // MARK: Rows and chunks
 
-    /// Writes the identifying fields of a document's row, `[conversation,sender,date,"file","anchor"`:
-    /// their bytes decide where chunks end (`identityHash`).
-    static func appendRowIdentity(part: Int, sender: Int, document: SearchPart.Document, to writer: inout JSONWriter) {
+    /// Writes the identifying fields of the row of `document` of part `part`,
+    /// `[conversation,sender,date,"file","anchor"`: their bytes decide where chunks end
+    /// (`identityHash`).
+    static func appendRowIdentity(
+        _ document: SearchPart.Document, part: Int, senders: SenderTable, to writer: inout JSONWriter
+    ) {
         writer.raw("[")
         writer.number(part)
         writer.raw(",")
-        writer.number(sender)
+        writer.number(senders.number(ofSender: document.sender, inPart: part))
         writer.raw(",")
         writer.number(Int(document.date))
         writer.raw(",")
@@ -352,21 +348,41 @@ public enum SearchIndex {
 
         let keys: [Key]
         /// Per part (in the order given), the number of each of its senders in `keys`.
-        let maps: [[Int]]
+        private let maps: [[Int]]
 
-        init(_ headers: [SearchPart.Header]) {
-            func key(_ sender: SearchPart.Sender) -> Key {
-                Key(name: sender.name, initials: sender.initials, avatar: sender.avatar ?? "")
-            }
-            keys = Set(headers.flatMap { $0.senders.map(key) }).sorted()
-            let number = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-            maps = headers.map { $0.senders.map { number[key($0)]! } }
+        /// The table of every sender of `senders` (each part's).
+        init(_ senders: [[SearchPart.Sender]]) {
+            self.init(keys: Set(senders.joined().map(Self.key)).sorted(), senders: senders)!
         }
+
+        /// The table `keys` (a previous index's), with the numbers of each part's `senders`;
+        /// `nil` when one is not among the keys.
+        init?(keys: [Key], senders: [[SearchPart.Sender]]) {
+            let number = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            var maps: [[Int]] = []
+            for partSenders in senders {
+                var map: [Int] = []
+                for sender in partSenders {
+                    guard let known = number[Self.key(sender)] else { return nil }
+                    map.append(known)
+                }
+                maps.append(map)
+            }
+            (self.keys, self.maps) = (keys, maps)
+        }
+
+        private static func key(_ sender: SearchPart.Sender) -> Key {
+            Key(name: sender.name, initials: sender.initials, avatar: sender.avatar ?? "")
+        }
+
+        /// The number in `keys` of `part`'s sender number `sender` (-1, no sender, stays -1).
+        func number(ofSender sender: Int, inPart part: Int) -> Int { sender < 0 ? -1 : maps[part][sender] }
     }
 
-    /// `manifest.json`.
+    /// `manifest.json`; `conversations` in part order.
     static func manifestFile(
-        documents: Int, chunks: [Int], conversations: [SearchPart.Header], senders: SenderTable, shards: [String]
+        documents: Int, chunks: [Int], conversations: [(id: String, title: String)], senders: SenderTable,
+        shards: [String]
     ) -> [UInt8] {
         var manifest = JSONWriter()
         manifest.raw("{\"format\":\(format),\"documents\":\(documents),\n\"rules\":")
@@ -374,7 +390,7 @@ public enum SearchIndex {
         manifest.raw(",\n\"conversations\":[")
         for (index, conversation) in conversations.enumerated() {
             manifest.raw(index == 0 ? "" : ",")
-            manifest.strings([conversation.conversationID, conversation.title])
+            manifest.strings([conversation.id, conversation.title])
         }
         manifest.raw("],\n\"senders\":[")
         for (index, sender) in senders.keys.enumerated() {

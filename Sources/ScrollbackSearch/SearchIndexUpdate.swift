@@ -4,15 +4,15 @@ import ScrollbackModel
 extension SearchIndex {
     /// A conversation in an update of the previous index.
     public enum PartChange: Sendable {
-        /// Published as the previous index has it: only its header is read.
-        case unchanged(SearchPart.Header)
+        /// Published as the previous index has it (its title and senders are read from there).
+        case unchanged(conversationID: String)
         /// The part the previous index holds, and the part now.
         case changed(previous: SearchPart, current: SearchPart)
 
-        var header: SearchPart.Header {
+        var conversationID: String {
             switch self {
-            case .unchanged(let header): header
-            case .changed(_, let current): current.header
+            case .unchanged(let id): id
+            case .changed(_, let current): current.conversationID
             }
         }
     }
@@ -75,17 +75,29 @@ private struct IndexUpdate {
     private(set) var files: [(path: String, file: File)] = []
 
     init?(_ unsorted: [SearchIndex.PartChange], previous read: @escaping (String) -> [UInt8]?, jobs: Int) {
-        let changes = unsorted.sorted { $0.header.conversationID < $1.header.conversationID }
-        let headers = changes.map(\.header)
-        let senders = SearchIndex.SenderTable(headers)
+        let changes = unsorted.sorted { $0.conversationID < $1.conversationID }
         guard let manifestBytes = read(SearchIndex.manifestPath),
             let old = try? JSONDecoder().decode(PreviousManifest.self, from: Data(manifestBytes)),
             old.format == SearchIndex.format, old.documents == old.chunks.reduce(0, +),
-            old.chunks.allSatisfy({ $0 > 0 }),
-            old.conversations.map({ $0.first ?? "" }) == headers.map(\.conversationID),
-            old.senders == senders.keys.map({ [$0.name, $0.initials, $0.avatar] }),
+            old.chunks.allSatisfy({ $0 > 0 }), old.conversations.allSatisfy({ $0.count == 2 }),
+            old.conversations.map({ $0[0] }) == changes.map(\.conversationID),
+            old.senders.allSatisfy({ $0.count == 3 }),
             let days = Self.days(read(SearchIndex.daysPath))
         else { return nil }
+        // The same senders: every sender of a changed part is one of the previous index's (they
+        // only gain senders, so none is lost either).
+        guard
+            let senders = SearchIndex.SenderTable(
+                keys: old.senders.map { SearchIndex.SenderTable.Key(name: $0[0], initials: $0[1], avatar: $0[2]) },
+                senders: changes.map { change in
+                    guard case .changed(_, let now) = change else { return [] }
+                    return now.senders
+                })
+        else { return nil }
+        let conversations = zip(changes, old.conversations).map { change, previous in
+            guard case .changed(_, let now) = change else { return (id: previous[0], title: previous[1]) }
+            return (id: now.conversationID, title: now.title)
+        }
 
         // The new documents, in index order.
         var added: [AddedDocument] = []
@@ -97,9 +109,7 @@ private struct IndexUpdate {
             for index in before.documents.count..<now.documents.count {
                 let document = now.documents[index]
                 var row = JSONWriter()
-                SearchIndex.appendRowIdentity(
-                    part: partIndex, sender: document.sender < 0 ? -1 : senders.maps[partIndex][document.sender],
-                    document: document, to: &row)
+                SearchIndex.appendRowIdentity(document, part: partIndex, senders: senders, to: &row)
                 let hash = SearchIndex.identityHash(row.bytes[...])
                 SearchIndex.appendRowRest(document, to: &row)
                 added.append(
@@ -114,12 +124,12 @@ private struct IndexUpdate {
         // Where each goes among the old documents: before old document `insertion[j]`.
         var chunks = OldChunks(counts: old.chunks, read: read)
         var insertion: [Int] = []
+        let dayNumbers = days.map(\.day)
         for document in added {
-            guard let position = Self.position(of: document, days: days, chunks: &chunks) else { return nil }
+            guard let position = Self.position(of: document, days: days, dayNumbers: dayNumbers, chunks: &chunks)
+            else { return nil }
             insertion.append(position)
         }
-        /// The number of old document `n` in the new index.
-        func renumbered(_ n: Int) -> Int { n + insertion.countNotAfter(n) }
 
         // Chunks.
         guard let chunkFiles = Self.chunks(added: added, insertion: insertion, old: &chunks) else { return nil }
@@ -142,13 +152,13 @@ private struct IndexUpdate {
         }
         guard
             let shards = Self.shards(
-                firstTokens: old.shards, additions: additions, insertion: insertion, renumbered: renumbered,
-                read: read, jobs: jobs)
+                firstTokens: old.shards, additions: additions, insertion: insertion, read: read, jobs: jobs)
         else { return nil }
         files += shards.files
 
         // Days: the old ones renumbered, and the new documents' days.
-        var firstOfDay = Dictionary(uniqueKeysWithValues: days.map { ($0.day, renumbered($0.first)) })
+        var firstOfDay = Dictionary(
+            uniqueKeysWithValues: days.map { ($0.day, $0.first + insertion.countNotAfter($0.first)) })
         for (order, document) in added.enumerated() {
             let day = SearchIndex.day(of: document.date)
             firstOfDay[day] = min(firstOfDay[day] ?? .max, insertion[order] + order)
@@ -159,7 +169,7 @@ private struct IndexUpdate {
             Self.file(
                 SearchIndex.manifestPath,
                 SearchIndex.manifestFile(
-                    documents: old.documents + added.count, chunks: chunkCounts, conversations: headers,
+                    documents: old.documents + added.count, chunks: chunkCounts, conversations: conversations,
                     senders: senders, shards: shards.firstTokens),
                 previous: read))
     }
@@ -168,8 +178,7 @@ private struct IndexUpdate {
     /// entries (the lists that hold a moved document or gain a new one made again) and the new
     /// tokens' entries, packed as `build` packs them; `nil` when an old shard cannot be read.
     private static func shards(
-        firstTokens: [String], additions: [String: [Int32]], insertion: [Int], renumbered: @escaping (Int) -> Int,
-        read: (String) -> [UInt8]?, jobs: Int
+        firstTokens: [String], additions: [String: [Int32]], insertion: [Int], read: (String) -> [UInt8]?, jobs: Int
     ) -> (files: [(path: String, file: File)], firstTokens: [String])? {
         guard !additions.isEmpty else {
             return (
@@ -182,40 +191,41 @@ private struct IndexUpdate {
         let failed = ConcurrentSlots<Bool>(count: 1)
         Parallel.forEach(oldShards.count, jobs: jobs) { number in
             guard let bytes = oldShards[number],
-                let shardEntries = Self.entries(
-                    of: bytes, insertion: insertion, additions: additions, renumbered: renumbered)
+                let shardEntries = Self.entries(of: bytes, insertion: insertion, additions: additions)
             else { return failed.store(true, at: 0) }
             entries.store(shardEntries, at: number)
         }
         guard failed.values()[0] == nil else { return nil }
-        // The old entries in token order, with the new tokens merged in.
-        var oldTokens = Set<String>()
+        // The old entries in token order, with the new tokens' entries between them (a token
+        // the old ones have already holds its new documents).
+        let addedTokens = additions.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var nextAdded = 0
         var previousToken: String?
-        for shard in entries.values() {
-            for (token, _) in shard! {
-                guard previousToken.map({ $0.utf8.lexicographicallyPrecedes(token.utf8) }) ?? true else { return nil }
-                previousToken = token
-                oldTokens.insert(token)
-            }
-        }
-        let newTokens = additions.keys.filter { !oldTokens.contains($0) }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var packer = SearchIndex.ShardPacker()
         var shardBytes: [[UInt8]] = []
         func add(_ token: String, _ entry: [UInt8]) {
             if let closed = packer.add(token, entry: entry) { shardBytes.append(closed.bytes) }
         }
-        var nextNew = 0
+        func addNewTokens(before token: String?) {
+            while nextAdded < addedTokens.count,
+                token.map({ addedTokens[nextAdded].utf8.lexicographicallyPrecedes($0.utf8) }) ?? true
+            {
+                add(
+                    addedTokens[nextAdded],
+                    SearchIndex.entry(addedTokens[nextAdded], additions[addedTokens[nextAdded]]!))
+                nextAdded += 1
+            }
+        }
         for shard in entries.values() {
             for (token, entry) in shard! {
-                while nextNew < newTokens.count, newTokens[nextNew].utf8.lexicographicallyPrecedes(token.utf8) {
-                    add(newTokens[nextNew], SearchIndex.entry(newTokens[nextNew], additions[newTokens[nextNew]]!))
-                    nextNew += 1
-                }
+                guard previousToken.map({ $0.utf8.lexicographicallyPrecedes(token.utf8) }) ?? true else { return nil }
+                previousToken = token
+                addNewTokens(before: token)
+                if nextAdded < addedTokens.count, addedTokens[nextAdded] == token { nextAdded += 1 }
                 add(token, entry)
             }
         }
-        for token in newTokens[nextNew...] { add(token, SearchIndex.entry(token, additions[token]!)) }
+        addNewTokens(before: nil)
         if let closed = packer.finish() { shardBytes.append(closed.bytes) }
         let files = shardBytes.enumerated().map { number, bytes in
             let path = SearchIndex.shardPath(number)
@@ -257,25 +267,13 @@ private struct IndexUpdate {
     /// with an earlier date, or the same date in an earlier or the same conversation (an added
     /// document comes after every old one of its conversation).
     private static func position(
-        of document: AddedDocument, days: [SearchIndex.Day], chunks: inout OldChunks
+        of document: AddedDocument, days: [SearchIndex.Day], dayNumbers: [Int64], chunks: inout OldChunks
     ) -> Int? {
         let day = SearchIndex.day(of: document.date)
-        /// The first document of the first day after `day` (`orAfter`: on or after), by bisection.
-        func firstDocument(after day: Int64, orOn: Bool) -> Int {
-            var low = 0
-            var high = days.count
-            while low < high {
-                let middle = (low + high) / 2
-                if days[middle].day < day || (!orOn && days[middle].day == day) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low < days.count ? days[low].first : chunks.documents
-        }
-        let dayStart = firstDocument(after: day, orOn: true)
-        let dayEnd = firstDocument(after: day, orOn: false)
+        /// The first document of the day at `index` of `days` (past the last: the document count).
+        func firstDocument(ofDayAt index: Int) -> Int { index < days.count ? days[index].first : chunks.documents }
+        let dayStart = firstDocument(ofDayAt: dayNumbers.countNotAfter(day - 1))
+        let dayEnd = firstDocument(ofDayAt: dayNumbers.countNotAfter(day))
         var position = dayStart
         while position < dayEnd {
             guard let row = chunks.row(position), let key = RowKey(row) else { return nil }
@@ -353,39 +351,21 @@ private struct IndexUpdate {
     /// The entries of an old shard, with the posting lists that hold a moved document or gain a
     /// new one made again; `nil` when the bytes are not a shard.
     private static func entries(
-        of bytes: [UInt8], insertion: [Int], additions: [String: [Int32]], renumbered: (Int) -> Int
+        of bytes: [UInt8], insertion: [Int], additions: [String: [Int32]]
     ) -> [(token: String, entry: [UInt8])]? {
         var reader = ByteReader(bytes)
         var entries: [(token: String, entry: [UInt8])] = []
         while !reader.atEnd {
             let start = reader.offset
             guard let token = reader.string() else { return nil }
-            guard let added = additions[token] else {
-                let postingsStart = reader.offset
-                guard let moved = SearchIndex.movePostings(&reader, insertion: insertion) else { return nil }
-                if let moved {
-                    var entry = Array(bytes[start..<postingsStart])
-                    entry += moved
-                    entries.append((token, entry))
-                } else {
-                    entries.append((token, Array(bytes[start..<reader.offset])))
-                }
-                continue
+            let postingsStart = reader.offset
+            guard let moved = SearchIndex.movePostings(&reader, insertion: insertion, adding: additions[token] ?? [])
+            else { return nil }
+            if let moved {
+                entries.append((token, Array(bytes[start..<postingsStart]) + moved))
+            } else {
+                entries.append((token, Array(bytes[start..<reader.offset])))
             }
-            guard let documents = SearchIndex.decodePostings(&reader) else { return nil }
-            var merged: [Int32] = []
-            merged.reserveCapacity(documents.count + added.count)
-            var nextAdded = 0
-            for document in documents {
-                let number = Int32(renumbered(document))
-                while nextAdded < added.count, added[nextAdded] < number {
-                    merged.append(added[nextAdded])
-                    nextAdded += 1
-                }
-                merged.append(number)
-            }
-            merged += added[nextAdded...]
-            entries.append((token, SearchIndex.entry(token, merged)))
         }
         return entries
     }
@@ -393,28 +373,37 @@ private struct IndexUpdate {
 
 extension SearchIndex {
     /// Reads the posting list at `reader` and returns it with every document `n` moved to
-    /// `n + (the number of insertion points <= n)` (`insertion` ascending), encoded as
-    /// `encodePostings` would: `.some(nil)` when no document moved, `nil` when the bytes are not a
-    /// posting list. A delta list keeps its bytes but for the deltas that cross an insertion point,
-    /// so a long list is copied, not decoded.
-    static func movePostings(_ reader: inout ByteReader, insertion: [Int]) -> [UInt8]?? {
+    /// `n + (the number of insertion points <= n)` (`insertion` ascending) and the documents
+    /// `adding` (new numbers, ascending) merged in, encoded as `encodePostings` would: `.some(nil)`
+    /// when nothing changed, `nil` when the bytes are not a posting list. With nothing to add, a
+    /// delta list keeps its bytes but for the deltas that cross an insertion point, so a long list
+    /// is copied, not decoded.
+    static func movePostings(_ reader: inout ByteReader, insertion: [Int], adding: [Int32] = []) -> [UInt8]?? {
         let start = reader.offset
         guard let count = reader.varint(), count > 0, let mode = reader.varint() else { return nil }
         func decodedAgain() -> [UInt8]?? {
             reader.offset = start
             guard let documents = decodePostings(&reader) else { return nil }
             var moved: [Int32] = []
-            moved.reserveCapacity(documents.count)
+            moved.reserveCapacity(documents.count + adding.count)
             var passed = 0
+            var nextAdded = 0
             for document in documents {
                 while passed < insertion.count, insertion[passed] <= document { passed += 1 }
-                moved.append(Int32(document + passed))
+                let number = Int32(document + passed)
+                while nextAdded < adding.count, adding[nextAdded] < number {
+                    moved.append(adding[nextAdded])
+                    nextAdded += 1
+                }
+                moved.append(number)
             }
-            guard passed > 0 else { return .some(nil) }
+            moved += adding[nextAdded...]
+            guard passed > 0 || !adding.isEmpty else { return .some(nil) }
             var writer = ByteWriter()
             encodePostings(moved, into: &writer)
             return .some(writer.bytes)
         }
+        guard adding.isEmpty else { return decodedAgain() }
         /// The number of insertion points at or before `document`.
         func passed(_ document: Int) -> Int { insertion.countNotAfter(document) }
         if mode == 1 {
@@ -631,9 +620,9 @@ private struct RowKey {
     }
 }
 
-extension Array where Element == Int {
+extension Array where Element: Comparable {
     /// How many elements of this ascending array are at most `value` (by bisection).
-    fileprivate func countNotAfter(_ value: Int) -> Int {
+    fileprivate func countNotAfter(_ value: Element) -> Int {
         var low = 0
         var high = count
         while low < high {

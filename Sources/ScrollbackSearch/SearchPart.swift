@@ -414,50 +414,21 @@ public struct SearchPart: Equatable, Sendable {
         return (vocabulary, documentsStart..<reader.offset)
     }
 
-    /// What the index needs of a part it does not read again (the conversation and its senders):
-    /// the start of the cache file, read without its documents.
-    public struct Header: Equatable, Sendable {
-        public var conversationID: String
-        public var title: String
-        public var senders: [Sender]
-
-        public init(conversationID: String, title: String, senders: [Sender]) {
-            (self.conversationID, self.title, self.senders) = (conversationID, title, senders)
-        }
-
-        /// The header of `encoded()`'s bytes; `nil` when they are not a part.
-        public init?(decoding bytes: [UInt8]) {
-            var reader = ByteReader(bytes)
-            self.init(reading: &reader)
-        }
-
-        fileprivate init?(reading reader: inout ByteReader) {
-            guard reader.bytes.starts(with: SearchPart.magic) else { return nil }
-            reader.offset = SearchPart.magic.count
-            guard let id = reader.string(), let title = reader.string(), let senderCount = reader.varint() else {
-                return nil
-            }
-            (conversationID, self.title, senders) = (id, title, [])
-            for _ in 0..<max(0, senderCount) {
-                guard let name = reader.string(), let initials = reader.string(), let avatar = reader.string() else {
-                    return nil
-                }
-                senders.append(Sender(name: name, initials: initials, avatar: avatar.isEmpty ? nil : avatar))
-            }
-        }
-    }
-
-    /// The conversation and its senders.
-    public var header: Header {
-        Header(conversationID: conversationID, title: title, senders: senders)
-    }
-
     /// A part from `encoded()`'s bytes; `nil` when they are not one.
     public init?(decoding bytes: [UInt8]) {
+        guard bytes.starts(with: Self.magic) else { return nil }
         var reader = ByteReader(bytes)
-        guard let header = Header(reading: &reader) else { return nil }
-        self.init(conversationID: header.conversationID, title: header.title)
-        senders = header.senders
+        reader.offset = Self.magic.count
+        guard let id = reader.string(), let title = reader.string(), let senderCount = reader.varint() else {
+            return nil
+        }
+        self.init(conversationID: id, title: title)
+        for _ in 0..<max(0, senderCount) {
+            guard let name = reader.string(), let initials = reader.string(), let avatar = reader.string() else {
+                return nil
+            }
+            senders.append(Sender(name: name, initials: initials, avatar: avatar.isEmpty ? nil : avatar))
+        }
         guard let tokenCount = reader.varint() else { return nil }
         vocabulary.reserveCapacity(tokenCount)
         for _ in 0..<max(0, tokenCount) {

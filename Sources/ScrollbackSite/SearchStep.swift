@@ -96,35 +96,24 @@ extension BuildRun {
         let previousParts = Dictionary(
             previous.entries.compactMap { entry in entry.searchPart.map { (entry.conversationID, $0) } },
             uniquingKeysWith: { first, _ in first })
-        let entries = outcomes.compactMap(\.entry)
-        guard entries.map(\.conversationID).sorted() == previous.entries.map(\.conversationID).sorted() else {
-            return false
-        }
         var changes: [SearchIndex.PartChange] = []
         for outcome in outcomes {
             guard let entry = outcome.entry else { continue }
             if let change = outcome.searchChange {
                 changes.append(change)
-                continue
-            }
-            guard let path = entry.searchPart else { throw Self.damagedSearchPart(entry) }
-            if outcome.reused || outcome.kept {
-                // The header is the start of the file: most of the time, a few kilobytes.
-                guard
-                    let header = LogReader.contents(ofFile: staging + "/" + path, limit: 1 << 16)
-                        .flatMap(SearchPart.Header.init(decoding:))
-                        ?? LogReader.contents(ofFile: staging + "/" + path).flatMap(SearchPart.Header.init(decoding:))
-                else { throw Self.damagedSearchPart(entry) }
-                changes.append(.unchanged(header))
+            } else if outcome.reused || outcome.kept {
+                // Its part is the previous one: the previous index has what the update needs of it.
+                changes.append(.unchanged(conversationID: entry.conversationID))
             } else {
-                guard let bytes = LogReader.contents(ofFile: staging + "/" + path) else {
-                    throw Self.damagedSearchPart(entry)
-                }
+                // Rebuilt in full (e.g. an append that opened a new page): compared with the
+                // previous part, it may still only have gained messages.
                 guard let previousPath = previousParts[entry.conversationID],
                     let previousBytes = LogReader.contents(ofFile: source + "/" + previousPath),
                     let before = SearchPart(decoding: previousBytes)
                 else { return false }
-                guard let now = SearchPart(decoding: bytes) else { throw Self.damagedSearchPart(entry) }
+                guard let path = entry.searchPart, let bytes = LogReader.contents(ofFile: staging + "/" + path),
+                    let now = SearchPart(decoding: bytes)
+                else { throw Self.damagedSearchPart(entry) }
                 changes.append(.changed(previous: before, current: now))
             }
         }

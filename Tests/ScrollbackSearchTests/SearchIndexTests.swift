@@ -238,7 +238,8 @@ final class SearchIndexTests: XCTestCase {
             let after = parts(added)
             let changes = zip(before, after).map { old, new in
                 added[new.conversationID] == nil
-                    ? SearchIndex.PartChange.unchanged(new.header) : .changed(previous: old, current: new)
+                    ? SearchIndex.PartChange.unchanged(conversationID: new.conversationID)
+                    : .changed(previous: old, current: new)
             }
             let result = try XCTUnwrap(update(changes, previous: previous), "\(added)")
             let expected = files(after)
@@ -259,26 +260,43 @@ final class SearchIndexTests: XCTestCase {
         // A message changed in the middle.
         var edited = alpha
         edited.documents[5].text = "edited"
-        XCTAssertNil(update([.changed(previous: alpha, current: edited), .unchanged(beta.header)], previous: previous))
+        XCTAssertNil(
+            update(
+                [.changed(previous: alpha, current: edited), .unchanged(conversationID: beta.conversationID)],
+                previous: previous))
         // A conversation more.
         let gamma = part(id: "gamma", count: 3) { "gamma \($0)" }
         XCTAssertNil(
-            update([.unchanged(alpha.header), .unchanged(beta.header), .unchanged(gamma.header)], previous: previous))
+            update(
+                [
+                    .unchanged(conversationID: alpha.conversationID), .unchanged(conversationID: beta.conversationID),
+                    .unchanged(conversationID: gamma.conversationID),
+                ], previous: previous))
         // A sender more: every sender number would move.
         var renamed = beta
         renamed.senders.append(SearchPart.Sender(name: "Aaron", initials: "A", avatar: nil))
         XCTAssertNil(
-            update([.unchanged(alpha.header), .changed(previous: beta, current: renamed)], previous: previous))
+            update(
+                [.unchanged(conversationID: alpha.conversationID), .changed(previous: beta, current: renamed)],
+                previous: previous))
         // No previous index, or a damaged one.
-        XCTAssertNil(update([.unchanged(alpha.header), .unchanged(beta.header)], previous: [:]))
+        XCTAssertNil(
+            update(
+                [.unchanged(conversationID: alpha.conversationID), .unchanged(conversationID: beta.conversationID)],
+                previous: [:]))
         // The last chunk, which the next document lands in, damaged.
         var damaged = previous
         let lastChunk = previous.keys.filter { $0.hasPrefix("search/d/") }.count - 1
         damaged["search/d/\(lastChunk).json.deflate"] = Array("not deflate".utf8)
         let longer = part(id: "alpha", count: 301) { "alpha \($0)" }
         XCTAssertNotNil(
-            update([.changed(previous: alpha, current: longer), .unchanged(beta.header)], previous: previous))
-        XCTAssertNil(update([.changed(previous: alpha, current: longer), .unchanged(beta.header)], previous: damaged))
+            update(
+                [.changed(previous: alpha, current: longer), .unchanged(conversationID: beta.conversationID)],
+                previous: previous))
+        XCTAssertNil(
+            update(
+                [.changed(previous: alpha, current: longer), .unchanged(conversationID: beta.conversationID)],
+                previous: damaged))
     }
 
     func testMovedPostingsAreThePostingsOfTheMovedDocuments() throws {
