@@ -318,6 +318,28 @@ class ReportTable(unittest.TestCase):
             self.assertEqual(rows["  messages / s"]["value"], "200,000")
             self.assertEqual(rows["  CPU user+sys"]["value"], "6.50 s")
 
+    def test_one_conversation_appends_give_the_page_counts_time_and_identity(self):
+        with tempfile.TemporaryDirectory() as root:
+            results = self.results_folder(root)
+            self.write_run(results, "scrollback-clean.1", 4.0, 200)
+            self.write_run(results, "scrollback-single.3", 5.0, 250)
+            with open(os.path.join(results, "scrollback-single.3.log"), "w") as f:
+                f.write("built 1 conversation, 1000000 messages, 1000 pages; 0 warnings, 0 errors in 5.00 s\n")
+            self.write_run(results, "rebuild-single-append-first", 19.0, 900)
+            with open(os.path.join(results, "rebuild-single-append-first.log"), "w") as f:
+                f.write("built 1 conversation, 1000001 messages, 1001 pages; 0 warnings, 0 errors in 19.00 s\n")
+            self.write_run(results, "rebuild-single-append", 0.75, 300)
+            with open(os.path.join(results, "single-append-identical.txt"), "w") as f:
+                f.write("different\n")
+            rows = {row["metric"]: row for row in
+                    self.run_report(root, "--single-site", self.site(root, "single"))["table"]}
+            first = rows["  rebuild, 1 msg appended that opens a new page (1,000 → 1,001 pages)"]
+            self.assertEqual(first["value"], "19.00 s")
+            same_page = rows["  rebuild, 1 more msg appended (same page)"]
+            self.assertEqual((same_page["value"], same_page["status"]), ("0.75 s", "MISS"))  # target ≤ 0.5 s
+            identity = rows["  (after the appends) a clean build gives the same site"]
+            self.assertEqual((identity["value"], identity["status"]), ("different", "MISS"))
+
     def test_without_a_single_site_the_rows_stay_blank(self):
         with tempfile.TemporaryDirectory() as root:
             results = self.results_folder(root)

@@ -177,10 +177,15 @@ largest="$corpus/conv-001.json"
 smallest="$corpus/$(printf 'conv-%03d.json' "$conversations")"
 cp "$largest" "$results/largest.json.orig"
 cp "$smallest" "$results/smallest.json.orig"
+single_log=""
 restore_corpus() {
   cp "$results/largest.json.orig" "$largest"
   cp "$results/smallest.json.orig" "$smallest"
   rm -f "$results/largest.json.orig" "$results/smallest.json.orig"
+  if [ -n "$single_log" ] && [ -f "$results/single.json.orig" ]; then
+    cp "$results/single.json.orig" "$single_log"
+    rm -f "$results/single.json.orig"
+  fi
 }
 trap restore_corpus EXIT
 
@@ -263,6 +268,28 @@ python3 "$bench/append_message.py" "$smallest" > /dev/null
 timed rebuild-append-smallest "$scrollback" build "$corpus" -o "$site"
 python3 "$bench/append_message.py" "$largest" > /dev/null
 timed rebuild-append-largest "$scrollback" build "$corpus" -o "$site"
+
+# --- (d') appends to the one-conversation log of (h) (issue 15) -----------------------------------
+# Two appends in a row: the first message after a whole number of pages opens a new page (every
+# page links the last one, so every page is rendered again); the second lands on that page, as
+# almost every append does. Then a clean build of the appended log must give the same site.
+if [ "$skip_single" = 0 ] && [ -d "$single_site" ]; then
+  single_log="$single/conv-001.json"
+  cp "$single_log" "$results/single.json.orig"
+  log "(d') one-conversation rebuilds: two appends, then a clean build to compare"
+  python3 "$bench/append_message.py" "$single_log" > /dev/null
+  timed rebuild-single-append-first "$scrollback" build "$single" -o "$single_site"
+  python3 "$bench/append_message.py" "$single_log" > /dev/null
+  timed rebuild-single-append "$scrollback" build "$single" -o "$single_site"
+  fresh_output "$single_site-check"
+  "$scrollback" build "$single" -o "$single_site-check" > "$results/single-append-check.log" 2>&1 || true
+  if diff -r --exclude=.scrollback "$single_site" "$single_site-check" > "$results/single-append-diff.txt" 2>&1; then
+    echo identical > "$results/single-append-identical.txt"
+  else
+    echo different > "$results/single-append-identical.txt"
+  fi
+  rm -rf "$single_site-check"
+fi
 restore_corpus
 trap - EXIT
 
