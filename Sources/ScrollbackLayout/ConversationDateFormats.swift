@@ -212,7 +212,7 @@ final class ConversationDateFormats {
 
     /// The day separator of the local day that contains `date` ("Friday, May 3, 2024", "2024-05-03").
     func day(_ date: Date) -> FormattedDate {
-        let (year, month, day) = Self.civilDate(daysSince1970: localDay(date))
+        let (year, month, day) = CivilCalendar.civilDate(daysSince1970: localDay(date))
         var iso = [UInt8]()
         iso.reserveCapacity(10)
         Self.appendDigits(year, count: 4, to: &iso)
@@ -233,7 +233,7 @@ final class ConversationDateFormats {
     static func formatISO(_ date: Date, localSeconds: Int64) -> String? {
         let days = floorDivide(localSeconds, secondsPerDay)
         let secondOfDay = Int(localSeconds - days * secondsPerDay)
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = CivilCalendar.civilDate(daysSince1970: days)
         guard (1...9999).contains(year) else { return nil }
 
         // Written straight into the string's storage: no byte array to allocate and copy.
@@ -249,7 +249,7 @@ final class ConversationDateFormats {
     static func writeISO(_ date: Date, localSeconds: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let days = floorDivide(localSeconds, secondsPerDay)
         let secondOfDay = Int(localSeconds - days * secondsPerDay)
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = CivilCalendar.civilDate(daysSince1970: days)
         guard (1...9999).contains(year) else { return nil }
         return writeISO(
             date, localSeconds: localSeconds, secondOfDay: secondOfDay, year: year,
@@ -317,21 +317,6 @@ final class ConversationDateFormats {
     static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return (value % divisor < 0) ? quotient - 1 : quotient
-    }
-
-    /// Proleptic Gregorian year, month and day of a day count since 1970-01-01
-    /// (Howard Hinnant's `civil_from_days`).
-    static func civilDate(daysSince1970: Int64) -> (year: Int, month: Int, day: Int) {
-        let shifted = daysSince1970 + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
     }
 
     private static func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {

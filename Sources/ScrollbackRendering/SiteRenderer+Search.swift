@@ -42,10 +42,6 @@ extension SiteRenderer {
         monthFormatter.locale = Locale(identifier: locale)
         monthFormatter.timeZone = TimeZone(identifier: "UTC")
         monthFormatter.setLocalizedDateFormatFromTemplate("MMMMyyyy")
-        let isoParser = DateFormatter()
-        isoParser.locale = Locale(identifier: "en_US_POSIX")
-        isoParser.timeZone = TimeZone(identifier: "UTC")
-        isoParser.dateFormat = "yyyy-MM-dd"
         let view = DateListView()
         view.title = title
         view.count = Self.countText(days.count, noun: "day")
@@ -54,7 +50,7 @@ extension SiteRenderer {
         var monthDays: [DateListDayView] = []
         func closeMonth() {
             guard !currentMonth.isEmpty else { return }
-            let label = isoParser.date(from: currentMonth + "-01").map(monthFormatter.string(from:)) ?? currentMonth
+            let label = Self.firstDay(ofMonth: currentMonth).map(monthFormatter.string(from:)) ?? currentMonth
             view.months.append(DateListMonthView(label: label, iso: currentMonth, days: monthDays))
             monthDays = []
         }
@@ -82,5 +78,16 @@ extension SiteRenderer {
         templates.compiledTemplate("base").render(shell, into: contents)
         return RenderedFile(
             path: conversationID + "/" + Self.dateListFileName, contents: contents.withBytes { Array($0) })
+    }
+
+    /// Midnight UTC of the first day of a `yyyy-mm` month, or `nil` when `month` is not one
+    /// (computed, not parsed: a long archive has thousands of months).
+    static func firstDay(ofMonth month: String) -> Date? {
+        let fields = month.split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 2, fields[0].count >= 4, fields[1].count == 2, let year = Int(fields[0]),
+            let number = Int(fields[1]), (1...12).contains(number)
+        else { return nil }
+        let days = CivilCalendar.daysSince1970(year: year, month: number, day: 1)
+        return Date(timeIntervalSince1970: Double(days) * 86_400)
     }
 }

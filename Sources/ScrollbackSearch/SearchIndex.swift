@@ -75,6 +75,7 @@ public enum SearchIndex {
         write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
+        precondition(parts.allSatisfy { $0.firstLoadedPage == 0 }, "the index is built from whole parts")
         let failure = FirstError<Failure>()
         let senders = SenderTable(parts.map(\.senders))
 

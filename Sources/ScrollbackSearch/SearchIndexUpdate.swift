@@ -6,7 +6,8 @@ extension SearchIndex {
     public enum PartChange: Sendable {
         /// Published as the previous index has it (its title and senders are read from there).
         case unchanged(conversationID: String)
-        /// The part the previous index holds, and the part now.
+        /// The part the previous index holds, and the part now: both whole, or both read from
+        /// the same page on (`SearchPart.firstLoadedPage`: the pages before are the same).
         case changed(previous: SearchPart, current: SearchPart)
 
         var conversationID: String {
@@ -103,11 +104,14 @@ private struct IndexUpdate {
         var added: [AddedDocument] = []
         for (partIndex, change) in changes.enumerated() {
             guard case .changed(let before, let now) = change else { continue }
-            guard now.documents.count >= before.documents.count, now.senders.starts(with: before.senders),
-                now.vocabulary.starts(with: before.vocabulary), now.documents.starts(with: before.documents)
+            let firstDocument = now.firstDocument
+            guard firstDocument == before.firstDocument, now.documents.count >= before.documents.count,
+                now.senders.starts(with: before.senders), now.vocabulary.starts(with: before.vocabulary),
+                now.documents.starts(with: before.documents)
             else { return nil }
-            for index in before.documents.count..<now.documents.count {
-                let document = now.documents[index]
+            for loaded in before.documents.count..<now.documents.count {
+                let document = now.documents[loaded]
+                let index = firstDocument + loaded
                 var row = JSONWriter()
                 SearchIndex.appendRowIdentity(document, part: partIndex, senders: senders, to: &row)
                 let hash = SearchIndex.identityHash(row.bytes[...])

@@ -5,6 +5,11 @@ import ScrollbackModel
 /// One conversation's share of the search index and of its date list, made while its pages are
 /// written and cached in `.scrollback/` so an unchanged conversation is not read again.
 ///
+/// Documents come page by page: a timeline page's messages, then the replies of the threads
+/// rooted on it. The cache keeps each page's documents in a file of their own beside the part's
+/// head (title, senders, vocabulary, days), so an append reads and writes only the pages it
+/// renders again, and links the others.
+///
 /// `SearchIndex.build(parts:)` merges the parts of every published conversation.
 public struct SearchPart: Equatable, Sendable {
     /// A sender as results show them.
@@ -23,8 +28,7 @@ public struct SearchPart: Equatable, Sendable {
 
     /// One message.
     public struct Document: Equatable, Sendable {
-        /// 0-based page index of the timeline page the message belongs to (an append drops pages
-        /// from one on).
+        /// 0-based page index of the file that draws it (a thread reply's: the thread's page).
         public var page: Int
         /// The file inside the conversation's folder that draws the message: its timeline page,
         /// or a thread's own page.
@@ -65,8 +69,18 @@ public struct SearchPart: Equatable, Sendable {
     public var title: String
     public var senders: [Sender] = []
     public var vocabulary: [String] = []
+    /// The documents of the pages from `firstLoadedPage` on, page by page, then (a site without
+    /// search) the newest message alone.
     public var documents: [Document] = []
     public var days: [Day] = []
+    /// How many documents each timeline page holds (its messages, then its threads' replies).
+    public private(set) var pageDocumentCounts: [Int] = []
+    /// The first page whose documents are in `documents`: a part read for an append holds only
+    /// the pages it renders again (`init(decodingHead:fromPage:page:)`).
+    public private(set) var firstLoadedPage = 0
+
+    /// How many documents the pages before `firstLoadedPage` hold.
+    public var firstDocument: Int { pageDocumentCounts[..<firstLoadedPage].reduce(0, +) }
     /// Each token's index in `vocabulary`, kept between `add` calls (a conversation adds its
     /// timeline, then each thread); rebuilt when it does not match `vocabulary`.
     private var vocabularyIndex: [String: Int] = [:]
@@ -76,21 +90,24 @@ public struct SearchPart: Equatable, Sendable {
         self.title = title
     }
 
-    /// Adds the messages and days of `pages` of `plan`.
+    /// Adds the messages and days of `pages` of `plan`, each page followed by the replies of the
+    /// threads rooted on it; returns the newest timeline message added (the date list's "newest").
     ///
     /// - Parameters:
     ///   - anchor: the element id of `plan.conversation.messages[index]`.
     ///   - sender: how results show a participant (name, initials, avatar).
     ///   - tokenizesText: false when the site ships no search: only the days and the newest
     ///     message are kept (`documents` then holds at most one, with no text or tokens).
+    @discardableResult
     public mutating func add(
         _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
-        tokenizesText: Bool = true, recordsDays: Bool = true
-    ) {
+        tokenizesText: Bool = true
+    ) -> Document? {
         guard tokenizesText else {
-            addDaysAndNewest(plan, pages: pages, anchor: anchor, recordsDays: recordsDays)
-            return
+            addDaysAndNewest(plan, pages: pages, anchor: anchor)
+            return documents.last
         }
+        precondition(pages.lowerBound == pageDocumentCounts.count, "pages are added in order, after the ones held")
         var tokenizer = SearchTokenizer()
         if vocabularyIndex.count != vocabulary.count {
             vocabularyIndex = Dictionary(
@@ -103,7 +120,6 @@ public struct SearchPart: Equatable, Sendable {
         var senderOf: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
         let participants = Dictionary(
             plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let messages = plan.conversation.messages
 
         func tokenID(_ token: String) -> Int {
             if let known = vocabularyIndex[token] { return known }
@@ -120,78 +136,95 @@ public struct SearchPart: Equatable, Sendable {
         }
         var ids: [Int] = []
 
-        Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-            let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
-            let elementID = anchor(index)
-            let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
-            if recordsDays, let day = opensDay {
-                days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
-            }
-            var senderNumber = -1
-            var senderID: String?
-            var senderEntry: (number: Int, names: [String], ids: [Int]?)?
-            if kind.name != .system, let id = messageSender {
-                senderID = id
-                if let known = senderOf[id] {
-                    senderNumber = known.number
-                    senderEntry = known
-                } else {
-                    let participant = participants[id] ?? Participant(id: id, name: id)
-                    let shown = sender(participant)
-                    if let known = senderIndex[shown.name] {
-                        senderNumber = known
+        func addMessages(of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool) {
+            let messages = plan.conversation.messages
+            Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
+                let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
+                let elementID = anchor(index)
+                let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
+                if recordsDays, let day = opensDay {
+                    days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
+                }
+                var senderNumber = -1
+                var senderID: String?
+                var senderEntry: (number: Int, names: [String], ids: [Int]?)?
+                if kind.name != .system, let id = messageSender {
+                    senderID = id
+                    if let known = senderOf[id] {
+                        senderNumber = known.number
+                        senderEntry = known
                     } else {
-                        senderNumber = senders.count
-                        senderIndex[shown.name] = senderNumber
-                        senders.append(shown)
+                        let participant = participants[id] ?? Participant(id: id, name: id)
+                        let shown = sender(participant)
+                        if let known = senderIndex[shown.name] {
+                            senderNumber = known
+                        } else {
+                            senderNumber = senders.count
+                            senderIndex[shown.name] = senderNumber
+                            senders.append(shown)
+                        }
+                        var names = Set<String>()
+                        tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
+                        senderEntry = (senderNumber, names.sorted(), nil)
+                        senderOf[id] = senderEntry
                     }
-                    var names = Set<String>()
-                    tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                    senderEntry = (senderNumber, names.sorted(), nil)
-                    senderOf[id] = senderEntry
                 }
-            }
-            let flags = Self.flags(of: kind)
-            let text = Self.searchText(of: kind)
-            ids.removeAll(keepingCapacity: true)
-            tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
-            if let id = senderID, let known = senderEntry {
-                if let fromIDs = known.ids {
-                    ids += fromIDs
-                } else {
-                    let fromIDs = known.names.map(tokenID)
-                    senderOf[id]!.ids = fromIDs
-                    ids += fromIDs
+                let flags = Self.flags(of: kind)
+                let text = Self.searchText(of: kind)
+                ids.removeAll(keepingCapacity: true)
+                tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
+                if let id = senderID, let known = senderEntry {
+                    if let fromIDs = known.ids {
+                        ids += fromIDs
+                    } else {
+                        let fromIDs = known.names.map(tokenID)
+                        senderOf[id]!.ids = fromIDs
+                        ids += fromIDs
+                    }
                 }
+                if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
+                if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
+                if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
+                ids.sort()
+                var kept = 0
+                for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
+                    ids[kept] = ids[position]
+                    kept += 1
+                }
+                ids.removeLast(ids.count - kept)
+                documents.append(
+                    Document(
+                        page: page, file: file, anchor: elementID, sender: senderNumber,
+                        date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                        text: Self.resultText(text),
+                        // An exact-size copy: `ids` keeps its grown buffer for the next message.
+                        tokens: ids.withUnsafeBufferPointer { Array($0) }))
             }
-            if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
-            if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
-            if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
-            ids.sort()
-            var kept = 0
-            for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
-                ids[kept] = ids[position]
-                kept += 1
-            }
-            ids.removeLast(ids.count - kept)
-            documents.append(
-                Document(
-                    page: page, file: file, anchor: elementID, sender: senderNumber,
-                    date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                    text: Self.resultText(text),
-                    // An exact-size copy: `ids` keeps its grown buffer for the next message.
-                    tokens: ids.withUnsafeBufferPointer { Array($0) }))
         }
-    }
 
+        var newest: Document?
+        for page in pages {
+            let pageStart = documents.count
+            addMessages(of: plan, pages: page..<(page + 1), anchor: anchor, recordsDays: true)
+            if documents.count > pageStart { newest = documents.last }
+            // Thread replies are drawn on their root's page or on the thread's own pages: indexed
+            // with the files that hold them, but not in the date list (it follows the timeline).
+            for thread in plan.threads(rootedOnPages: page..<(page + 1)) {
+                let replies = thread.replies
+                addMessages(
+                    of: replies, pages: 0..<replies.pageCount,
+                    anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) }, recordsDays: false)
+            }
+            pageDocumentCounts.append(documents.count - pageStart)
+        }
+        return newest
+    }
     /// `add` for a site without search: the days, and the newest message as the only document.
-    private mutating func addDaysAndNewest(
-        _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool
-    ) {
+    private mutating func addDaysAndNewest(_ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String) {
         var newest: (page: Int, index: Int)?
         Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
             newest = (page, index)
-            guard recordsDays, let day = opensDay else { return }
+            guard let day = opensDay else { return }
             let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
             days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
         }
@@ -235,7 +268,13 @@ public struct SearchPart: Equatable, Sendable {
 
     /// Drops the messages and days of pages `page` and later (an append re-adds them).
     public mutating func removePages(from page: Int) {
-        documents.removeAll { $0.page >= page }
+        precondition(page >= firstLoadedPage, "pages before the first one read cannot be dropped")
+        if page < pageDocumentCounts.count {
+            let kept = pageDocumentCounts[firstLoadedPage..<page].reduce(0, +)
+            let paged = pageDocumentCounts[firstLoadedPage...].reduce(0, +)
+            documents.removeSubrange(kept..<paged)
+            pageDocumentCounts.removeLast(pageDocumentCounts.count - page)
+        }
         days.removeAll { $0.page >= page }
     }
 
@@ -301,53 +340,19 @@ public struct SearchPart: Equatable, Sendable {
     public static func == (lhs: SearchPart, rhs: SearchPart) -> Bool {
         lhs.conversationID == rhs.conversationID && lhs.title == rhs.title && lhs.senders == rhs.senders
             && lhs.vocabulary == rhs.vocabulary && lhs.documents == rhs.documents && lhs.days == rhs.days
+            && lhs.pageDocumentCounts == rhs.pageDocumentCounts && lhs.firstLoadedPage == rhs.firstLoadedPage
     }
 
-    // MARK: Cache file
+    // MARK: Cache files
 
-    private static let magic: [UInt8] = Array("SBP1".utf8)
+    private static let headMagic: [UInt8] = Array("SBP2".utf8)
+    private static let pageMagic: [UInt8] = Array("SBD2".utf8)
 
-    /// The part as bytes (`.scrollback/search/<id>.bin`).
-    public func encoded() -> [UInt8] {
+    /// The part's head file (`.scrollback/search/<id>.bin`): title, senders, vocabulary, each
+    /// page's document count, the documents of no page, and the days.
+    public func encodedHead() -> [UInt8] {
         var writer = ByteWriter()
-        writer.bytes = Self.magic
-        writeHeader(to: &writer)
-        writer.varint(vocabulary.count)
-        for token in vocabulary { writer.string(token) }
-        writer.varint(documents.count)
-        writeDocuments(documents.indices, to: &writer)
-        writeDays(to: &writer)
-        return writer.bytes
-    }
-
-    /// The same bytes as `encoded()`, copying from `previousBytes` (the encoding of `previous`)
-    /// the vocabulary and the documents this part still starts with, and encoding only what
-    /// follows: an appended conversation's part is mostly its previous one.
-    public func encoded(reusing previousBytes: [UInt8], of previous: SearchPart) -> [UInt8] {
-        var header = ByteWriter()
-        header.bytes = Self.magic
-        writeHeader(to: &header)
-        var kept = 0
-        while kept < min(previous.documents.count, documents.count), previous.documents[kept] == documents[kept] {
-            kept += 1
-        }
-        guard previousBytes.starts(with: header.bytes), vocabulary.starts(with: previous.vocabulary),
-            let layout = Self.layout(of: previousBytes, headerEnd: header.bytes.count, keptDocuments: kept)
-        else { return encoded() }
-        var writer = header
-        // One allocation: the previous bytes are most of it.
-        writer.bytes.reserveCapacity(previousBytes.count + (documents.count - kept) * 256 + 65_536)
-        writer.varint(vocabulary.count)
-        writer.bytes += previousBytes[layout.vocabulary]
-        for token in vocabulary[previous.vocabulary.count...] { writer.string(token) }
-        writer.varint(documents.count)
-        writer.bytes += previousBytes[layout.keptDocuments]
-        writeDocuments(kept..<documents.count, to: &writer)
-        writeDays(to: &writer)
-        return writer.bytes
-    }
-
-    private func writeHeader(to writer: inout ByteWriter) {
+        writer.bytes = Self.headMagic
         writer.string(conversationID)
         writer.string(title)
         writer.varint(senders.count)
@@ -356,12 +361,44 @@ public struct SearchPart: Equatable, Sendable {
             writer.string(sender.initials)
             writer.string(sender.avatar ?? "")
         }
+        writer.varint(vocabulary.count)
+        for token in vocabulary { writer.string(token) }
+        writer.varint(pageDocumentCounts.count)
+        for count in pageDocumentCounts { writer.varint(count) }
+        let paged = pageDocumentCounts[firstLoadedPage...].reduce(0, +)
+        Self.write(documents[paged...], to: &writer)
+        writer.varint(days.count)
+        for day in days {
+            writer.string(day.iso)
+            writer.string(day.text)
+            writer.varint(day.page)
+            writer.string(day.file)
+            writer.string(day.anchor)
+        }
+        return writer.bytes
     }
 
-    /// Documents `range`; dates are written as the difference from the document before.
-    private func writeDocuments(_ range: Range<Int>, to writer: inout ByteWriter) {
-        var previousDate: Int64 = range.lowerBound > 0 ? documents[range.lowerBound - 1].date : 0
-        for document in documents[range] {
+    /// The files of pages `page` and later (`.scrollback/search/<id>/<page>.bin`), in page order:
+    /// each page's documents.
+    public func encodedPages(from page: Int) -> [[UInt8]] {
+        precondition(page >= firstLoadedPage, "pages before the first one read are not held")
+        var start = pageDocumentCounts[firstLoadedPage..<min(page, pageDocumentCounts.count)].reduce(0, +)
+        var files: [[UInt8]] = []
+        for count in pageDocumentCounts.dropFirst(page) {
+            var writer = ByteWriter()
+            writer.bytes = Self.pageMagic
+            Self.write(documents[start..<(start + count)], to: &writer)
+            files.append(writer.bytes)
+            start += count
+        }
+        return files
+    }
+
+    /// Documents, counted; dates are written as the difference from the document before.
+    private static func write(_ documents: ArraySlice<Document>, to writer: inout ByteWriter) {
+        writer.varint(documents.count)
+        var previousDate: Int64 = 0
+        for document in documents {
             writer.varint(document.page)
             writer.string(document.file)
             writer.string(document.anchor)
@@ -379,64 +416,11 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
-    private func writeDays(to writer: inout ByteWriter) {
-        writer.varint(days.count)
-        for day in days {
-            writer.string(day.iso)
-            writer.string(day.text)
-            writer.varint(day.page)
-            writer.string(day.file)
-            writer.string(day.anchor)
-        }
-    }
-
-    /// Where, in an encoded part whose header ends at `headerEnd`, its vocabulary's tokens lie and
-    /// its first `keptDocuments` documents; `nil` when the bytes end too soon.
-    private static func layout(
-        of bytes: [UInt8], headerEnd: Int, keptDocuments: Int
-    ) -> (
-        vocabulary: Range<Int>, keptDocuments: Range<Int>
-    )? {
-        var reader = ByteReader(bytes)
-        reader.offset = headerEnd
-        guard let tokenCount = reader.varint() else { return nil }
-        let vocabularyStart = reader.offset
-        for _ in 0..<max(0, tokenCount) { guard reader.skipString() else { return nil } }
-        let vocabulary = vocabularyStart..<reader.offset
-        guard let documentCount = reader.varint(), keptDocuments <= documentCount else { return nil }
-        let documentsStart = reader.offset
-        for _ in 0..<keptDocuments {
-            guard reader.varint() != nil, reader.skipString(), reader.skipString(), reader.varint() != nil,
-                reader.varint() != nil, reader.varint() != nil, reader.skipString(), let count = reader.varint()
-            else { return nil }
-            for _ in 0..<max(0, count) { guard reader.varint() != nil else { return nil } }
-        }
-        return (vocabulary, documentsStart..<reader.offset)
-    }
-
-    /// A part from `encoded()`'s bytes; `nil` when they are not one.
-    public init?(decoding bytes: [UInt8]) {
-        guard bytes.starts(with: Self.magic) else { return nil }
-        var reader = ByteReader(bytes)
-        reader.offset = Self.magic.count
-        guard let id = reader.string(), let title = reader.string(), let senderCount = reader.varint() else {
-            return nil
-        }
-        self.init(conversationID: id, title: title)
-        for _ in 0..<max(0, senderCount) {
-            guard let name = reader.string(), let initials = reader.string(), let avatar = reader.string() else {
-                return nil
-            }
-            senders.append(Sender(name: name, initials: initials, avatar: avatar.isEmpty ? nil : avatar))
-        }
-        guard let tokenCount = reader.varint() else { return nil }
-        vocabulary.reserveCapacity(tokenCount)
-        for _ in 0..<max(0, tokenCount) {
-            guard let token = reader.string() else { return nil }
-            vocabulary.append(token)
-        }
+    /// `write`'s documents, read from `reader`; `nil` when the bytes are not such documents.
+    private static func readDocuments(from reader: inout ByteReader, tokenCount: Int) -> [Document]? {
         guard let documentCount = reader.varint() else { return nil }
-        documents.reserveCapacity(documentCount)
+        var documents: [Document] = []
+        documents.reserveCapacity(max(0, documentCount))
         var previousDate: Int64 = 0
         for _ in 0..<max(0, documentCount) {
             guard let page = reader.varint(), let file = reader.string(), let anchor = reader.string(),
@@ -457,10 +441,41 @@ public struct SearchPart: Equatable, Sendable {
             documents.append(
                 Document(
                     page: page, file: file, anchor: anchor, sender: sender - 1, date: previousDate, flags: flags,
-                    text: text,
-                    tokens: tokens))
+                    text: text, tokens: tokens))
         }
-        guard let dayCount = reader.varint() else { return nil }
+        return documents
+    }
+
+    /// A part from its head file and the files of pages `firstPage` and later (`page` gives a
+    /// page's file, `nil` when it cannot be read); `nil` when they are not a part's files.
+    public init?(decodingHead head: [UInt8], fromPage firstPage: Int = 0, page: (Int) -> [UInt8]?) {
+        guard head.starts(with: Self.headMagic) else { return nil }
+        var reader = ByteReader(head)
+        reader.offset = Self.headMagic.count
+        guard let id = reader.string(), let title = reader.string(), let senderCount = reader.varint() else {
+            return nil
+        }
+        self.init(conversationID: id, title: title)
+        for _ in 0..<max(0, senderCount) {
+            guard let name = reader.string(), let initials = reader.string(), let avatar = reader.string() else {
+                return nil
+            }
+            senders.append(Sender(name: name, initials: initials, avatar: avatar.isEmpty ? nil : avatar))
+        }
+        guard let tokenCount = reader.varint() else { return nil }
+        vocabulary.reserveCapacity(max(0, tokenCount))
+        for _ in 0..<max(0, tokenCount) {
+            guard let token = reader.string() else { return nil }
+            vocabulary.append(token)
+        }
+        guard let pageCount = reader.varint() else { return nil }
+        for _ in 0..<max(0, pageCount) {
+            guard let count = reader.varint() else { return nil }
+            pageDocumentCounts.append(count)
+        }
+        guard let unpaged = Self.readDocuments(from: &reader, tokenCount: tokenCount),
+            let dayCount = reader.varint()
+        else { return nil }
         for _ in 0..<max(0, dayCount) {
             guard let iso = reader.string(), let text = reader.string(), let page = reader.varint(),
                 let file = reader.string(), let anchor = reader.string()
@@ -468,5 +483,16 @@ public struct SearchPart: Equatable, Sendable {
             days.append(Day(iso: iso, text: text, page: page, file: file, anchor: anchor))
         }
         guard reader.atEnd else { return nil }
+        firstLoadedPage = min(max(0, firstPage), pageDocumentCounts.count)
+        for number in firstLoadedPage..<pageDocumentCounts.count {
+            guard let bytes = page(number), bytes.starts(with: Self.pageMagic) else { return nil }
+            var pageReader = ByteReader(bytes)
+            pageReader.offset = Self.pageMagic.count
+            guard let pageDocuments = Self.readDocuments(from: &pageReader, tokenCount: tokenCount),
+                pageDocuments.count == pageDocumentCounts[number], pageReader.atEnd
+            else { return nil }
+            documents += pageDocuments
+        }
+        documents += unpaged
     }
 }

@@ -48,8 +48,23 @@ struct BuildManifest: Codable, Equatable {
         /// The conversation's `AppendCheckpoint` file, relative to the output (JSON logs only).
         var checkpoint: String?
         /// The conversation's cached `SearchPart` (messages for the search index, days for the
-        /// date list), relative to the output.
+        /// date list): its head file, relative to the output.
         var searchPart: String?
+        /// How many page files the search part has (`SearchStep.pagePath`).
+        var searchPageCount: Int?
+
+        /// The files of `.scrollback/` that are the conversation's: its checkpoint, its search
+        /// part's head and pages.
+        var cachedFiles: [String] {
+            var files = checkpoint.map { [$0] } ?? []
+            if let searchPart {
+                files.append(searchPart)
+                files += (0..<(searchPageCount ?? 0)).map {
+                    SearchStep.pagePath(conversationID: conversationID, page: $0)
+                }
+            }
+            return files
+        }
     }
 
     /// `path` relative to `inputRoot` (media are always inside it; anything else is kept as it is).

@@ -94,7 +94,7 @@ struct ConversationWorker: Sendable {
             entry.checkpoint = nil
         }
         var folder = StagedFolder(root: parts)
-        let files = entry.files + (entry.checkpoint.map { [$0] } ?? []) + (entry.searchPart.map { [$0] } ?? [])
+        let files = entry.files + entry.cachedFiles
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
@@ -175,7 +175,7 @@ struct ConversationWorker: Sendable {
             else { return nil }
         }
         var folder = StagedFolder(root: parts)
-        let files = previous.files + (previous.checkpoint.map { [$0] } ?? []) + (previous.searchPart.map { [$0] } ?? [])
+        let files = previous.files + previous.cachedFiles
         guard (try? folder.link(files, from: previousOutput)) == true else {
             FileSystem.removeTree(parts)
             return nil
@@ -252,7 +252,8 @@ struct ConversationWorker: Sendable {
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
             pageCount: plan.pageCount, pageDays: plan.pageDays,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
-            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part)
+            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part,
+            searchPageCount: searchFiles.pageCount)
         return (entry, plan)
     }
 

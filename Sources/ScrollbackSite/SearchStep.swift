@@ -9,12 +9,29 @@ import ScrollbackSearch
 ///
 /// Each conversation's worker makes its `SearchPart` from the plan it renders (its messages and
 /// the first message of each day), writes the conversation's date list from it, and caches it
-/// as `.scrollback/search/<id>.bin`; a reused conversation links the cached part, an appended one
-/// updates it. The `writeSearchIndex` step merges the published parts into `search/`.
+/// as `.scrollback/search/<id>.bin` and one file per page in `.scrollback/search/<id>/`; a reused
+/// conversation links the cached part, an appended one writes its last pages again and links the
+/// others. The `writeSearchIndex` step merges the published parts into `search/`.
 enum SearchStep {
-    /// Where a conversation's part is cached, relative to the output.
+    /// Where a conversation's part's head is cached, relative to the output.
     static func partPath(conversationID: String) -> String {
         BuildManifest.folderName + "/search/" + conversationID + ".bin"
+    }
+
+    /// Where the documents of page `page` of a conversation's part are cached, relative to the output.
+    static func pagePath(conversationID: String, page: Int) -> String {
+        BuildManifest.folderName + "/search/" + conversationID + "/\(page).bin"
+    }
+
+    /// The cached part of `conversationID` in the site at `root`, with the documents of pages
+    /// `firstPage` and later; `nil` when a file is missing or damaged.
+    static func readPart(conversationID: String, in root: String, fromPage firstPage: Int = 0) -> SearchPart? {
+        guard let head = LogReader.contents(ofFile: root + "/" + partPath(conversationID: conversationID)) else {
+            return nil
+        }
+        return SearchPart(decodingHead: head, fromPage: firstPage) { page in
+            LogReader.contents(ofFile: root + "/" + pagePath(conversationID: conversationID, page: page))
+        }
     }
 
     /// How results show `participant`.
@@ -28,33 +45,27 @@ enum SearchStep {
 
 extension ConversationWorker {
     /// Adds pages `pages` of `plan` to `part`, then writes the conversation's date list and the
-    /// part into `folder`; returns the date list's site path and the part's cache path. `previous`
-    /// is the part's cache file the append path started from (its bytes are reused).
+    /// part's head and the files of those pages into `folder`; returns the date list's site path,
+    /// the part's head path and its page count.
     func writeSearchPart(
         _ part: inout SearchPart, plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String,
-        reusing previous: (bytes: [UInt8], part: SearchPart)? = nil, into folder: inout StagedFolder
-    ) throws -> (dateList: String, part: String) {
-        part.add(plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
+        into folder: inout StagedFolder
+    ) throws -> (dateList: String, part: String, pageCount: Int) {
         // The date list's "newest" is the timeline's last message.
-        let newest = part.documents.last
-        // Thread replies are drawn on their root's page or on the thread's own pages: indexed with
-        // the files that hold them, but not in the date list (it follows the timeline).
-        for thread in config.search ? plan.threads(rootedOnPages: pages) : [] {
-            let replies = thread.replies
-            part.add(
-                replies, pages: 0..<replies.pageCount,
-                anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) },
-                sender: SearchStep.sender, recordsDays: false)
-        }
+        let newest = part.add(
+            plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
         let dateList = renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,
             days: part.days.map { .init(iso: $0.iso, text: $0.text, file: $0.file, anchor: $0.anchor) },
             newest: newest.map { ($0.file, $0.anchor) }, locale: plan.options.locale)
         try folder.write(dateList.contents, at: dateList.path)
-        let partPath = SearchStep.partPath(conversationID: part.conversationID)
-        try folder.write(
-            previous.map { part.encoded(reusing: $0.bytes, of: $0.part) } ?? part.encoded(), at: partPath)
-        return (dateList.path, partPath)
+        let id = part.conversationID
+        let partPath = SearchStep.partPath(conversationID: id)
+        try folder.write(part.encodedHead(), at: partPath)
+        for (offset, bytes) in part.encodedPages(from: pages.lowerBound).enumerated() {
+            try folder.write(bytes, at: SearchStep.pagePath(conversationID: id, page: pages.lowerBound + offset))
+        }
+        return (dateList.path, partPath, part.pageDocumentCounts.count)
     }
 }
 
@@ -71,9 +82,8 @@ extension BuildRun {
         }
         var parts: [SearchPart] = []
         for entry in outcomes.compactMap(\.entry) {
-            guard let path = entry.searchPart,
-                let bytes = LogReader.contents(ofFile: staging + "/" + path),
-                let part = SearchPart(decoding: bytes)
+            guard entry.searchPart != nil,
+                let part = SearchStep.readPart(conversationID: entry.conversationID, in: staging)
             else { throw Self.damagedSearchPart(entry) }
             parts.append(part)
         }
@@ -93,9 +103,7 @@ extension BuildRun {
     /// previous index is gone.
     private func updatePreviousSearchIndex() throws -> Bool {
         guard let previous = previousManifest, let source = output?.path, !outcomes.isEmpty else { return false }
-        let previousParts = Dictionary(
-            previous.entries.compactMap { entry in entry.searchPart.map { (entry.conversationID, $0) } },
-            uniquingKeysWith: { first, _ in first })
+        let previousParts = Set(previous.entries.filter { $0.searchPart != nil }.map(\.conversationID))
         var changes: [SearchIndex.PartChange] = []
         for outcome in outcomes {
             guard let entry = outcome.entry else { continue }
@@ -107,12 +115,11 @@ extension BuildRun {
             } else {
                 // Rebuilt in full (e.g. an append that opened a new page): compared with the
                 // previous part, it may still only have gained messages.
-                guard let previousPath = previousParts[entry.conversationID],
-                    let previousBytes = LogReader.contents(ofFile: source + "/" + previousPath),
-                    let before = SearchPart(decoding: previousBytes)
+                guard previousParts.contains(entry.conversationID),
+                    let before = SearchStep.readPart(conversationID: entry.conversationID, in: source)
                 else { return false }
-                guard let path = entry.searchPart, let bytes = LogReader.contents(ofFile: staging + "/" + path),
-                    let now = SearchPart(decoding: bytes)
+                guard entry.searchPart != nil,
+                    let now = SearchStep.readPart(conversationID: entry.conversationID, in: staging)
                 else { throw Self.damagedSearchPart(entry) }
                 changes.append(.changed(previous: before, current: now))
             }

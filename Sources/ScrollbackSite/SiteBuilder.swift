@@ -361,7 +361,7 @@ struct BuildRun {
             for top in Set(entry.files.map(Self.topLevelName)).sorted() {
                 try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
             }
-            for cached in [entry.checkpoint, entry.searchPart].compactMap({ $0 }) {
+            for cached in entry.cachedFiles {
                 let destination = staging + "/" + cached
                 try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
                 try FileSystem.move(parts + "/" + cached, to: destination)

@@ -58,53 +58,52 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertGreaterThan(made.days.count, 4)
     }
 
-    func testPartRoundTripsThroughItsCacheFile() {
+    /// `part` as its cache files would read it back, from page `firstPage` on (`pages` replaces
+    /// page files by number).
+    func decoded(_ part: SearchPart, fromPage firstPage: Int = 0, pages: [Int: [UInt8]?] = [:]) -> SearchPart? {
+        let files = part.encodedPages(from: 0)
+        return SearchPart(decodingHead: part.encodedHead(), fromPage: firstPage) { page in
+            if let replaced = pages[page] { return replaced }
+            return page < files.count ? files[page] : nil
+        }
+    }
+
+    func testPartRoundTripsThroughItsCacheFiles() throws {
         let made = part(id: "alpha", count: 30) { "Dũng said \($0) 🍕" }
-        XCTAssertEqual(SearchPart(decoding: made.encoded()), made)
-        XCTAssertNil(SearchPart(decoding: Array(made.encoded().dropLast())))
+        XCTAssertEqual(made.pageDocumentCounts, [10, 10, 10])
+        XCTAssertEqual(decoded(made), made)
+        XCTAssertNil(SearchPart(decodingHead: Array(made.encodedHead().dropLast())) { _ in nil })
+        XCTAssertNil(decoded(made, pages: [1: nil]), "a page file missing")
+        XCTAssertNil(decoded(made, pages: [1: made.encodedPages(from: 2)[0].dropLast()]), "a page file cut short")
+        // Read from page 2 on: the documents of the pages before are neither read nor needed.
+        let tail = try XCTUnwrap(decoded(made, fromPage: 2, pages: [0: nil, 1: nil]))
+        XCTAssertEqual(tail.firstLoadedPage, 2)
+        XCTAssertEqual(tail.firstDocument, 20)
+        XCTAssertEqual(tail.documents[...], made.documents[20...])
+        XCTAssertEqual(tail.vocabulary, made.vocabulary)
+        XCTAssertEqual(tail.days, made.days)
     }
 
-    func testAnAppendedPartReusesThePreviousBytesForTheSameFile() throws {
+    func testAnAppendReadsAndWritesOnlyTheLastPagesAndGivesTheFullBuildsPart() throws {
         let previous = part(id: "alpha", count: 30) { "word\($0 % 7)" }
-        let previousBytes = previous.encoded()
-        // As the append path does: the last page again, with the new messages.
-        var appended = previous
+        let previousPages = previous.encodedPages(from: 0)
+        // As the append path does: the last page read, dropped and made again with the new messages.
+        var appended = try XCTUnwrap(decoded(previous, fromPage: 2, pages: [0: nil, 1: nil]))
         appended.removePages(from: 2)
-        add(to: &appended, count: 35, firstPage: 2) { $0 < 30 ? "word\($0 % 7)" : "new\($0)" }
-        XCTAssertEqual(appended.documents.count, 35)
-        XCTAssertEqual(appended.encoded(reusing: previousBytes, of: previous), appended.encoded())
-        // The kept documents are copied, not encoded again: a byte changed in one shows.
-        var marked = previousBytes
-        let text = Array("word0".utf8)
-        let at = try XCTUnwrap(
-            (0...(marked.count - text.count)).first { Array(marked[$0..<($0 + text.count)]) == text })
-        marked[at + 3] = UInt8(ascii: "e")
-        let copied = appended.encoded(reusing: marked, of: previous)
-        XCTAssertEqual(copied.count, appended.encoded().count)
-        XCTAssertNotEqual(copied, appended.encoded())
-        // Anything else is encoded in full, the same.
-        var renamed = appended
-        renamed.title = "Renamed"
-        XCTAssertEqual(renamed.encoded(reusing: previousBytes, of: previous), renamed.encoded())
-        var edited = appended
-        edited.documents[3].text = "edited"
-        XCTAssertEqual(edited.encoded(reusing: previousBytes, of: previous), edited.encoded())
-        XCTAssertEqual(SearchPart(decoding: appended.encoded(reusing: previousBytes, of: previous)), appended)
-    }
-
-    func testLaterAddsReuseTheVocabularyAlsoAfterDecoding() throws {
-        // A conversation adds its timeline, then each thread: one token, one id across the calls.
-        var part = part(id: "alpha", count: 12) { "shared first\($0)" }
-        let shared = try XCTUnwrap(part.vocabulary.firstIndex(of: "shared"))
-        add(to: &part, count: 4) { "shared second\($0)" }  // (message 4 would be a photo)
-        XCTAssertEqual(part.vocabulary.filter { $0 == "shared" }.count, 1)
-        XCTAssertTrue(part.documents.suffix(4).allSatisfy { $0.tokens.contains(shared) })
-        // The same from the cache file (an append decodes the part, then adds the new pages).
-        var decoded = try XCTUnwrap(SearchPart(decoding: part.encoded()))
-        add(to: &decoded, count: 3) { "shared third\($0)" }
-        XCTAssertEqual(decoded.vocabulary.filter { $0 == "shared" }.count, 1)
-        XCTAssertTrue(decoded.documents.suffix(3).allSatisfy { $0.tokens.contains(shared) })
-        XCTAssertEqual(decoded.vocabulary.prefix(part.vocabulary.count), part.vocabulary[...])
+        XCTAssertEqual(appended.documents, [])
+        add(to: &appended, count: 45, firstPage: 2) { $0 < 30 ? "word\($0 % 7)" : "new\($0)" }
+        XCTAssertEqual(appended.pageDocumentCounts, [10, 10, 10, 10, 5])
+        XCTAssertEqual(appended.documents.count, 25)
+        // Known tokens keep their numbers, so the kept page files stay right.
+        XCTAssertEqual(appended.vocabulary.prefix(previous.vocabulary.count), previous.vocabulary[...])
+        let written = appended.encodedPages(from: 2)
+        XCTAssertEqual(written.count, 3)
+        let files = Array(previousPages.prefix(2)) + written
+        let whole = try XCTUnwrap(SearchPart(decodingHead: appended.encodedHead()) { files[$0] })
+        let full = part(id: "alpha", count: 45) { $0 < 30 ? "word\($0 % 7)" : "new\($0)" }
+        XCTAssertEqual(whole, full)
+        XCTAssertEqual(full.encodedPages(from: 0), files)
+        XCTAssertEqual(full.encodedHead(), appended.encodedHead())
     }
 
     func testWithoutSearchOnlyTheDaysAndTheNewestMessageAreKept() {
@@ -116,7 +115,8 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(daysOnly.documents.first?.page, full.documents.last?.page)
         XCTAssertEqual(daysOnly.documents.first?.date, full.documents.last?.date)
         XCTAssertEqual(daysOnly.vocabulary, [])
-        XCTAssertEqual(SearchPart(decoding: daysOnly.encoded()), daysOnly)
+        XCTAssertEqual(daysOnly.pageDocumentCounts, [])
+        XCTAssertEqual(decoded(daysOnly), daysOnly)
     }
 
     func testAppendingPagesGivesTheSamePartAsAFullBuild() {

@@ -89,6 +89,15 @@ struct AppendTests {
         #expect(AppendCheckpoint(decoding: Array(bytes.dropLast())) == nil)
         // FNV-1a 64, the same in every process (Swift's `Hasher` is seeded per process).
         #expect(AppendCheckpoint.idHash("m1") == 0x08A9_8B07_B550_9B6B)
+        // An append's checkpoint copies the old records' bytes: the same file as encoding them all.
+        var appended = checkpoint
+        appended.prefixLength = 1300
+        appended.records.append(
+            .init(start: 212, length: 40, sortedIndex: 2, idHash: AppendCheckpoint.idHash("m2"), replyTarget: 1))
+        #expect(appended.encoded(reusing: bytes, keptRecords: 2) == appended.encoded())
+        var marked = bytes
+        marked[AppendCheckpoint.headerSize] ^= 1
+        #expect(appended.encoded(reusing: marked, keptRecords: 2) != appended.encoded())  // copied, not encoded
     }
 
     @Test("one message by the same sender soon after: the old last message's group changes; fast path")

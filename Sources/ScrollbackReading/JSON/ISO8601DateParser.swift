@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 
 /// A hand-written parser for the ISO 8601 / RFC 3339 date-times logs use, e.g.
 /// `2024-05-03T09:41:00Z`, `2024-05-03T09:41:00.250+02:00`.
@@ -23,7 +24,7 @@ enum ISO8601DateParser {
         guard let year = cursor.digits(4), cursor.expect(0x2D), let month = cursor.digits(2), cursor.expect(0x2D),
             let day = cursor.digits(2)
         else { return nil }
-        guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
+        guard month >= 1, month <= 12, day >= 1, day <= CivilCalendar.daysInMonth(month, year: year) else { return nil }
         guard let separator = cursor.peek(), separator == 0x54 || separator == 0x74 || separator == 0x20 else {
             return nil
         }
@@ -71,7 +72,7 @@ enum ISO8601DateParser {
             return nil
         }
         guard cursor.peek() == nil else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
         let local = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + seconds
         return Date(timeIntervalSince1970: local)
     }
@@ -102,27 +103,5 @@ enum ISO8601DateParser {
             index += length
             return value
         }
-    }
-
-    static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 
 /// The times a Markdown log writes in message headers (spec §2), and the calendar that turns
 /// them into dates in the conversation's time zone.
@@ -66,7 +67,7 @@ struct MarkdownClock {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
-            (1...12).contains(month), day >= 1, day <= ISO8601DateParser.daysInMonth(month, year: year)
+            (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(month, year: year)
         else { return nil }
         return Day(year: year, month: month, day: day)
     }

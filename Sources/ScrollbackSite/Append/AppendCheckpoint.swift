@@ -61,6 +61,13 @@ struct AppendCheckpoint: Equatable {
 
     /// The file's bytes.
     func encoded() -> [UInt8] {
+        encoded(reusing: [], keptRecords: 0)
+    }
+
+    /// The file's bytes, with the first `keptRecords` records copied from `previous` (the bytes
+    /// of a checkpoint that starts with the same records): an append's checkpoint is the
+    /// previous one with a few records more.
+    func encoded(reusing previous: [UInt8], keptRecords: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerSize + records.count * Self.recordSize)
         func put<T: FixedWidthInteger>(_ value: T) {
@@ -79,7 +86,10 @@ struct AppendCheckpoint: Equatable {
         put(maxDate.bitPattern)
         put(UInt64(idsAreOwnAnchors ? 1 : 0))
         put(UInt64(records.count))
-        for record in records {
+        let keptEnd = Self.headerSize + keptRecords * Self.recordSize
+        precondition(keptRecords <= records.count && (keptRecords == 0 || previous.count >= keptEnd), "no such records")
+        if keptRecords > 0 { bytes += previous[Self.headerSize..<keptEnd] }
+        for record in records[keptRecords...] {
             put(UInt64(record.start))
             put(UInt32(truncatingIfNeeded: record.length))
             put(UInt32(truncatingIfNeeded: record.sortedIndex))

@@ -109,7 +109,8 @@ extension ConversationWorker {
             guard diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
             else { return nil }
             return appendedEntry(
-                input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint, chosen: chosen,
+                input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint,
+                storedCheckpoint: stored, chosen: chosen,
                 conversation: conversation, trace: trace, firstPage: firstPage, into: parts)
         }
     }
@@ -118,7 +119,8 @@ extension ConversationWorker {
     /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
     private func appendedEntry(
         _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
-        checkpoint: AppendCheckpoint, chosen: [Int], conversation: Conversation, trace: JSONMessageTrace,
+        checkpoint: AppendCheckpoint, storedCheckpoint: [UInt8], chosen: [Int], conversation: Conversation,
+        trace: JSONMessageTrace,
         firstPage: Int, into parts: String
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         let records = checkpoint.records
@@ -132,17 +134,20 @@ extension ConversationWorker {
         // The new messages must sort after every old one: dated no earlier than the old last one
         // (ties keep file order, and they come last in the file).
         let sortedPosition = { (readIndex: Int) in trace.sortedPositions?[readIndex] ?? readIndex }
-        let oldHashes = Set(records.map(\.idHash))
         let previousWarnings = Set(previous.warnings.map(\.message))
+        var newHashes = Set<UInt64>()
         for readIndex in chosenCount..<messages.count {
             let position = sortedPosition(readIndex)
             guard position >= chosenCount else { return nil }
             let message = messages[position]
             guard message.date.timeIntervalSinceReferenceDate >= checkpoint.maxDate,
-                !oldHashes.contains(AppendCheckpoint.idHash(message.id)), SiteRenderer.hasOwnAnchor(message.id),
+                SiteRenderer.hasOwnAnchor(message.id),
                 !previousWarnings.contains(Problem.unknownReplyTarget(message.id).message)
             else { return nil }
+            newHashes.insert(AppendCheckpoint.idHash(message.id))
         }
+        // One pass over the old records (a set of every old id would cost more than the append).
+        guard !records.contains(where: { newHashes.contains($0.idHash) }) else { return nil }
         for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
         guard !Self.reachesBack(messages) else { return nil }
         // The rest of the file after the last message must be what followed the old last one.
@@ -165,6 +170,7 @@ extension ConversationWorker {
 
         var written: [String] = []
         var searchChange: SearchIndex.PartChange?
+        var searchPageCount = 0
         var folder = StagedFolder(root: parts)
         do {
             let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
@@ -176,11 +182,11 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return nil
             }
-            // The search part and date list: the previous ones up to the first page rendered
-            // again, then that page's messages on (every id is its own anchor here).
-            guard let previousPart = previous.searchPart,
-                let stored = LogReader.contents(ofFile: previousOutput + "/" + previousPart),
-                var part = SearchPart(decoding: stored)
+            // The search part and date list: the previous part's pages from the first one
+            // rendered again are read, dropped and made again (every id is its own anchor here);
+            // the files of the pages before are linked.
+            guard previous.searchPart != nil,
+                var part = SearchStep.readPart(conversationID: conversation.id, in: previousOutput, fromPage: firstPage)
             else {
                 FileSystem.removeTree(parts)
                 return nil
@@ -188,12 +194,18 @@ extension ConversationWorker {
             let previousSearchPart = part
             part.removePages(from: firstPage)
             let searchFiles = try writeSearchPart(
-                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id },
-                reusing: (stored, previousSearchPart), into: &folder)
+                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
             written.append(searchFiles.dateList)
+            searchPageCount = searchFiles.pageCount
             searchChange = .changed(previous: previousSearchPart, current: part)
+            let keptSearchPages = (0..<min(firstPage, searchFiles.pageCount)).map {
+                SearchStep.pagePath(conversationID: conversation.id, page: $0)
+            }
             let writtenSet = Set(written)
-            guard try folder.link(previous.files.filter { !writtenSet.contains($0) }, from: previousOutput) else {
+            guard
+                try folder.link(
+                    previous.files.filter { !writtenSet.contains($0) } + keptSearchPages, from: previousOutput)
+            else {
                 FileSystem.removeTree(parts)
                 return nil
             }
@@ -242,7 +254,8 @@ extension ConversationWorker {
             return nil
         }
         do {
-            try folder.write(newCheckpoint.encoded(), at: checkpointPath)
+            try folder.write(
+                newCheckpoint.encoded(reusing: storedCheckpoint, keptRecords: oldCount), at: checkpointPath)
         } catch {
             FileSystem.removeTree(parts)
             return nil
@@ -260,6 +273,7 @@ extension ConversationWorker {
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = checkpointPath
         entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
+        entry.searchPageCount = searchPageCount
         return searchChange.map { (entry, $0) }
     }
 }
