@@ -45,8 +45,10 @@ struct BuildManifest: Codable, Equatable {
         var media: [Media]
         /// Warnings the conversation had, re-reported when it is reused.
         var warnings: [StoredDiagnostic]
-        /// The conversation's `AppendCheckpoint` file, relative to the output (JSON logs only).
+        /// The conversation's `AppendCheckpoint` header file, relative to the output (JSON logs only).
         var checkpoint: String?
+        /// How many block files the checkpoint has (`AppendCheckpoint.blockPath`).
+        var checkpointBlocks: Int?
         /// The conversation's cached `SearchPart` (messages for the search index, days for the
         /// date list): its head file, relative to the output.
         var searchPart: String?
@@ -56,7 +58,13 @@ struct BuildManifest: Codable, Equatable {
         /// The files of `.scrollback/` that are the conversation's: its checkpoint, its search
         /// part's head and pages.
         var cachedFiles: [String] {
-            var files = checkpoint.map { [$0] } ?? []
+            var files: [String] = []
+            if let checkpoint {
+                files.append(checkpoint)
+                files += (0..<(checkpointBlocks ?? 0)).map {
+                    AppendCheckpoint.blockPath(conversationID: conversationID, block: $0)
+                }
+            }
             if let searchPart {
                 files.append(searchPart)
                 files += (0..<(searchPageCount ?? 0)).map {

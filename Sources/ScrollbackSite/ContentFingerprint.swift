@@ -9,29 +9,42 @@ import Foundation
 enum ContentFingerprint {
     /// The fingerprint of `bytes` as 32 lowercase hex digits.
     static func hex(of bytes: UnsafeRawBufferPointer) -> String {
+        hexes(ofPrefixes: [bytes.count], of: bytes)[0]
+    }
+
+    /// The fingerprints of the first `lengths[i]` bytes of `bytes` (ascending, none past the
+    /// end), in one pass: an append checks the old part of a log and fingerprints the new one
+    /// and the whole file, and the log may be hundreds of megabytes.
+    static func hexes(ofPrefixes lengths: [Int], of bytes: UnsafeRawBufferPointer) -> [String] {
         // Two independent multiply-rotate lanes over 8-byte words; each lane is a
-        // dependency chain, so the CPU runs them side by side.
-        var laneA: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        var laneB: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
-        let wordCount = bytes.count / 8
+        // dependency chain, so the CPU runs them side by side. The length is mixed in at the
+        // end, so one pass serves every prefix.
+        var laneA: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var laneB: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         var index = 0
-        while index < wordCount {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
-            laneA = rotate((laneA ^ word) &* 0xFF51_AFD7_ED55_8CCD, 31)
-            laneB = rotate((laneB &+ word) &* 0xC4CE_B9FE_1A85_EC53, 29)
-            index &+= 1
+        var fingerprints: [String] = []
+        for length in lengths {
+            precondition(length <= bytes.count && length >= index * 8, "prefixes ascend and stay in the bytes")
+            let wordCount = length / 8
+            while index < wordCount {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
+                laneA = rotate((laneA ^ word) &* 0xFF51_AFD7_ED55_8CCD, 31)
+                laneB = rotate((laneB &+ word) &* 0xC4CE_B9FE_1A85_EC53, 29)
+                index &+= 1
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            for offset in (wordCount * 8)..<length {
+                tail |= UInt64(bytes[offset]) << shift
+                shift += 8
+            }
+            let endA = rotate((laneA ^ tail ^ UInt64(length)) &* 0xFF51_AFD7_ED55_8CCD, 31)
+            let endB = rotate((laneB &+ tail &+ UInt64(length)) &* 0xC4CE_B9FE_1A85_EC53, 29)
+            let high = finalize(endA ^ rotate(endB, 17))
+            let low = finalize(endB ^ rotate(endA, 41))
+            fingerprints.append(hex16(high) + hex16(low))
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        for offset in (wordCount * 8)..<bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-        }
-        laneA = rotate((laneA ^ tail) &* 0xFF51_AFD7_ED55_8CCD, 31)
-        laneB = rotate((laneB &+ tail) &* 0xC4CE_B9FE_1A85_EC53, 29)
-        let high = finalize(laneA ^ rotate(laneB, 17))
-        let low = finalize(laneB ^ rotate(laneA, 41))
-        return hex16(high) + hex16(low)
+        return fingerprints
     }
 
     /// The fingerprint of `data`.

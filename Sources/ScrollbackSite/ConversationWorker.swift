@@ -207,9 +207,9 @@ struct ConversationWorker: Sendable {
         var entry = rendered
         var folder = StagedFolder(root: parts)
         if let trace = read.messageTrace, let checkpoint = Self.checkpoint(of: bytes, trace: trace, plan: plan) {
-            let path = AppendCheckpoint.relativePath(conversationID: conversation.id)
-            try folder.write(checkpoint.encoded(), at: path)
-            entry.checkpoint = path
+            try checkpoint.write(conversationID: conversation.id, into: &folder)
+            entry.checkpoint = AppendCheckpoint.relativePath(conversationID: conversation.id)
+            entry.checkpointBlocks = checkpoint.blockCount
         }
         return (entry, diagnostics)
     }

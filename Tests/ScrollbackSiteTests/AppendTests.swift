@@ -83,21 +83,38 @@ struct AppendTests {
                 .init(start: 100, length: 50, sortedIndex: 1, idHash: AppendCheckpoint.idHash("m1"), replyTarget: nil),
                 .init(start: 151, length: 60, sortedIndex: 0, idHash: AppendCheckpoint.idHash("m0"), replyTarget: 0),
             ])
-        let bytes = checkpoint.encoded()
-        #expect(bytes.count == AppendCheckpoint.headerSize + 2 * AppendCheckpoint.recordSize)
-        #expect(AppendCheckpoint(decoding: bytes) == checkpoint)
-        #expect(AppendCheckpoint(decoding: Array(bytes.dropLast())) == nil)
+        let header = checkpoint.encodedHeader()
+        let blocks = checkpoint.encodedBlocks(from: 0)
+        #expect(header.count == AppendCheckpoint.headerSize)
+        #expect(blocks.map(\.count) == [2 * AppendCheckpoint.recordSize])
+        #expect(AppendCheckpoint(decodingHeader: header) { blocks[$0] } == checkpoint)
+        #expect(AppendCheckpoint(decodingHeader: Array(header.dropLast())) { blocks[$0] } == nil)
+        #expect(AppendCheckpoint(decodingHeader: header) { _ in Array(blocks[0].dropLast()) } == nil)
+        #expect(AppendCheckpoint(decodingHeader: header) { _ in nil } == nil)
         // FNV-1a 64, the same in every process (Swift's `Hasher` is seeded per process).
         #expect(AppendCheckpoint.idHash("m1") == 0x08A9_8B07_B550_9B6B)
-        // An append's checkpoint copies the old records' bytes: the same file as encoding them all.
-        var appended = checkpoint
-        appended.prefixLength = 1300
-        appended.records.append(
-            .init(start: 212, length: 40, sortedIndex: 2, idHash: AppendCheckpoint.idHash("m2"), replyTarget: 1))
-        #expect(appended.encoded(reusing: bytes, keptRecords: 2) == appended.encoded())
-        var marked = bytes
-        marked[AppendCheckpoint.headerSize] ^= 1
-        #expect(appended.encoded(reusing: marked, keptRecords: 2) != appended.encoded())  // copied, not encoded
+    }
+
+    @Test("a checkpoint's records come in blocks: more records fill the last block, then open the next")
+    func checkpointBlocks() throws {
+        let size = AppendCheckpoint.blockSize
+        func records(_ count: Int) -> [AppendCheckpoint.Record] {
+            (0..<count).map {
+                .init(
+                    start: 10 * $0, length: 9, sortedIndex: $0, idHash: UInt64($0), replyTarget: $0 > 0 ? $0 - 1 : nil)
+            }
+        }
+        var checkpoint = AppendCheckpoint(
+            prefixLength: 1, prefixFingerprint: String(repeating: "0", count: 32), suffixLength: 1,
+            suffixFingerprint: String(repeating: "0", count: 32), arrayOpenOffset: 0,
+            maxDate: 0, idsAreOwnAnchors: true, records: records(size + 5))
+        let before = checkpoint.encodedBlocks(from: 0)
+        #expect(before.map(\.count) == [size * AppendCheckpoint.recordSize, 5 * AppendCheckpoint.recordSize])
+        checkpoint.records = records(size + 9)
+        let after = checkpoint.encodedBlocks(from: 0)
+        #expect(after[0] == before[0])  // the full block is linked, not written again
+        #expect(checkpoint.encodedBlocks(from: 1) == [after[1]])
+        #expect(AppendCheckpoint(decodingHeader: checkpoint.encodedHeader()) { after[$0] } == checkpoint)
     }
 
     @Test("one message by the same sender soon after: the old last message's group changes; fast path")

@@ -54,5 +54,16 @@ struct OutputFolderTests {
         #expect(seen.count == base.count + 3)
         #expect(ContentFingerprint.hex(of: "abc") == ContentFingerprint.hex(of: Data("abc".utf8)))
         #expect(ContentFingerprint.hex(of: "abc").count == 32)
+        // Trailing zero bytes still change it: the length is part of it.
+        #expect(ContentFingerprint.hex(of: "ab\u{0}") != ContentFingerprint.hex(of: "ab"))
+    }
+
+    @Test("one pass fingerprints several prefixes, each as hex(of:) does alone")
+    func prefixFingerprints() {
+        let bytes = Array("0123456789abcdefXYZ-the rest of a longer log".utf8)
+        let lengths = [0, 3, 8, 8, 19, 24, bytes.count]
+        let together = bytes.withUnsafeBytes { ContentFingerprint.hexes(ofPrefixes: lengths, of: $0) }
+        #expect(together == lengths.map { ContentFingerprint.hex(of: bytes[0..<$0]) })
+        #expect(Set(together).count == lengths.count - 1)  // 8 twice
     }
 }

@@ -1,20 +1,23 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackReading
 
 /// Where a JSON log's messages sit in the file and how they are ordered: what an incremental
 /// build needs to rebuild only the last pages after messages were appended to the log.
 ///
-/// Kept per conversation at `.scrollback/append/<conversation-id>.bin` in the output (named by
-/// `BuildManifest.Entry.checkpoint`), written from every full read of a JSON log. The format is
+/// Kept per conversation in the output, written from every full read of a JSON log: the header
+/// at `.scrollback/append/<conversation-id>.bin` (named by `BuildManifest.Entry.checkpoint`),
+/// the records in blocks of `blockSize` at `.scrollback/append/<conversation-id>/<n>.bin`, so an
+/// append writes the header and the last block again and links the others. The format is
 /// deterministic little-endian fixed-width binary: a clean build and an incremental build of the
 /// same input write the same bytes.
 ///
-/// Header (120 bytes): magic `SBAPND02`; `prefixLength` (u64); `prefixFingerprint` (32 ASCII
+/// Header (120 bytes): magic `SBAPND03`; `prefixLength` (u64); `prefixFingerprint` (32 ASCII
 /// hex digits); `suffixLength` (u64); `suffixFingerprint` (32 hex); `arrayOpenOffset` (u64);
 /// `maxDate` (f64 bits, seconds since 2001); flags (u64: bit 0 = every id is its own anchor);
-/// record count (u64). Then one 28-byte record per message in file order: start (u64), length
-/// (u32), position in date order (u32), FNV-1a hash of the id (u64), file index of the reply
-/// target (u32, `0xFFFFFFFF` for none).
+/// record count (u64). A block holds one 28-byte record per message in file order: start (u64),
+/// length (u32), position in date order (u32), FNV-1a hash of the id (u64), file index of the
+/// reply target (u32, `0xFFFFFFFF` for none).
 struct AppendCheckpoint: Equatable {
     /// One message of the log.
     struct Record: Equatable {
@@ -29,9 +32,11 @@ struct AppendCheckpoint: Equatable {
         var replyTarget: Int?
     }
 
-    static let magic = Array("SBAPND02".utf8)
+    static let magic = Array("SBAPND03".utf8)
     static let headerSize = 120
     static let recordSize = 28
+    /// Records per block file.
+    static let blockSize = 65_536
     private static let noTarget: UInt32 = 0xFFFF_FFFF
 
     /// Bytes of the file up to the end of the last message object.
@@ -51,25 +56,46 @@ struct AppendCheckpoint: Equatable {
     /// The messages in file order.
     var records: [Record]
 
-    /// The path of a conversation's checkpoint, relative to the output.
+    /// The path of a conversation's checkpoint header, relative to the output.
     static func relativePath(conversationID: String) -> String {
         BuildManifest.folderName + "/append/" + conversationID + ".bin"
+    }
+
+    /// The path of block `block` of a conversation's checkpoint, relative to the output.
+    static func blockPath(conversationID: String, block: Int) -> String {
+        BuildManifest.folderName + "/append/" + conversationID + "/\(block).bin"
+    }
+
+    /// How many block files the records take.
+    var blockCount: Int { (records.count + Self.blockSize - 1) / Self.blockSize }
+
+    /// The checkpoint of `conversationID` in the site at `root`; `nil` when a file is missing or
+    /// damaged.
+    static func read(conversationID: String, in root: String) -> AppendCheckpoint? {
+        guard let header = LogReader.contents(ofFile: root + "/" + relativePath(conversationID: conversationID)) else {
+            return nil
+        }
+        return AppendCheckpoint(decodingHeader: header) { block in
+            LogReader.contents(ofFile: root + "/" + blockPath(conversationID: conversationID, block: block))
+        }
+    }
+
+    /// Writes the header and blocks `firstBlock` and later of `conversationID`'s checkpoint into
+    /// `folder` (the blocks before are the previous build's, linked by the caller).
+    func write(conversationID: String, fromBlock firstBlock: Int = 0, into folder: inout StagedFolder) throws {
+        try folder.write(encodedHeader(), at: Self.relativePath(conversationID: conversationID))
+        for (offset, bytes) in encodedBlocks(from: firstBlock).enumerated() {
+            try folder.write(bytes, at: Self.blockPath(conversationID: conversationID, block: firstBlock + offset))
+        }
     }
 
     /// A stable 64-bit hash of a message id (FNV-1a over its UTF-8; never the seeded `Hasher`).
     static func idHash(_ id: String) -> UInt64 { StableHash.fnv1a64(id.utf8) }
 
-    /// The file's bytes.
-    func encoded() -> [UInt8] {
-        encoded(reusing: [], keptRecords: 0)
-    }
-
-    /// The file's bytes, with the first `keptRecords` records copied from `previous` (the bytes
-    /// of a checkpoint that starts with the same records): an append's checkpoint is the
-    /// previous one with a few records more.
-    func encoded(reusing previous: [UInt8], keptRecords: Int) -> [UInt8] {
+    /// The header file's bytes.
+    func encodedHeader() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.headerSize + records.count * Self.recordSize)
+        bytes.reserveCapacity(Self.headerSize)
         func put<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
@@ -86,22 +112,38 @@ struct AppendCheckpoint: Equatable {
         put(maxDate.bitPattern)
         put(UInt64(idsAreOwnAnchors ? 1 : 0))
         put(UInt64(records.count))
-        let keptEnd = Self.headerSize + keptRecords * Self.recordSize
-        precondition(keptRecords <= records.count && (keptRecords == 0 || previous.count >= keptEnd), "no such records")
-        if keptRecords > 0 { bytes += previous[Self.headerSize..<keptEnd] }
-        for record in records[keptRecords...] {
-            put(UInt64(record.start))
-            put(UInt32(truncatingIfNeeded: record.length))
-            put(UInt32(truncatingIfNeeded: record.sortedIndex))
-            put(record.idHash)
-            put(record.replyTarget.map { UInt32(truncatingIfNeeded: $0) } ?? Self.noTarget)
-        }
         return bytes
     }
 
-    /// Decodes `bytes`; `nil` when they are not a checkpoint of this format.
-    init?(decoding bytes: [UInt8]) {
-        guard bytes.count >= Self.headerSize, Array(bytes[0..<8]) == Self.magic else { return nil }
+    /// The bytes of blocks `first` and later, in order.
+    func encodedBlocks(from first: Int) -> [[UInt8]] {
+        (first..<blockCount).map { block in
+            let range = (block * Self.blockSize)..<min(records.count, (block + 1) * Self.blockSize)
+            var bytes = [UInt8](repeating: 0, count: range.count * Self.recordSize)
+            bytes.withUnsafeMutableBytes { buffer in
+                var offset = 0
+                for record in records[range] {
+                    buffer.storeBytes(of: UInt64(record.start).littleEndian, toByteOffset: offset, as: UInt64.self)
+                    buffer.storeBytes(
+                        of: UInt32(truncatingIfNeeded: record.length).littleEndian, toByteOffset: offset + 8,
+                        as: UInt32.self)
+                    buffer.storeBytes(
+                        of: UInt32(truncatingIfNeeded: record.sortedIndex).littleEndian, toByteOffset: offset + 12,
+                        as: UInt32.self)
+                    buffer.storeBytes(of: record.idHash.littleEndian, toByteOffset: offset + 16, as: UInt64.self)
+                    let target = record.replyTarget.map { UInt32(truncatingIfNeeded: $0) } ?? Self.noTarget
+                    buffer.storeBytes(of: target.littleEndian, toByteOffset: offset + 24, as: UInt32.self)
+                    offset += Self.recordSize
+                }
+            }
+            return bytes
+        }
+    }
+
+    /// Decodes a header and its blocks (`block` gives a block file's bytes, `nil` when it cannot
+    /// be read); `nil` when they are not a checkpoint of this format.
+    init?(decodingHeader bytes: [UInt8], block: (Int) -> [UInt8]?) {
+        guard bytes.count == Self.headerSize, Array(bytes[0..<8]) == Self.magic else { return nil }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
         }
@@ -112,30 +154,39 @@ struct AppendCheckpoint: Equatable {
         arrayOpenOffset = Int(load(88, UInt64.self))
         maxDate = Double(bitPattern: load(96, UInt64.self))
         idsAreOwnAnchors = load(104, UInt64.self) & 1 == 1
-        let count = Int(load(112, UInt64.self))
-        guard count >= 0, count <= (bytes.count - Self.headerSize) / Self.recordSize,
-            bytes.count == Self.headerSize + count * Self.recordSize
-        else { return nil }
-        var records: [Record] = []
-        records.reserveCapacity(count)
-        bytes.withUnsafeBytes { buffer in
-            var offset = Self.headerSize
-            for _ in 0..<count {
-                let target = UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 24, as: UInt32.self))
-                records.append(
-                    Record(
-                        start: Int(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))),
-                        length: Int(
-                            UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))),
-                        sortedIndex: Int(
-                            UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))),
-                        idHash: UInt64(
-                            littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
-                        replyTarget: target == Self.noTarget ? nil : Int(target)))
-                offset += Self.recordSize
+        let count = load(112, UInt64.self)
+        guard count <= UInt64(UInt32.max) else { return nil }
+        records = []
+        records.reserveCapacity(Int(count))
+        var remaining = Int(count)
+        var number = 0
+        while remaining > 0 {
+            let expected = min(remaining, Self.blockSize)
+            guard let blockBytes = block(number), blockBytes.count == expected * Self.recordSize else { return nil }
+            blockBytes.withUnsafeBytes { buffer in
+                var offset = 0
+                for _ in 0..<expected {
+                    let target = UInt32(
+                        littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 24, as: UInt32.self))
+                    records.append(
+                        Record(
+                            start: Int(
+                                UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))),
+                            length: Int(
+                                UInt32(
+                                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))),
+                            sortedIndex: Int(
+                                UInt32(
+                                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))),
+                            idHash: UInt64(
+                                littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
+                            replyTarget: target == Self.noTarget ? nil : Int(target)))
+                    offset += Self.recordSize
+                }
             }
+            remaining -= expected
+            number += 1
         }
-        self.records = records
     }
 
     /// Creates a checkpoint.

@@ -35,10 +35,9 @@ extension ConversationWorker {
         into parts: String
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         // A published site's feed lists the latest messages: that takes the full path.
-        guard config.baseURL == nil, Self.isJSON(input), let checkpointPath = previous.checkpoint, config.pageSize > 0,
-            let stored = LogReader.contents(ofFile: previousOutput + "/" + checkpointPath),
-            let checkpoint = AppendCheckpoint(decoding: stored), checkpoint.idsAreOwnAnchors,
-            !checkpoint.records.isEmpty
+        guard config.baseURL == nil, Self.isJSON(input), previous.checkpoint != nil, config.pageSize > 0,
+            let checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
+            checkpoint.idsAreOwnAnchors, !checkpoint.records.isEmpty
         else { return nil }
         for media in previous.media {
             guard
@@ -46,10 +45,16 @@ extension ConversationWorker {
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
             else { return nil }
         }
-        guard bytes.count > checkpoint.prefixLength,
-            checkpoint.arrayOpenOffset < checkpoint.prefixLength,
-            ContentFingerprint.hex(of: bytes[0..<checkpoint.prefixLength]) == checkpoint.prefixFingerprint
+        // An append keeps what followed the last message, so the new messages end where that
+        // suffix starts: one pass fingerprints the old part, the new part and the whole log.
+        let newPrefixLength = bytes.count - checkpoint.suffixLength
+        guard newPrefixLength > checkpoint.prefixLength,
+            checkpoint.arrayOpenOffset < checkpoint.prefixLength
         else { return nil }
+        let fingerprints = bytes.withUnsafeBytes {
+            ContentFingerprint.hexes(ofPrefixes: [checkpoint.prefixLength, newPrefixLength, bytes.count], of: $0)
+        }
+        guard fingerprints[0] == checkpoint.prefixFingerprint else { return nil }
         // The new tail must go on with `,` (then the new messages): anything else is no append.
         var tailStart = checkpoint.prefixLength
         while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
@@ -110,7 +115,7 @@ extension ConversationWorker {
             else { return nil }
             return appendedEntry(
                 input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint,
-                storedCheckpoint: stored, chosen: chosen,
+                fingerprints: (newPrefix: fingerprints[1], whole: fingerprints[2]), chosen: chosen,
                 conversation: conversation, trace: trace, firstPage: firstPage, into: parts)
         }
     }
@@ -119,8 +124,8 @@ extension ConversationWorker {
     /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
     private func appendedEntry(
         _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
-        checkpoint: AppendCheckpoint, storedCheckpoint: [UInt8], chosen: [Int], conversation: Conversation,
-        trace: JSONMessageTrace,
+        checkpoint: AppendCheckpoint, fingerprints: (newPrefix: String, whole: String), chosen: [Int],
+        conversation: Conversation, trace: JSONMessageTrace,
         firstPage: Int, into parts: String
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         let records = checkpoint.records
@@ -243,19 +248,24 @@ extension ConversationWorker {
                     idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
         }
         let newCheckpoint = AppendCheckpoint(
-            prefixLength: newPrefixLength, prefixFingerprint: ContentFingerprint.hex(of: bytes[0..<newPrefixLength]),
+            prefixLength: newPrefixLength, prefixFingerprint: fingerprints.newPrefix,
             suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
             arrayOpenOffset: checkpoint.arrayOpenOffset,
             maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
             records: newRecords)
-        let checkpointPath = AppendCheckpoint.relativePath(conversationID: conversation.id)
         guard conversation.id == previous.conversationID else {
             FileSystem.removeTree(parts)
             return nil
         }
+        // The blocks before the one the new records start in are the previous ones.
+        let keptBlocks = oldCount / AppendCheckpoint.blockSize
         do {
-            try folder.write(
-                newCheckpoint.encoded(reusing: storedCheckpoint, keptRecords: oldCount), at: checkpointPath)
+            try newCheckpoint.write(conversationID: conversation.id, fromBlock: keptBlocks, into: &folder)
+            let kept = (0..<keptBlocks).map { AppendCheckpoint.blockPath(conversationID: conversation.id, block: $0) }
+            guard try folder.link(kept, from: previousOutput) else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
         } catch {
             FileSystem.removeTree(parts)
             return nil
@@ -264,14 +274,15 @@ extension ConversationWorker {
         var entry = previous
         entry.size = stamp.size
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
-        entry.contentHash = ContentFingerprint.hex(of: bytes[0..<bytes.count])
+        entry.contentHash = fingerprints.whole
         entry.summary = BuildManifest.Summary(plan.summary)
         entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
         entry.pageCount = pageCount
         entry.pageDays = plan.pageDays
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
-        entry.checkpoint = checkpointPath
+        entry.checkpoint = AppendCheckpoint.relativePath(conversationID: conversation.id)
+        entry.checkpointBlocks = newCheckpoint.blockCount
         entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
         entry.searchPageCount = searchPageCount
         return searchChange.map { (entry, $0) }
