@@ -53,13 +53,6 @@ struct ByteReader {
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
 
-    /// Steps over a string; `false` when the bytes end too soon.
-    mutating func skipString() -> Bool {
-        guard let count = varint(), count >= 0, offset + count <= bytes.count else { return false }
-        offset += count
-        return true
-    }
-
     mutating func string() -> String? {
         guard let count = varint(), count >= 0, offset + count <= bytes.count else { return nil }
         defer { offset += count }

@@ -81,8 +81,8 @@ public struct SearchPart: Equatable, Sendable {
 
     /// How many documents the pages before `firstLoadedPage` hold.
     public var firstDocument: Int { pageDocumentCounts[..<firstLoadedPage].reduce(0, +) }
-    /// Each token's index in `vocabulary`, kept between `add` calls (a conversation adds its
-    /// timeline, then each thread); rebuilt when it does not match `vocabulary`.
+    /// Each token's index in `vocabulary`, kept between `add` calls; rebuilt when it does not
+    /// match `vocabulary` (a part read from its cache files, to which an append adds pages).
     private var vocabularyIndex: [String: Int] = [:]
 
     public init(conversationID: String, title: String) {

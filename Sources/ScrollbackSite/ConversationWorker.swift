@@ -92,6 +92,7 @@ struct ConversationWorker: Sendable {
             entry.size = -1
             entry.contentHash = ""
             entry.checkpoint = nil
+            entry.checkpointBlocks = nil
         }
         var folder = StagedFolder(root: parts)
         let files = entry.files + entry.cachedFiles

@@ -51,14 +51,15 @@ extension ConversationWorker {
         guard newPrefixLength > checkpoint.prefixLength,
             checkpoint.arrayOpenOffset < checkpoint.prefixLength
         else { return nil }
+        // The new tail must go on with `,` (then the new messages): anything else is no append.
+        // (Checked before the fingerprints: it costs nothing, they read the whole log.)
+        var tailStart = checkpoint.prefixLength
+        while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
+        guard tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
         let fingerprints = bytes.withUnsafeBytes {
             ContentFingerprint.hexes(ofPrefixes: [checkpoint.prefixLength, newPrefixLength, bytes.count], of: $0)
         }
         guard fingerprints[0] == checkpoint.prefixFingerprint else { return nil }
-        // The new tail must go on with `,` (then the new messages): anything else is no append.
-        var tailStart = checkpoint.prefixLength
-        while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
-        guard tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
 
         let records = checkpoint.records
         let oldCount = records.count
@@ -133,7 +134,8 @@ extension ConversationWorker {
         let chosenCount = chosen.count
         let messages = conversation.messages
         let newCount = messages.count - chosenCount
-        guard newCount > 0, trace.elementRanges.count == messages.count,
+        // The same conversation (its cached files are named by its id), before any work.
+        guard conversation.id == previous.conversationID, newCount > 0, trace.elementRanges.count == messages.count,
             trace.elementRanges[chosenCount].lowerBound > checkpoint.prefixLength
         else { return nil }
         // The new messages must sort after every old one: dated no earlier than the old last one
@@ -173,60 +175,6 @@ extension ConversationWorker {
         let plan = layouter.plan(
             conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount, pageDays: previous.pageDays)
 
-        var written: [String] = []
-        var searchChange: SearchIndex.PartChange?
-        var searchPageCount = 0
-        var folder = StagedFolder(root: parts)
-        do {
-            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
-                try faultInjection?("write " + path)
-                try folder.writeRendered(bytes, at: path)
-                written.append(path)
-            }
-            guard diagnostics.isEmpty else {
-                FileSystem.removeTree(parts)
-                return nil
-            }
-            // The search part and date list: the previous part's pages from the first one
-            // rendered again are read, dropped and made again (every id is its own anchor here);
-            // the files of the pages before are linked.
-            guard previous.searchPart != nil,
-                var part = SearchStep.readPart(conversationID: conversation.id, in: previousOutput, fromPage: firstPage)
-            else {
-                FileSystem.removeTree(parts)
-                return nil
-            }
-            let previousSearchPart = part
-            part.removePages(from: firstPage)
-            let searchFiles = try writeSearchPart(
-                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
-            written.append(searchFiles.dateList)
-            searchPageCount = searchFiles.pageCount
-            searchChange = .changed(previous: previousSearchPart, current: part)
-            let keptSearchPages = (0..<min(firstPage, searchFiles.pageCount)).map {
-                SearchStep.pagePath(conversationID: conversation.id, page: $0)
-            }
-            let writtenSet = Set(written)
-            guard
-                try folder.link(
-                    previous.files.filter { !writtenSet.contains($0) } + keptSearchPages, from: previousOutput)
-            else {
-                FileSystem.removeTree(parts)
-                return nil
-            }
-        } catch {
-            FileSystem.removeTree(parts)
-            return nil
-        }
-
-        // Media: the previous ones, and those of the messages read now (the same site path keeps
-        // its first source, which is the previous one: new messages come last).
-        var sitePaths = Set(previous.media.map(\.sitePath))
-        let media =
-            previous.media
-            + BuildManifest.media(
-                of: conversation.localAssets.filter { sitePaths.insert($0.sitePath).inserted }, inputRoot: inputRoot)
-
         // The checkpoint again, with the new messages' records.
         var fileIndexOfReadSorted = [Int](repeating: 0, count: messages.count)
         for readIndex in 0..<messages.count {
@@ -253,15 +201,44 @@ extension ConversationWorker {
             arrayOpenOffset: checkpoint.arrayOpenOffset,
             maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
             records: newRecords)
-        guard conversation.id == previous.conversationID else {
-            FileSystem.removeTree(parts)
-            return nil
-        }
-        // The blocks before the one the new records start in are the previous ones.
-        let keptBlocks = oldCount / AppendCheckpoint.blockSize
+
+        // The previous search part's pages from the first one rendered again: read before any
+        // file is written (a damaged cache takes the full path).
+        let id = conversation.id
+        guard previous.searchPart != nil,
+            var part = SearchStep.readPart(conversationID: id, in: previousOutput, fromPage: firstPage)
+        else { return nil }
+        let previousSearchPart = part
+        part.removePages(from: firstPage)
+
+        // The last pages, the search part's pages from `firstPage` on and its date list, the
+        // checkpoint's header and last blocks; every other file is the previous build's, linked.
+        var written: [String] = []
+        var folder = StagedFolder(root: parts)
+        let searchPageCount: Int
         do {
-            try newCheckpoint.write(conversationID: conversation.id, fromBlock: keptBlocks, into: &folder)
-            let kept = (0..<keptBlocks).map { AppendCheckpoint.blockPath(conversationID: conversation.id, block: $0) }
+            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
+                try faultInjection?("write " + path)
+                try folder.writeRendered(bytes, at: path)
+                written.append(path)
+            }
+            guard diagnostics.isEmpty else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            // Every id is its own anchor here.
+            let searchFiles = try writeSearchPart(
+                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
+            written.append(searchFiles.dateList)
+            searchPageCount = searchFiles.pageCount
+            // The blocks before the one the new records start in are the previous ones.
+            let keptBlocks = oldCount / AppendCheckpoint.blockSize
+            try newCheckpoint.write(conversationID: id, fromBlock: keptBlocks, into: &folder)
+            let writtenSet = Set(written)
+            let kept =
+                previous.files.filter { !writtenSet.contains($0) }
+                + (0..<min(firstPage, searchPageCount)).map { SearchStep.pagePath(conversationID: id, page: $0) }
+                + (0..<keptBlocks).map { AppendCheckpoint.blockPath(conversationID: id, block: $0) }
             guard try folder.link(kept, from: previousOutput) else {
                 FileSystem.removeTree(parts)
                 return nil
@@ -270,6 +247,14 @@ extension ConversationWorker {
             FileSystem.removeTree(parts)
             return nil
         }
+
+        // Media: the previous ones, and those of the messages read now (the same site path keeps
+        // its first source, which is the previous one: new messages come last).
+        var sitePaths = Set(previous.media.map(\.sitePath))
+        let media =
+            previous.media
+            + BuildManifest.media(
+                of: conversation.localAssets.filter { sitePaths.insert($0.sitePath).inserted }, inputRoot: inputRoot)
 
         var entry = previous
         entry.size = stamp.size
@@ -281,10 +266,10 @@ extension ConversationWorker {
         entry.pageDays = plan.pageDays
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
-        entry.checkpoint = AppendCheckpoint.relativePath(conversationID: conversation.id)
+        entry.checkpoint = AppendCheckpoint.relativePath(conversationID: id)
         entry.checkpointBlocks = newCheckpoint.blockCount
-        entry.searchPart = SearchStep.partPath(conversationID: conversation.id)
+        entry.searchPart = SearchStep.partPath(conversationID: id)
         entry.searchPageCount = searchPageCount
-        return searchChange.map { (entry, $0) }
+        return (entry, .changed(previous: previousSearchPart, current: part))
     }
 }
