@@ -334,6 +334,37 @@ public enum SearchIndex {
         return file.bytes
     }
 
+    /// The numbers of a file `daysFile` wrote (`[n,n,…]` and a newline), or `nil` for anything
+    /// else. The update reads them back without a JSON decoder, which took ten milliseconds for
+    /// the days of the 1M-message benchmark, a tenth of an append's index update.
+    static func daysFileNumbers(_ bytes: [UInt8]) -> [Int64]? {
+        guard bytes.count >= 3, bytes.first == UInt8(ascii: "["), bytes.last == 0x0A,
+            bytes[bytes.count - 2] == UInt8(ascii: "]")
+        else { return nil }
+        var numbers: [Int64] = []
+        var index = 1
+        let end = bytes.count - 2
+        while index < end {
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var value: Int64 = 0
+            let digitsStart = index
+            while index < end, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"),
+                index - digitsStart < 18
+            {
+                value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > digitsStart else { return nil }
+            numbers.append(negative ? -value : value)
+            if index < end {
+                guard bytes[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
+                index += 1
+            }
+        }
+        return numbers
+    }
+
     /// The senders results show: one list for the site, sorted by name (then avatar), and each
     /// part's senders as numbers in it.
     struct SenderTable: Sendable {

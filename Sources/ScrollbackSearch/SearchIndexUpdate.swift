@@ -253,8 +253,7 @@ private struct IndexUpdate {
 
     /// The days of a `days.json` file.
     private static func days(_ bytes: [UInt8]?) -> [SearchIndex.Day]? {
-        guard let bytes, let numbers = try? JSONDecoder().decode([Int64].self, from: Data(bytes)),
-            numbers.count % 2 == 0
+        guard let bytes, let numbers = SearchIndex.daysFileNumbers(bytes), numbers.count % 2 == 0
         else { return nil }
         var days: [SearchIndex.Day] = []
         var day: Int64 = 0

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 
 #if canImport(Glibc)
 import Glibc
@@ -46,9 +47,16 @@ enum FileSystem {
         }
     }
 
-    /// Creates `path` and its missing parents.
+    /// Creates `path` and its missing parents; fine when it exists.
     static func makeDirectory(_ path: String) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            // Another worker may have made it, or one of its parents, at the same time (reused
+            // logs are linked into the shared staging folder in parallel): try once more.
+            guard kind(path) != .directory else { return }
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
     }
 
     /// Writes `bytes` to a new file at `path` (the parent must exist).
@@ -117,10 +125,51 @@ enum FileSystem {
         #endif
     }
 
-    /// Deletes `path` and everything under it; a missing path is fine.
-    static func removeTree(_ path: String) {
-        guard kind(path) != .missing || isSymlink(path) else { return }
-        try? FileManager.default.removeItem(atPath: path)
+    /// Deletes `path` and everything under it; a missing path is fine. Links are deleted, never
+    /// followed. With `jobs` above 1, that many threads empty the folders at once, the fullest
+    /// first: deleting the previous site at publish is otherwise a fifth of an append's time, and
+    /// its search chunks fill one folder as full as all the rest together.
+    static func removeTree(_ path: String, jobs: Int = 1) {
+        // A file, a link or nothing: done. Else a folder (`EISDIR`; `EPERM` on Darwin).
+        if unlink(path) == 0 || errno == ENOENT { return }
+        // Every folder under `path` with the names of its other entries, parents before children.
+        var folders: [(path: String, others: [String])] = []
+        var next = 0
+        folders.append((path, []))
+        while next < folders.count {
+            let folder = folders[next].path
+            let listed = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard listed >= 0 else { return }
+            guard let stream = fdopendir(listed) else {
+                close(listed)
+                return
+            }
+            var others: [String] = []
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name == "." || name == ".." { continue }
+                var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    var info = stat()
+                    isFolder = lstat(folder + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                }
+                if isFolder { folders.append((folder + "/" + name, [])) } else { others.append(name) }
+            }
+            closedir(stream)
+            folders[next].others = others
+            next += 1
+        }
+        let fullestFirst = folders.indices.sorted { folders[$0].others.count > folders[$1].others.count }
+        Parallel.forEach(fullestFirst.count, jobs: jobs) { order in
+            let folder = folders[fullestFirst[order]]
+            let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            for name in folder.others { unlinkat(descriptor, name, 0) }
+            close(descriptor)
+        }
+        for folder in folders.reversed() { rmdir(folder.path) }
     }
 
     /// Whether `path` itself is a symbolic link.

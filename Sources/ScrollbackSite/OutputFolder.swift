@@ -85,14 +85,14 @@ struct OutputFolder {
     /// that is unavailable, the old output is renamed aside, the new one renamed in, and the old
     /// one put back if that second rename fails.
     /// `usesExchange: false` forces the two-rename fallback (for tests).
-    func publishStaging(usesExchange: Bool = true) throws {
+    func publishStaging(usesExchange: Bool = true, jobs: Int = 1) throws {
         guard FileSystem.kind(path) != .missing else {
             try FileSystem.move(stagingPath, to: path)
             return
         }
         if usesExchange, FileSystem.exchange(stagingPath, path) {
             // The staging path now holds the previous site.
-            FileSystem.removeTree(stagingPath)
+            FileSystem.removeTree(stagingPath, jobs: jobs)
             return
         }
         let asidePath = stagingPath + ".old"
@@ -103,6 +103,6 @@ struct OutputFolder {
             try? FileSystem.move(asidePath, to: path)
             throw error
         }
-        FileSystem.removeTree(asidePath)
+        FileSystem.removeTree(asidePath, jobs: jobs)
     }
 }

@@ -117,8 +117,9 @@ struct BuildRun {
     /// Exports of other apps found under the input (spec §6).
     var exports: [ExportDiscovery.Found] = []
     var config = SiteConfig()
-    /// The renderer with the shipped templates and the site's `templates/` overrides.
-    var renderer = SiteRenderer(config: SiteConfig())
+    /// The renderer with the shipped templates and the site's `templates/` overrides, made by
+    /// `readConfig` (no placeholder before it: loading the templates is a fifth of an append).
+    var renderer: SiteRenderer!
     var settingsFingerprint = ""
     var previousManifest: BuildManifest?
     /// The previous build's manifest even when its settings differ (`nil` for `--clean`): the
@@ -258,10 +259,9 @@ struct BuildRun {
 
     /// Step 4: every log, reused or built, in parallel. Results land in input order.
     mutating func buildConversations() throws {
-        let partsRoot = staging + "/" + BuildManifest.folderName + "/parts"
-        try FileSystem.makeDirectory(partsRoot)
+        try FileSystem.makeDirectory(ConversationWorker.partsRoot(in: staging))
         let worker = ConversationWorker(
-            inputRoot: inputRoot, config: config, renderer: renderer, partsRoot: partsRoot,
+            inputRoot: inputRoot, config: config, renderer: renderer, stagingRoot: staging,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
             lastGoodEntries: Self.entriesByPath(lastGoodManifest),
             reservedTopLevelNames: reservedTopLevelNames(), faultInjection: options.faultInjection)
@@ -337,6 +337,9 @@ struct BuildRun {
     mutating func placeConversations() throws {
         var claimedBy: [String: String] = [:]
         let reserved = reservedTopLevelNames()
+        // Who keeps an id is decided first, in input order: a reused log linked straight into
+        // its place that loses its id to a log before it must make way before that log moves in.
+        var placed: [Int] = []
         for index in outcomes.indices {
             guard let entry = outcomes[index].entry else { continue }
             let input = outcomes[index].input
@@ -350,6 +353,7 @@ struct BuildRun {
                 )
             }
             if let problem {
+                if outcomes[index].stagedDirectly { ConversationWorker.removeStaged(entry, from: staging) }
                 let diagnostic = Diagnostic.error(problem, at: location)
                 outcomes[index].entry = nil
                 outcomes[index].diagnostics.append(diagnostic)
@@ -357,17 +361,23 @@ struct BuildRun {
                 continue
             }
             claimedBy[entry.conversationID] = displayPath(input)
+            if !outcomes[index].stagedDirectly { placed.append(index) }
+        }
+        var madeFolders: Set<String> = []
+        for index in placed {
+            let entry = outcomes[index].entry!
             let parts = outcomes[index].partsFolder
             for top in Set(entry.files.map(Self.topLevelName)).sorted() {
                 try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
             }
-            for cached in entry.cachedFiles {
-                let destination = staging + "/" + cached
-                try FileSystem.makeDirectory((destination as NSString).deletingLastPathComponent)
-                try FileSystem.move(parts + "/" + cached, to: destination)
+            // A conversation's folder of cached pages or blocks moves in one rename, not file by file.
+            for cached in Set(entry.cachedFiles.map(Self.cacheUnit)).sorted() {
+                let folder = (cached as NSString).deletingLastPathComponent
+                if madeFolders.insert(folder).inserted { try FileSystem.makeDirectory(staging + "/" + folder) }
+                try FileSystem.move(parts + "/" + cached, to: staging + "/" + cached)
             }
         }
-        FileSystem.removeTree(staging + "/" + BuildManifest.folderName + "/parts")
+        FileSystem.removeTree(ConversationWorker.partsRoot(in: staging))
         for outcome in outcomes {
             guard let entry = outcome.entry else { continue }
             report.conversations += 1
@@ -453,7 +463,7 @@ struct BuildRun {
     /// Step 9: swap the staged site in.
     mutating func publish() throws {
         try options.beforePublish?(staging)
-        try output!.publishStaging()
+        try output!.publishStaging(jobs: jobs)
     }
 
     // MARK: Helpers
@@ -484,6 +494,12 @@ struct BuildRun {
     static func topLevelName(_ path: String) -> String {
         path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
     }
+
+    /// `.scrollback/search/id` for `.scrollback/search/id/3.bin`, and `.scrollback/search/id.bin`
+    /// itself: what a conversation's cached file moves with.
+    static func cacheUnit(_ path: String) -> String {
+        path.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/")
+    }
 }
 
 /// The result of one log: published (with its manifest entry) or skipped (errors).
@@ -506,6 +522,9 @@ struct ConversationOutcome: Sendable {
     var writeFailure: String?
     /// Where its files were staged before placement.
     var partsFolder: String
+    /// Whether its files were linked straight into their place in the staging folder (a reused
+    /// log), not into `partsFolder`.
+    var stagedDirectly = false
     /// For an imported conversation: its "messages in → messages out" line.
     var importCount: String?
 }

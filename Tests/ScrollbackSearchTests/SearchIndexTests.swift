@@ -337,6 +337,19 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(SearchIndex.decodePostings(&reader), [3, 5000, 90_000])
     }
 
+    func testDaysFileReadsBackItsOwnNumbersAndRefusesOtherText() {
+        let days = [
+            SearchIndex.Day(day: -800, first: 0), SearchIndex.Day(day: 0, first: 12),
+            SearchIndex.Day(day: 19_358, first: 4_000_000_000),
+        ]
+        let file = SearchIndex.daysFile(days)
+        XCTAssertEqual(SearchIndex.daysFileNumbers(file), [-800, 0, 800, 12, 19_358, 3_999_999_988])
+        XCTAssertEqual(SearchIndex.daysFileNumbers(SearchIndex.daysFile([])), [])
+        for text in ["", "[]", "[1,]\n", "[,1]\n", "[1,,2]\n", "[1 ,2]\n", "[-]\n", "{1}\n", "[1.5]\n", "[1e3]\n"] {
+            XCTAssertNil(SearchIndex.daysFileNumbers(Array(text.utf8)), text)
+        }
+    }
+
     func testRawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
         // Larger than the inflater's 64 KB buffer, and compressible (JSON-like, repeated words).
         let text = (0..<20_000).map { "[\($0 % 97),\"word\($0 % 13)\",\"café ☕\"]" }.joined(separator: ",")

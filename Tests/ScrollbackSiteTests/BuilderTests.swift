@@ -237,6 +237,31 @@ struct BuilderTests {
         #expect(!tripPage.contains("Impostor"))
     }
 
+    @Test("an unchanged log, linked straight into place, makes way for an earlier log that now claims its id")
+    func reusedLogLosesItsID() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        try project.folder.write(Logs.conversation(id: "later", title: "Later", count: 2), to: "logs/zz-later.json")
+        try build(project.input, project.output)
+        #expect(try snapshot(project.output)["later/index.html"] != nil)
+        // A log before it in input order takes the id; the unchanged one is reused, then refused.
+        try project.folder.write(Logs.conversation(id: "later", title: "Earlier", count: 3), to: "logs/aa-earlier.json")
+        let report = try build(project.input, project.output)
+        let duplicate = try #require(
+            report.diagnostics.first { $0.severity == .error && $0.location?.file == "logs/zz-later.json" })
+        #expect(duplicate.description.contains("logs/aa-earlier.json"))
+        let site = try snapshot(project.output)
+        let page = String(decoding: try #require(site["later/index.html"]), as: UTF8.self)
+        #expect(page.contains("Earlier"))
+        #expect(!page.contains(">Later<"))
+        // The same site as a clean build of the same logs.
+        let clean = project.folder.url.appendingPathComponent("clean")
+        try build(project.input, clean)
+        #expect(
+            try snapshot(clean).filter { !$0.key.hasPrefix(".scrollback/") }
+                == site.filter { !$0.key.hasPrefix(".scrollback/") })
+    }
+
     @Test("a conversation id that would overwrite the site's own files is refused")
     func reservedIDs() throws {
         let project = try Project()

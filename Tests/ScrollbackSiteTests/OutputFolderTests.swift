@@ -22,6 +22,29 @@ struct OutputFolderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["logs", "site"])
     }
 
+    @Test("deleting a tree deletes links, never what they point to, with one or more jobs", arguments: [1, 3])
+    func removeTreeKeepsLinkTargets(jobs: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("keep", to: "outside/keep.txt")
+        for n in 0..<40 { try folder.write("\(n)", to: "tree/d\(n % 4)/sub/\(n).bin") }
+        try folder.write("top", to: "tree/top.html")
+        let tree = folder.path + "/tree"
+        try FileManager.default.createSymbolicLink(
+            atPath: tree + "/d0/to-outside", withDestinationPath: folder.path + "/outside")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree + "/d1/to-file", withDestinationPath: folder.path + "/outside/keep.txt")
+        FileSystem.removeTree(tree, jobs: jobs)
+        #expect(!FileManager.default.fileExists(atPath: tree))
+        #expect(try String(contentsOfFile: folder.path + "/outside/keep.txt", encoding: .utf8) == "keep")
+        // A link given as the tree itself: the link goes, its target stays.
+        try FileManager.default.createSymbolicLink(atPath: tree, withDestinationPath: folder.path + "/outside")
+        FileSystem.removeTree(tree, jobs: jobs)
+        #expect(FileSystem.isSymlink(tree) == false)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/outside/keep.txt"))
+        FileSystem.removeTree(tree, jobs: jobs)  // missing: nothing to do
+    }
+
     @Test("staging folders of builds that died are cleaned up; a live build's are not")
     func abandonedStaging() throws {
         let folder = try TemporaryFolder()

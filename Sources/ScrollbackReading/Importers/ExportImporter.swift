@@ -112,6 +112,8 @@ public struct ExportCandidate: Sendable {
         self.url = url
         self.isDirectory = isDirectory
         self.head = Array(head.prefix(Self.headSize))
+        // Worked out once: every importer's `detect` asks for them.
+        self.topLevelJSONKeys = JSONSniff.topLevelKeys(Self.trimmed(self.head))
     }
 
     /// The names of a folder's entries (empty for a file).
@@ -121,7 +123,9 @@ public struct ExportCandidate: Sendable {
     }
 
     /// `head` without a UTF-8 byte-order mark and leading whitespace: what a JSON sniff starts at.
-    public var trimmedHead: ArraySlice<UInt8> {
+    public var trimmedHead: ArraySlice<UInt8> { Self.trimmed(head) }
+
+    private static func trimmed(_ head: [UInt8]) -> ArraySlice<UInt8> {
         var slice = head[...]
         if slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
         while let first = slice.first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 {
@@ -132,7 +136,7 @@ public struct ExportCandidate: Sendable {
 
     /// The top-level object keys among the first bytes of a JSON file (empty when it does not
     /// start as an object): a structural sniff that needs no full parse.
-    public var topLevelJSONKeys: Set<String> { JSONSniff.topLevelKeys(trimmedHead) }
+    public let topLevelJSONKeys: Set<String>
 }
 
 /// An export an importer recognised: the format and the files it is made of.
@@ -339,44 +343,40 @@ enum JSONSniff {
     /// Strings are skipped correctly; nesting is tracked so only depth-1 keys count.
     static func topLevelKeys(_ bytes: ArraySlice<UInt8>) -> Set<String> {
         guard bytes.first == UInt8(ascii: "{") else { return [] }
-        var keys: Set<String> = []
-        var depth = 0
-        var index = bytes.startIndex
-        var expectingKey = false
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                expectingKey = byte == UInt8(ascii: "{") && depth == 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth == 0 { return keys }
-            case UInt8(ascii: ","):
-                expectingKey = depth == 1
-            case UInt8(ascii: "\""):
-                var end = index + 1
-                var escaped = false
-                while end < bytes.endIndex {
-                    if escaped {
-                        escaped = false
-                    } else if bytes[end] == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if bytes[end] == UInt8(ascii: "\"") {
-                        break
+        return bytes.withUnsafeBufferPointer { bytes in
+            var keys: Set<String> = []
+            var depth = 0
+            var index = 0
+            var expectingKey = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    expectingKey = byte == UInt8(ascii: "{") && depth == 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return keys }
+                case UInt8(ascii: ","):
+                    expectingKey = depth == 1
+                case UInt8(ascii: "\""):
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                        // A backslash escapes the byte after it.
+                        end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
                     }
-                    end += 1
+                    if expectingKey, end < bytes.count {
+                        keys.insert(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), as: UTF8.self))
+                        expectingKey = false
+                    }
+                    index = end
+                default: break
                 }
-                if expectingKey, end < bytes.endIndex {
-                    keys.insert(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
-                    expectingKey = false
-                }
-                index = end
-            default: break
+                index += 1
             }
-            index += 1
+            return keys
         }
-        return keys
     }
 
     /// Whether the document starts as an array whose first element is an object holding all `keys`

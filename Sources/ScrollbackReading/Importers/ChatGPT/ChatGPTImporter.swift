@@ -21,7 +21,7 @@ public enum ChatGPTImporter: ExportImporter {
         guard !candidate.isDirectory else { return false }
         let head = candidate.trimmedHead
         var keys = JSONSniff.firstArrayElementKeys(head)
-        if keys.isEmpty { keys = JSONSniff.topLevelKeys(head) }
+        if keys.isEmpty { keys = candidate.topLevelJSONKeys }
         return keys.contains("mapping") && (keys.contains("current_node") || keys.contains("title"))
     }
 
