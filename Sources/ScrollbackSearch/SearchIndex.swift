@@ -298,6 +298,18 @@ public enum SearchIndex {
             return closed
         }
 
+        /// Whether adding an entry of `count` bytes would close the shard being filled first.
+        func closes(beforeEntryOf count: Int) -> Bool {
+            !current.isEmpty && current.count + count > shardTargetBytes
+        }
+
+        /// Counts a shard kept as it was (an update's), which begins with `token`: only between
+        /// shards.
+        mutating func keepShard(startingAt token: String) {
+            precondition(current.isEmpty, "a kept shard starts between shards")
+            firstTokens.append(token)
+        }
+
         /// Closes the last shard; returns it, if any.
         mutating func finish() -> (number: Int, bytes: [UInt8])? {
             guard !current.isEmpty else { return nil }

@@ -156,7 +156,8 @@ private struct IndexUpdate {
         }
         guard
             let shards = Self.shards(
-                firstTokens: old.shards, additions: additions, insertion: insertion, read: read, jobs: jobs)
+                firstTokens: old.shards, additions: additions, insertion: insertion, oldDocuments: old.documents,
+                read: read, jobs: jobs)
         else { return nil }
         files += shards.files
 
@@ -182,13 +183,17 @@ private struct IndexUpdate {
     /// entries (the lists that hold a moved document or gain a new one made again) and the new
     /// tokens' entries, packed as `build` packs them; `nil` when an old shard cannot be read.
     private static func shards(
-        firstTokens: [String], additions: [String: [Int32]], insertion: [Int], read: (String) -> [UInt8]?, jobs: Int
+        firstTokens: [String], additions: [String: [Int32]], insertion: [Int], oldDocuments: Int,
+        read: (String) -> [UInt8]?, jobs: Int
     ) -> (files: [(path: String, file: File)], firstTokens: [String])? {
         guard !additions.isEmpty else {
             return (
                 firstTokens.indices.map { (SearchIndex.shardPath($0), .kept(previousPath: SearchIndex.shardPath($0))) },
                 firstTokens
             )
+        }
+        if !firstTokens.isEmpty, insertion.allSatisfy({ $0 >= oldDocuments }) {
+            return appendedShards(firstTokens: firstTokens, additions: additions, insertion: insertion, read: read)
         }
         let oldShards = firstTokens.indices.map { read(SearchIndex.shardPath($0)) }
         let entries = ConcurrentSlots<[(token: String, entry: [UInt8])]>(count: oldShards.count)
@@ -240,6 +245,89 @@ private struct IndexUpdate {
         }
         return (files, packer.firstTokens)
 
+    }
+
+    /// The shards when every new document sorts after every old one (the usual append: the newest
+    /// messages are the site's newest), so no posting list moves and only the lists of the new
+    /// documents' tokens change: what `shards` makes, without reading the shards those tokens do
+    /// not fall in while the packing is at an old shard boundary. Packing is greedy, so from a
+    /// boundary where the new packing and the old one meet, the same entries make the same
+    /// shards. `nil` when an old shard cannot be read.
+    private static func appendedShards(
+        firstTokens: [String], additions: [String: [Int32]], insertion: [Int], read: (String) -> [UInt8]?
+    ) -> (files: [(path: String, file: File)], firstTokens: [String])? {
+        let precedes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // The old shard whose range (from its first token to the next shard's) each token falls
+        // in; a token before the first shard's goes into the first.
+        var addedByShard: [Int: [String]] = [:]
+        for token in additions.keys.sorted(by: precedes) {
+            var low = 0
+            var high = firstTokens.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(token, firstTokens[middle]) { high = middle } else { low = middle + 1 }
+            }
+            addedByShard[max(low - 1, 0), default: []].append(token)
+        }
+        var packer = SearchIndex.ShardPacker()
+        var files: [(path: String, file: File)] = []
+        func close(_ closed: (number: Int, bytes: [UInt8])) {
+            let path = SearchIndex.shardPath(closed.number)
+            files.append((path, read(path) == closed.bytes ? .kept(previousPath: path) : .new(closed.bytes)))
+        }
+        var atOldBoundary = true
+        for number in firstTokens.indices {
+            let added = addedByShard[number] ?? []
+            if atOldBoundary, added.isEmpty {
+                files.append(
+                    (
+                        SearchIndex.shardPath(packer.firstTokens.count),
+                        .kept(previousPath: SearchIndex.shardPath(number))
+                    ))
+                packer.keepShard(startingAt: firstTokens[number])
+                continue
+            }
+            guard let bytes = read(SearchIndex.shardPath(number)),
+                let entries = Self.entries(of: bytes, insertion: insertion, additions: additions)
+            else { return nil }
+            // The old entries in token order, with the range's new tokens between them (a token
+            // the old ones have already holds its new documents).
+            var nextAdded = 0
+            var previousToken: String?
+            func add(_ token: String, _ entry: [UInt8]) {
+                if let closed = packer.add(token, entry: entry) { close(closed) }
+            }
+            func addNewTokens(before token: String?) {
+                while nextAdded < added.count, token.map({ precedes(added[nextAdded], $0) }) ?? true {
+                    add(added[nextAdded], SearchIndex.entry(added[nextAdded], additions[added[nextAdded]]!))
+                    nextAdded += 1
+                }
+            }
+            for (token, entry) in entries {
+                guard previousToken.map({ precedes($0, token) }) ?? true else { return nil }
+                previousToken = token
+                addNewTokens(before: token)
+                if nextAdded < added.count, added[nextAdded] == token { nextAdded += 1 }
+                add(token, entry)
+            }
+            addNewTokens(before: nil)
+            // Back at an old boundary when the next shard's first entry closes the shard being
+            // filled, as it closed the old one: from there on the old shards are the new ones.
+            atOldBoundary = false
+            if number + 1 < firstTokens.count, addedByShard[number + 1] == nil {
+                guard let next = read(SearchIndex.shardPath(number + 1)) else { return nil }
+                var reader = ByteReader(next)
+                guard reader.string() != nil, SearchIndex.movePostings(&reader, insertion: []) != nil else {
+                    return nil
+                }
+                if packer.closes(beforeEntryOf: reader.offset), let closed = packer.finish() {
+                    close(closed)
+                    atOldBoundary = true
+                }
+            }
+        }
+        if let closed = packer.finish() { close(closed) }
+        return (files, packer.firstTokens)
     }
 
     /// `bytes` at `path`, or the previous file when it holds the same bytes.

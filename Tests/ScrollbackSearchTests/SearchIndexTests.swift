@@ -253,6 +253,63 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    func testAnAppendAfterEveryOldDocumentReadsOnlyTheShardsItsWordsFallIn() throws {
+        // Two words of its own per message: enough entries for several shards.
+        func text(_ id: String) -> (Int) -> String {
+            { n in
+                guard n < 3_000 || id != "alpha" else {
+                    // A burst of new words in one range: its shards split, the later ones are renumbered.
+                    return n % 2 == 0 ? "alpha common" : (0..<60).map { "kk\(n)x\($0)" }.joined(separator: " ")
+                }
+                return "\(id) common k\(n * 7919 % 10_007)\(id) z\(n)\(id)"
+            }
+        }
+        let start = 1_714_000_000.0
+        func parts(alpha: Int) -> [SearchPart] {
+            [
+                part(id: "alpha", count: alpha, start: start, text: text("alpha")),
+                part(id: "beta", count: 2_000, start: start + 10, text: text("beta")),
+            ]
+        }
+        let before = parts(alpha: 3_000)
+        let previous = files(before)
+        let oldShards = previous.keys.filter { $0.hasPrefix("search/t/") }.count
+        XCTAssertGreaterThan(oldShards, 5)
+        for added in [1, 2, 400] {
+            let after = parts(alpha: 3_000 + added)
+            var read = Set<String>()
+            var kept = Set<String>()
+            var made: [String: [UInt8]] = [:]
+            let changes: [SearchIndex.PartChange] = [
+                .changed(previous: before[0], current: after[0]), .unchanged(conversationID: "beta"),
+            ]
+            XCTAssertTrue(
+                SearchIndex.update(
+                    changes,
+                    previous: { path in
+                        read.insert(path)
+                        return previous[path]
+                    }, jobs: 2, write: { made[$0] = $1 },
+                    keep: { previousPath, path in
+                        made[path] = previous[previousPath]
+                        kept.insert(path)
+                    }))
+            let expected = files(after)
+            XCTAssertEqual(made.keys.sorted(), expected.keys.sorted(), "+\(added)")
+            for (path, bytes) in expected { XCTAssertEqual(made[path], bytes, "\(path) after +\(added)") }
+            if added == 400 {
+                // The burst's range split into new shards; every later one was packed again.
+                XCTAssertGreaterThan(expected.keys.filter { $0.hasPrefix("search/t/") }.count, oldShards + 2)
+            } else {
+                // A few postings more: the shards its words miss are kept, and are not even read.
+                let shardsRead = read.filter { $0.hasPrefix("search/t/") }.count
+                let shardsKept = kept.filter { $0.hasPrefix("search/t/") }.count
+                XCTAssertLessThan(shardsRead, oldShards, "+\(added): \(shardsRead) of \(oldShards) shards read")
+                XCTAssertGreaterThan(shardsKept, 0, "+\(added)")
+            }
+        }
+    }
+
     func testUpdateDeclinesWhatIsNotAnAppend() {
         let alpha = part(id: "alpha", count: 300) { "alpha \($0)" }
         let beta = part(id: "beta", count: 200, start: 1_714_000_500) { "beta \($0)" }

@@ -262,6 +262,11 @@ if [ "$skip_browser" = 0 ]; then
 fi
 
 # --- (d) incremental rebuilds ------------------------------------------------------------------
+# The same wait as before a clean build (fresh_output): the sites deleted just above (baseline,
+# search: false) hold thousands of files, and an append's few hundred new files would otherwise
+# pay for them. The rebuilds then run back to back, each after the one before.
+sync
+sleep "$settle_seconds"
 log "(d) scrollback rebuilds"
 timed rebuild-unchanged "$scrollback" build "$corpus" -o "$site"
 python3 "$bench/append_message.py" "$smallest" > /dev/null
