@@ -205,36 +205,13 @@ private struct IndexUpdate {
             entries.store(shardEntries, at: number)
         }
         guard failed.values()[0] == nil else { return nil }
-        // The old entries in token order, with the new tokens' entries between them (a token
-        // the old ones have already holds its new documents).
-        let addedTokens = additions.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        var nextAdded = 0
-        var previousToken: String?
         var packer = SearchIndex.ShardPacker()
         var shardBytes: [[UInt8]] = []
-        func add(_ token: String, _ entry: [UInt8]) {
-            if let closed = packer.add(token, entry: entry) { shardBytes.append(closed.bytes) }
-        }
-        func addNewTokens(before token: String?) {
-            while nextAdded < addedTokens.count,
-                token.map({ addedTokens[nextAdded].utf8.lexicographicallyPrecedes($0.utf8) }) ?? true
-            {
-                add(
-                    addedTokens[nextAdded],
-                    SearchIndex.entry(addedTokens[nextAdded], additions[addedTokens[nextAdded]]!))
-                nextAdded += 1
-            }
-        }
-        for shard in entries.values() {
-            for (token, entry) in shard! {
-                guard previousToken.map({ $0.utf8.lexicographicallyPrecedes(token.utf8) }) ?? true else { return nil }
-                previousToken = token
-                addNewTokens(before: token)
-                if nextAdded < addedTokens.count, addedTokens[nextAdded] == token { nextAdded += 1 }
-                add(token, entry)
-            }
-        }
-        addNewTokens(before: nil)
+        guard
+            Self.pack(
+                entries.values().lazy.flatMap { $0! }, newTokens: additions.keys.sorted(by: Self.precedes),
+                additions: additions, into: &packer, closed: { shardBytes.append($0.bytes) })
+        else { return nil }
         if let closed = packer.finish() { shardBytes.append(closed.bytes) }
         let files = shardBytes.enumerated().map { number, bytes in
             let path = SearchIndex.shardPath(number)
@@ -244,7 +221,40 @@ private struct IndexUpdate {
             )
         }
         return (files, packer.firstTokens)
+    }
 
+    /// Tokens in index order: by their UTF-8 bytes.
+    private static func precedes(_ first: String, _ second: String) -> Bool {
+        first.utf8.lexicographicallyPrecedes(second.utf8)
+    }
+
+    /// Feeds old entries (token order) into `packer` with the entries of `newTokens` (ascending)
+    /// between them, as `build` packs them; a token the old entries already have holds its new
+    /// documents there and is not added again. `closed` gets each shard this closes. `false` when
+    /// the old entries are out of order.
+    private static func pack(
+        _ entries: some Sequence<(token: String, entry: [UInt8])>, newTokens: [String],
+        additions: [String: [Int32]], into packer: inout SearchIndex.ShardPacker,
+        closed: (_ shard: (number: Int, bytes: [UInt8])) -> Void
+    ) -> Bool {
+        var nextNew = 0
+        var previousToken: String?
+        func addNewTokens(before token: String?) {
+            while nextNew < newTokens.count, token.map({ precedes(newTokens[nextNew], $0) }) ?? true {
+                let new = newTokens[nextNew]
+                if let shard = packer.add(new, entry: SearchIndex.entry(new, additions[new]!)) { closed(shard) }
+                nextNew += 1
+            }
+        }
+        for (token, entry) in entries {
+            guard previousToken.map({ precedes($0, token) }) ?? true else { return false }
+            previousToken = token
+            addNewTokens(before: token)
+            if nextNew < newTokens.count, newTokens[nextNew] == token { nextNew += 1 }
+            if let shard = packer.add(token, entry: entry) { closed(shard) }
+        }
+        addNewTokens(before: nil)
+        return true
     }
 
     /// The shards when every new document sorts after every old one (the usual append: the newest
@@ -256,24 +266,26 @@ private struct IndexUpdate {
     private static func appendedShards(
         firstTokens: [String], additions: [String: [Int32]], insertion: [Int], read: (String) -> [UInt8]?
     ) -> (files: [(path: String, file: File)], firstTokens: [String])? {
-        let precedes: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         // The old shard whose range (from its first token to the next shard's) each token falls
         // in; a token before the first shard's goes into the first.
         var addedByShard: [Int: [String]] = [:]
         for token in additions.keys.sorted(by: precedes) {
-            var low = 0
-            var high = firstTokens.count
-            while low < high {
-                let middle = (low + high) / 2
-                if precedes(token, firstTokens[middle]) { high = middle } else { low = middle + 1 }
-            }
-            addedByShard[max(low - 1, 0), default: []].append(token)
+            addedByShard[max(firstTokens.countNotAfter(token, by: precedes) - 1, 0), default: []].append(token)
+        }
+        // Each old shard read at most once (the boundary check reads the next one's first entry).
+        var oldShards: [Int: [UInt8]?] = [:]
+        func oldShard(_ number: Int) -> [UInt8]? {
+            if let bytes = oldShards[number] { return bytes }
+            let bytes = read(SearchIndex.shardPath(number))
+            oldShards[number] = bytes
+            return bytes
         }
         var packer = SearchIndex.ShardPacker()
         var files: [(path: String, file: File)] = []
         func close(_ closed: (number: Int, bytes: [UInt8])) {
             let path = SearchIndex.shardPath(closed.number)
-            files.append((path, read(path) == closed.bytes ? .kept(previousPath: path) : .new(closed.bytes)))
+            let same = closed.number < firstTokens.count && oldShard(closed.number) == closed.bytes
+            files.append((path, same ? .kept(previousPath: path) : .new(closed.bytes)))
         }
         var atOldBoundary = true
         for number in firstTokens.indices {
@@ -287,35 +299,15 @@ private struct IndexUpdate {
                 packer.keepShard(startingAt: firstTokens[number])
                 continue
             }
-            guard let bytes = read(SearchIndex.shardPath(number)),
-                let entries = Self.entries(of: bytes, insertion: insertion, additions: additions)
+            guard let bytes = oldShard(number),
+                let entries = Self.entries(of: bytes, insertion: insertion, additions: additions),
+                Self.pack(entries, newTokens: added, additions: additions, into: &packer, closed: close)
             else { return nil }
-            // The old entries in token order, with the range's new tokens between them (a token
-            // the old ones have already holds its new documents).
-            var nextAdded = 0
-            var previousToken: String?
-            func add(_ token: String, _ entry: [UInt8]) {
-                if let closed = packer.add(token, entry: entry) { close(closed) }
-            }
-            func addNewTokens(before token: String?) {
-                while nextAdded < added.count, token.map({ precedes(added[nextAdded], $0) }) ?? true {
-                    add(added[nextAdded], SearchIndex.entry(added[nextAdded], additions[added[nextAdded]]!))
-                    nextAdded += 1
-                }
-            }
-            for (token, entry) in entries {
-                guard previousToken.map({ precedes($0, token) }) ?? true else { return nil }
-                previousToken = token
-                addNewTokens(before: token)
-                if nextAdded < added.count, added[nextAdded] == token { nextAdded += 1 }
-                add(token, entry)
-            }
-            addNewTokens(before: nil)
             // Back at an old boundary when the next shard's first entry closes the shard being
             // filled, as it closed the old one: from there on the old shards are the new ones.
             atOldBoundary = false
             if number + 1 < firstTokens.count, addedByShard[number + 1] == nil {
-                guard let next = read(SearchIndex.shardPath(number + 1)) else { return nil }
+                guard let next = oldShard(number + 1) else { return nil }
                 var reader = ByteReader(next)
                 guard reader.string() != nil, SearchIndex.movePostings(&reader, insertion: []) != nil else {
                     return nil
@@ -711,15 +703,21 @@ private struct RowKey {
     }
 }
 
-extension Array where Element: Comparable {
-    /// How many elements of this ascending array are at most `value` (by bisection).
-    fileprivate func countNotAfter(_ value: Element) -> Int {
+extension Array {
+    /// How many elements of this array, ascending by `precedes`, do not come after `value` (by
+    /// bisection).
+    fileprivate func countNotAfter(_ value: Element, by precedes: (Element, Element) -> Bool) -> Int {
         var low = 0
         var high = count
         while low < high {
             let middle = (low + high) / 2
-            if self[middle] <= value { low = middle + 1 } else { high = middle }
+            if precedes(value, self[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }
+}
+
+extension Array where Element: Comparable {
+    /// How many elements of this ascending array are at most `value`.
+    fileprivate func countNotAfter(_ value: Element) -> Int { countNotAfter(value, by: <) }
 }

@@ -16,6 +16,11 @@ struct BuildManifest: Codable, Equatable {
     /// File name of the manifest inside `folderName`.
     static let fileName = "manifest.json"
 
+    /// `a` for `a/b/c.html`.
+    static func topLevelName(_ path: String) -> String {
+        path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
+    }
+
     var format = BuildManifest.currentFormat
     /// Fingerprint of everything that affects every page: generator, config, templates, previews.
     var settingsFingerprint: String
@@ -54,6 +59,17 @@ struct BuildManifest: Codable, Equatable {
         var searchPart: String?
         /// How many page files the search part has (`SearchStep.pagePath`).
         var searchPageCount: Int?
+
+        /// What placing the conversation in the staged site moves, and what taking it out again
+        /// removes, sorted: the top-level folders of its files, and the folder (or file) each
+        /// cached file goes with (`.scrollback/search/<id>` for `.scrollback/search/<id>/3.bin`).
+        var placementUnits: [String] {
+            let cacheUnits = cachedFiles.map {
+                $0.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(
+                    separator: "/")
+            }
+            return Set(files.map(BuildManifest.topLevelName) + cacheUnits).sorted()
+        }
 
         /// The files of `.scrollback/` that are the conversation's: its checkpoint, its search
         /// part's head and pages.

@@ -50,8 +50,8 @@ struct ConversationWorker: Sendable {
         self.config = config
         self.stagingRoot = stagingRoot
         self.partsRoot = Self.partsRoot(in: stagingRoot)
-        var seen: Set<String> = []
-        self.sharedPreviousIDs = Set(previousEntries.values.map(\.conversationID).filter { !seen.insert($0).inserted })
+        self.sharedPreviousIDs = Set(
+            Dictionary(grouping: previousEntries.values, by: \.conversationID).filter { $0.value.count > 1 }.keys)
         self.previousOutput = previousOutput
         self.previousEntries = previousEntries
         self.lastGoodEntries = lastGoodEntries
@@ -206,12 +206,9 @@ struct ConversationWorker: Sendable {
         return (entry, direct)
     }
 
-    /// Deletes the files of `entry` from `root`, where they were linked straight away: its
-    /// top-level folders and its cached files' folders.
+    /// Deletes the files of `entry` from `root`, where they were linked straight away.
     static func removeStaged(_ entry: BuildManifest.Entry, from root: String) {
-        for path in Set(entry.files.map(BuildRun.topLevelName) + entry.cachedFiles.map(BuildRun.cacheUnit)) {
-            FileSystem.removeTree(root + "/" + path)
-        }
+        for unit in entry.placementUnits { FileSystem.removeTree(root + "/" + unit) }
     }
 
     /// Reads, lays out and renders the log, writing its files into `parts`.

@@ -347,7 +347,8 @@ struct BuildRun {
             var problem: Problem?
             if let first = claimedBy[entry.conversationID] {
                 problem = .duplicateConversationID(entry.conversationID, firstIn: first)
-            } else if let clash = Set(entry.files.map(Self.topLevelName)).intersection(reserved).sorted().first {
+            } else if let clash = Set(entry.files.map(BuildManifest.topLevelName)).intersection(reserved).sorted().first
+            {
                 problem = .other(
                     "conversation id '\(entry.conversationID)' would overwrite the site's own '\(clash)'; expected another id"
                 )
@@ -367,14 +368,13 @@ struct BuildRun {
         for index in placed {
             let entry = outcomes[index].entry!
             let parts = outcomes[index].partsFolder
-            for top in Set(entry.files.map(Self.topLevelName)).sorted() {
-                try FileSystem.move(parts + "/" + top, to: staging + "/" + top)
-            }
             // A conversation's folder of cached pages or blocks moves in one rename, not file by file.
-            for cached in Set(entry.cachedFiles.map(Self.cacheUnit)).sorted() {
-                let folder = (cached as NSString).deletingLastPathComponent
-                if madeFolders.insert(folder).inserted { try FileSystem.makeDirectory(staging + "/" + folder) }
-                try FileSystem.move(parts + "/" + cached, to: staging + "/" + cached)
+            for unit in entry.placementUnits {
+                let folder = (unit as NSString).deletingLastPathComponent
+                if !folder.isEmpty, madeFolders.insert(folder).inserted {
+                    try FileSystem.makeDirectory(staging + "/" + folder)
+                }
+                try FileSystem.move(parts + "/" + unit, to: staging + "/" + unit)
             }
         }
         FileSystem.removeTree(ConversationWorker.partsRoot(in: staging))
@@ -487,19 +487,9 @@ struct BuildRun {
                 "index.html", "404.html", "sitemap.xml", "robots.txt", SitePublishing.feedFileName, "media",
                 BuildManifest.folderName,
             ] + (config.search ? [SearchIndex.folder] : [])
-                + assetFiles.map { Self.topLevelName($0.path) })
+                + assetFiles.map { BuildManifest.topLevelName($0.path) })
     }
 
-    /// `a` for `a/b/c.html`.
-    static func topLevelName(_ path: String) -> String {
-        path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
-    }
-
-    /// `.scrollback/search/id` for `.scrollback/search/id/3.bin`, and `.scrollback/search/id.bin`
-    /// itself: what a conversation's cached file moves with.
-    static func cacheUnit(_ path: String) -> String {
-        path.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/")
-    }
 }
 
 /// The result of one log: published (with its manifest entry) or skipped (errors).

@@ -158,35 +158,27 @@ struct AppendCheckpoint: Equatable {
         guard count <= UInt64(UInt32.max) else { return nil }
         records = []
         records.reserveCapacity(Int(count))
-        var remaining = Int(count)
-        var number = 0
-        while remaining > 0 {
-            let expected = min(remaining, Self.blockSize)
-            guard let blockBytes = block(number), blockBytes.count == expected * Self.recordSize else { return nil }
+        for first in stride(from: 0, to: Int(count), by: Self.blockSize) {
+            let size = min(Int(count) - first, Self.blockSize) * Self.recordSize
+            guard let blockBytes = block(first / Self.blockSize), blockBytes.count == size else { return nil }
             blockBytes.withUnsafeBytes { buffer in
-                var offset = 0
-                for _ in 0..<expected {
-                    let target = UInt32(
-                        littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 24, as: UInt32.self))
-                    records.append(
-                        Record(
-                            start: Int(
-                                UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))),
-                            length: Int(
-                                UInt32(
-                                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))),
-                            sortedIndex: Int(
-                                UInt32(
-                                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))),
-                            idHash: UInt64(
-                                littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)),
-                            replyTarget: target == Self.noTarget ? nil : Int(target)))
-                    offset += Self.recordSize
+                for offset in stride(from: 0, to: size, by: Self.recordSize) {
+                    records.append(Self.record(in: buffer, at: offset))
                 }
             }
-            remaining -= expected
-            number += 1
         }
+    }
+
+    /// The record stored at `offset` of a block.
+    private static func record(in block: UnsafeRawBufferPointer, at offset: Int) -> Record {
+        func load<T: FixedWidthInteger>(_ field: Int, _: T.Type) -> T {
+            T(littleEndian: block.loadUnaligned(fromByteOffset: offset + field, as: T.self))
+        }
+        let target = load(24, UInt32.self)
+        return Record(
+            start: Int(load(0, UInt64.self)), length: Int(load(8, UInt32.self)),
+            sortedIndex: Int(load(12, UInt32.self)), idHash: load(16, UInt64.self),
+            replyTarget: target == noTarget ? nil : Int(target))
     }
 
     /// Creates a checkpoint.
