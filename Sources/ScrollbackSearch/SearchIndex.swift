@@ -96,11 +96,7 @@ public enum SearchIndex {
         }
         let chunkCounts = ChunkCounts()
         let writeChunks: @Sendable () -> Void = { [slots] in
-            let bounds = chunkBounds(slots, jobs: jobs) { slot in
-                var identity = JSONWriter()
-                rowIdentity(slot, &identity)
-                return identityHash(identity.bytes[...])
-            }
+            let bounds = chunkBounds(slots, jobs: jobs, identity: rowIdentity)
             chunkCounts.set(bounds.map(\.count))
             Parallel.forEach(bounds.count, jobs: jobs) { number in
                 var chunk = ChunkText()
@@ -207,15 +203,21 @@ public enum SearchIndex {
         count >= maximumChunkDocuments || (count >= minimumChunkDocuments && (hash >> 32) % chunkDivisor == 0)
     }
 
-    /// The ranges of `items` that make the chunks, given each item's identity hash (computed
-    /// `jobs` at a time).
+    /// The ranges of `items` that make the chunks, given how to write each item's identifying
+    /// fields (`appendRowIdentity`), whose hashes are computed `jobs` at a time.
     static func chunkBounds<Item: Sendable>(
-        _ items: [Item], jobs: Int, hash: @escaping @Sendable (Item) -> UInt64
+        _ items: [Item], jobs: Int, identity: @escaping @Sendable (Item, inout JSONWriter) -> Void
     ) -> [Range<Int>] {
         let block = 16_384
         let hashes = ConcurrentSlots<[UInt64]>(count: (items.count + block - 1) / block)
         Parallel.forEach((items.count + block - 1) / block, jobs: jobs) { number in
-            hashes.store(items[(number * block)..<min(items.count, (number + 1) * block)].map(hash), at: number)
+            var scratch = JSONWriter()
+            let blockHashes = items[(number * block)..<min(items.count, (number + 1) * block)].map { item in
+                scratch.bytes.removeAll(keepingCapacity: true)
+                identity(item, &scratch)
+                return identityHash(scratch.bytes[...])
+            }
+            hashes.store(blockHashes, at: number)
         }
         var bounds: [Range<Int>] = []
         var start = 0
@@ -562,19 +564,32 @@ struct JSONWriter {
     var bytes: [UInt8] = []
 
     mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        if text.utf8CodeUnitCount == 1 {
+            bytes.append(text.utf8Start.pointee)
+        } else {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
     }
 
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     mutating func number(_ value: Int) {
         if value < 0 { bytes.append(0x2D) }
-        digits(value.magnitude)
-    }
-
-    private mutating func digits(_ value: UInt) {
-        if value >= 10 { digits(value / 10) }
-        bytes.append(0x30 + UInt8(value % 10))
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            bytes.append(0x30 + UInt8(magnitude))
+            return
+        }
+        // Digits right to left into a buffer as long as the longest `UInt`, then appended once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// `texts` as a JSON array of strings: `["a","b"]`.

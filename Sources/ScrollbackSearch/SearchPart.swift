@@ -83,7 +83,7 @@ public struct SearchPart: Equatable, Sendable {
     public var firstDocument: Int { pageDocumentCounts[..<firstLoadedPage].reduce(0, +) }
     /// Each token's index in `vocabulary`, kept between `add` calls; rebuilt when it does not
     /// match `vocabulary` (a part read from its cache files, to which an append adds pages).
-    private var vocabularyIndex: [String: Int] = [:]
+    private var vocabularyTable = VocabularyTable([])
 
     public init(conversationID: String, title: String) {
         self.conversationID = conversationID
@@ -109,10 +109,7 @@ public struct SearchPart: Equatable, Sendable {
         }
         precondition(pages.lowerBound == pageDocumentCounts.count, "pages are added in order, after the ones held")
         var tokenizer = SearchTokenizer()
-        if vocabularyIndex.count != vocabulary.count {
-            vocabularyIndex = Dictionary(
-                vocabulary.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        }
+        if vocabularyTable.count != vocabulary.count { vocabularyTable = VocabularyTable(vocabulary) }
         var senderIndex: [String: Int] = [:]
         for (index, sender) in senders.enumerated() { senderIndex[sender.name] = index }
         // Per participant id: its number in `senders` and its `from:` tokens (ids once known:
@@ -121,11 +118,14 @@ public struct SearchPart: Equatable, Sendable {
         let participants = Dictionary(
             plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
+        func tokenID(utf8 token: UnsafeBufferPointer<UInt8>) -> Int {
+            let (number, isNew) = vocabularyTable.number(of: token)
+            if isNew { vocabulary.append(String(decoding: token, as: UTF8.self)) }
+            return number
+        }
         func tokenID(_ token: String) -> Int {
-            if let known = vocabularyIndex[token] { return known }
-            vocabularyIndex[token] = vocabulary.count
-            vocabulary.append(token)
-            return vocabulary.count - 1
+            var token = token
+            return token.withUTF8 { tokenID(utf8: $0) }
         }
         var flagTokens: [Int?] = [nil, nil, nil]
         func flagToken(_ number: Int) -> Int {
@@ -172,7 +172,7 @@ public struct SearchPart: Equatable, Sendable {
                 let flags = Self.flags(of: kind)
                 let text = Self.searchText(of: kind)
                 ids.removeAll(keepingCapacity: true)
-                tokenizer.forEachToken(text) { ids.append(tokenID($0)) }
+                tokenizer.forEachTokenUTF8(text) { ids.append(tokenID(utf8: $0)) }
                 if let id = senderID, let known = senderEntry {
                     if let fromIDs = known.ids {
                         ids += fromIDs
@@ -185,13 +185,7 @@ public struct SearchPart: Equatable, Sendable {
                 if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
                 if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
                 if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
-                ids.sort()
-                var kept = 0
-                for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
-                    ids[kept] = ids[position]
-                    kept += 1
-                }
-                ids.removeLast(ids.count - kept)
+                Self.sortRemovingRepeats(&ids)
                 documents.append(
                     Document(
                         page: page, file: file, anchor: elementID, sender: senderNumber,
@@ -261,6 +255,30 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
+    /// Sorts `ids` ascending and drops repeats. A message has a few dozen tokens: insertion
+    /// sort, where the standard library's stable sort allocates a scratch buffer every call.
+    static func sortRemovingRepeats(_ ids: inout [Int]) {
+        if ids.count > 64 {
+            ids.sort()
+        } else {
+            for end in ids.indices.dropFirst() {
+                let id = ids[end]
+                var position = end
+                while position > 0, ids[position - 1] > id {
+                    ids[position] = ids[position - 1]
+                    position -= 1
+                }
+                ids[position] = id
+            }
+        }
+        var kept = 0
+        for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
+            ids[kept] = ids[position]
+            kept += 1
+        }
+        ids.removeLast(ids.count - kept)
+    }
+
     /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).
     static func resultText(_ text: String) -> String {
         text.utf8.count <= maxTextLength ? text : String(text.prefix(maxTextLength))
@@ -293,22 +311,26 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
-    /// Whether `text` holds one of the ASCII `needles`, compared byte by byte in one pass
-    /// (Foundation's `contains` searches with locale rules, many times slower, for no different
-    /// answer here).
+    /// Whether `text` holds one of the ASCII `needles`: libc's `memchr` finds each candidate
+    /// first byte and `memcmp` checks the rest (Foundation's `contains` searches with locale
+    /// rules, many times slower, for no different answer here).
     static func containsBytes(_ text: String, _ needles: [StaticString]) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            for index in bytes.indices {
-                for needle in needles where bytes[index] == needle.utf8Start.pointee {
-                    let count = needle.utf8CodeUnitCount
-                    guard index + count <= bytes.count else { continue }
-                    var offset = 1
-                    while offset < count, bytes[index + offset] == needle.utf8Start[offset] { offset += 1 }
-                    if offset == count { return true }
+            guard let base = bytes.baseAddress else { return false }
+            let end = base + bytes.count
+            return needles.contains { needle in
+                let length = needle.utf8CodeUnitCount
+                var start = base
+                while end - start >= length,
+                    let found = memchr(start, Int32(needle.utf8Start.pointee), end - start - length + 1)
+                {
+                    let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(candidate, needle.utf8Start, length) == 0 { return true }
+                    start = candidate + 1
                 }
+                return false
             }
-            return false
         }
     }
 

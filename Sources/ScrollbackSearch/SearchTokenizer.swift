@@ -127,32 +127,46 @@ public struct SearchTokenizer {
     }
 
     /// Hands each token of `text` to `body`, in order (repeats included).
+    public mutating func forEachToken(_ text: String, _ body: (String) -> Void) {
+        forEachTokenUTF8(text) { body(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// Hands the UTF-8 bytes of each token of `text` to `body`, in order (repeats included); the
+    /// bytes are valid only during the call. For callers that look tokens up by their bytes
+    /// (`VocabularyTable`) and need no `String` for a token seen before.
     ///
     /// Works on the UTF-8 bytes: ASCII (most chat text) is classified and lowercased in place,
-    /// other scalars go through `foldedParts` (cached). A word is collected as UTF-8 bytes and
-    /// becomes a `String` once (short ones need no allocation).
-    public mutating func forEachToken(_ text: String, _ body: (String) -> Void) {
+    /// other scalars go through `foldedParts` (cached).
+    public mutating func forEachTokenUTF8(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         text.withUTF8 { bytes in forEachToken(utf8: bytes, body) }
     }
 
-    /// `forEachToken(_:_:)` over UTF-8 bytes (valid UTF-8, as a Swift string's).
-    mutating func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (String) -> Void) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxTokenLength * 4) { word in
+    /// `forEachTokenUTF8(_:_:)` over UTF-8 bytes (valid UTF-8, as a Swift string's).
+    mutating func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        // A word of up to `maxTokenLength` scalars, then room for a CJK pair or an emoji.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxTokenLength * 4 + 8) { buffer in
+            let word = UnsafeMutableBufferPointer(rebasing: buffer[0..<(Self.maxTokenLength * 4)])
+            let single = UnsafeMutableBufferPointer(rebasing: buffer[(Self.maxTokenLength * 4)...])
             var wordBytes = 0
             var wordLength = 0
             var previousCJK: Unicode.Scalar?
             @inline(__always) func endWord() {
                 if wordLength > 0 {
-                    body(String(decoding: UnsafeBufferPointer(rebasing: word[0..<wordBytes]), as: UTF8.self))
+                    body(UnsafeBufferPointer(rebasing: word[0..<wordBytes]))
                     wordBytes = 0
                     wordLength = 0
                 }
             }
             func emit(_ scalars: Unicode.Scalar...) {
-                var token = String.UnicodeScalarView()
-                token.append(contentsOf: scalars)
-                body(String(token))
+                var count = 0
+                for scalar in scalars {
+                    for unit in UTF8.encode(scalar)! {
+                        single[count] = unit
+                        count += 1
+                    }
+                }
+                body(UnsafeBufferPointer(rebasing: single[0..<count]))
             }
             func add(_ scalar: Unicode.Scalar, _ kind: ScalarClass) {
                 switch kind {

@@ -80,11 +80,18 @@ extension BuildRun {
             report.searchIndexUpdated = true
             return
         }
+        // Read `jobs` at a time: a part is decoded from its files, a tenth of the merge's time.
+        let entries = outcomes.compactMap(\.entry)
+        let read = ConcurrentSlots<SearchPart>(count: entries.count)
+        Parallel.forEach(entries.count, jobs: jobs) { number in
+            guard entries[number].searchPart != nil,
+                let part = SearchStep.readPart(conversationID: entries[number].conversationID, in: root)
+            else { return }
+            read.store(part, at: number)
+        }
         var parts: [SearchPart] = []
-        for entry in outcomes.compactMap(\.entry) {
-            guard entry.searchPart != nil,
-                let part = SearchStep.readPart(conversationID: entry.conversationID, in: staging)
-            else { throw Self.damagedSearchPart(entry) }
+        for (entry, part) in zip(entries, read.values()) {
+            guard let part else { throw Self.damagedSearchPart(entry) }
             parts.append(part)
         }
         try SearchIndex.build(parts: parts, jobs: jobs) { path, bytes in

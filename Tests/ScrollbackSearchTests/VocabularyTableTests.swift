@@ -1,0 +1,57 @@
+import XCTest
+
+@testable import ScrollbackSearch
+
+final class VocabularyTableTests: XCTestCase {
+    private func number(_ token: String, in table: inout VocabularyTable) -> (number: Int, isNew: Bool) {
+        var token = token
+        return token.withUTF8 { table.number(of: $0) }
+    }
+
+    func testTokensAreNumberedInOrderOfFirstUseThroughGrowth() {
+        var table = VocabularyTable([])
+        // Past the first table size (1,024 slots, grown at half full) several times.
+        let tokens = (0..<5_000).map { "w\($0)" } + ["", "é", "東京", "w"]
+        for (expected, token) in tokens.enumerated() {
+            let (found, isNew) = number(token, in: &table)
+            XCTAssertEqual(found, expected, token)
+            XCTAssertTrue(isNew, token)
+        }
+        for (expected, token) in tokens.enumerated().reversed() {
+            let (found, isNew) = number(token, in: &table)
+            XCTAssertEqual(found, expected, token)
+            XCTAssertFalse(isNew, token)
+        }
+        XCTAssertEqual(table.count, tokens.count)
+        // A prefix or an extension of a known token is another token.
+        XCTAssertEqual(number("w4999x", in: &table).number, tokens.count)
+        XCTAssertEqual(number("w49", in: &table).number, 49)
+    }
+
+    func testATableMadeFromAVocabularyNumbersItInItsOrder() {
+        var table = VocabularyTable(["hello", "world", "café"])
+        XCTAssertEqual(table.count, 3)
+        XCTAssertEqual(number("café", in: &table).number, 2)
+        XCTAssertEqual(number("hello", in: &table).number, 0)
+        XCTAssertEqual(number("new", in: &table).number, 3)
+    }
+
+    func testTokenIDsAreSortedWithoutRepeats() {
+        for count in [0, 1, 2, 17, 64, 65, 300] {
+            var generator = SystemRandomNumberGenerator()
+            let ids = (0..<count).map { _ in Int.random(in: 0..<40, using: &generator) }
+            var sorted = ids
+            SearchPart.sortRemovingRepeats(&sorted)
+            XCTAssertEqual(sorted, Array(Set(ids)).sorted(), "\(count) ids")
+        }
+    }
+
+    func testLinkFlagsFindTheirNeedlesAnywhere() {
+        XCTAssertTrue(SearchPart.containsBytes("see https://example.com", ["http://", "https://", "www."]))
+        XCTAssertTrue(SearchPart.containsBytes("www.", ["http://", "https://", "www."]))
+        XCTAssertTrue(SearchPart.containsBytes("hhttp://", ["http://"]))
+        XCTAssertFalse(SearchPart.containsBytes("http:/ www https:", ["http://", "https://", "www."]))
+        XCTAssertFalse(SearchPart.containsBytes("", ["http://"]))
+        XCTAssertFalse(SearchPart.containsBytes("htt", ["http://"]))
+    }
+}
