@@ -316,7 +316,8 @@ class ReportTable(unittest.TestCase):
             self.assertEqual((wall["value"], wall["status"]), ("5.00 s", "MISS"))  # target ≤ 4 s
             self.assertEqual(rows["  peak RSS"]["status"], "ok")  # the median run's 250 MB ≤ 300 MB
             self.assertEqual(rows["  messages / s"]["value"], "200,000")
-            self.assertEqual(rows["  CPU user+sys"]["value"], "6.50 s")
+            self.assertEqual(rows["  CPU user+sys"]["value"], "6.50 s (user 6.50 + system 0.00)")
+            self.assertEqual(rows["Scrollback CPU user+sys"]["value"], "1.00 s (user 1.00 + system 0.00)")
 
     def test_one_conversation_appends_give_the_page_counts_time_and_identity(self):
         with tempfile.TemporaryDirectory() as root:
