@@ -6,6 +6,8 @@
 // page to page; `[UInt8]`'s own `append(contentsOf:)` is a generic call with uniqueness and
 // capacity checks, which the millions of short appends of a big build notice.
 
+import ScrollbackModel
+
 /// Where escaped text and markup bytes go: an `HTMLBuffer`, or a `[UInt8]`.
 protocol ByteSink {
     /// Appends one byte.
@@ -104,5 +106,5 @@ func appendDecimal<Sink: ByteSink>(_ value: Int, _ output: inout Sink) {
         output.append(UInt8(ascii: "0") + UInt8(value))
         return
     }
-    raw(String(value), &output)
+    DecimalText.withDigits(of: value) { output.append(contentsOf: $0) }
 }

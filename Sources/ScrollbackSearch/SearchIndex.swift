@@ -574,22 +574,7 @@ struct JSONWriter {
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     mutating func number(_ value: Int) {
-        if value < 0 { bytes.append(0x2D) }
-        var magnitude = value.magnitude
-        if magnitude < 10 {
-            bytes.append(0x30 + UInt8(magnitude))
-            return
-        }
-        // Digits right to left into a buffer as long as the longest `UInt`, then appended once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            while magnitude > 0 {
-                start -= 1
-                digits[start] = 0x30 + UInt8(magnitude % 10)
-                magnitude /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        DecimalText.withDigits(of: value) { bytes.append(contentsOf: $0) }
     }
 
     /// `texts` as a JSON array of strings: `["a","b"]`.

@@ -158,14 +158,17 @@ public struct SearchTokenizer {
                     wordLength = 0
                 }
             }
-            func emit(_ scalars: Unicode.Scalar...) {
+            // A CJK character, a CJK pair or an emoji as a token of its own.
+            func emit(_ first: Unicode.Scalar, _ second: Unicode.Scalar? = nil) {
                 var count = 0
-                for scalar in scalars {
+                func encode(_ scalar: Unicode.Scalar) {
                     for unit in UTF8.encode(scalar)! {
                         single[count] = unit
                         count += 1
                     }
                 }
+                encode(first)
+                if let second { encode(second) }
                 body(UnsafeBufferPointer(rebasing: single[0..<count]))
             }
             func add(_ scalar: Unicode.Scalar, _ kind: ScalarClass) {

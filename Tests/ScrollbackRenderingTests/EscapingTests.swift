@@ -197,3 +197,13 @@ import Testing
         #expect(onPages["trip/index.html"]!.contains("<img src=\"https://cdn.example/p.jpg?a=1&amp;b=2\""))
     }
 }
+
+@Suite struct DecimalTextTests {
+    @Test func numbersAreWrittenAsStringWritesThem() {
+        for value in [0, 7, 10, -1, -10, 1_714_567_890, -86_399, Int.max, Int.min] {
+            var bytes: [UInt8] = []
+            appendDecimal(value, &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+        }
+    }
+}
