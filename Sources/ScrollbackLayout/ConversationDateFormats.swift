@@ -39,6 +39,11 @@ final class ConversationDateFormats {
     private let tooltipTimeOfDayTexts: TimeOfDayTexts
     /// The offset `offset(atUTCSeconds:)` last asked ICU for, and the UTC seconds it holds for.
     private var cachedOffset = 0
+    /// Texts already made, by date or local day: a conversation's threads ask again for the days
+    /// and times their timeline's plan already formatted (the formatters are the slow part).
+    private var dayAndTimeTexts: [Date: FormattedDate] = [:]
+    private var shortDayTexts: [Int64: String] = [:]
+    private var dayTexts: [Int64: FormattedDate] = [:]
     private var offsetValidFrom = Int64.max
     private var offsetValidUntil = Int64.min
 
@@ -201,18 +206,33 @@ final class ConversationDateFormats {
 
     /// A date with its day and time ("May 3, 2024 at 9:41 AM"), for edits and the summary.
     func dayAndTime(_ date: Date) -> FormattedDate {
-        FormattedDate(
+        if let known = dayAndTimeTexts[date] { return known }
+        let made = FormattedDate(
             text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
+        dayAndTimeTexts[date] = made
+        return made
     }
 
     /// The local day of `date` in short ("Mar 3, 2024"), for the links to a page.
     func shortDay(_ date: Date) -> String {
-        shortDayFormatter.string(from: date)
+        let localDay = localDay(date)
+        if let known = shortDayTexts[localDay] { return known }
+        let made = shortDayFormatter.string(from: date)
+        shortDayTexts[localDay] = made
+        return made
     }
 
     /// The day separator of the local day that contains `date` ("Friday, May 3, 2024", "2024-05-03").
     func day(_ date: Date) -> FormattedDate {
-        let (year, month, day) = CivilCalendar.civilDate(daysSince1970: localDay(date))
+        let localDay = localDay(date)
+        if let known = dayTexts[localDay] { return known }
+        let made = makeDay(date, localDay: localDay)
+        dayTexts[localDay] = made
+        return made
+    }
+
+    private func makeDay(_ date: Date, localDay: Int64) -> FormattedDate {
+        let (year, month, day) = CivilCalendar.civilDate(daysSince1970: localDay)
         var iso = [UInt8]()
         iso.reserveCapacity(10)
         Self.appendDigits(year, count: 4, to: &iso)

@@ -172,9 +172,8 @@ public struct ConversationLayouter: Sendable {
                 senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
         }
 
-        let zoneName = conversation.timeZone ?? options.timeZone
-        let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        let formats = ConversationDateFormats(options: options, timeZone: timeZone)
+        let formats = ConversationDateFormats(
+            options: options, timeZone: Self.timeZone(named: conversation.timeZone ?? options.timeZone))
         var threadsByRoot: [String: ThreadPlan] = [:]
         for root in repliesOfRoot.keys.sorted() {
             let replies = repliesOfRoot[root]!
@@ -224,19 +223,23 @@ public struct ConversationLayouter: Sendable {
         knownPageDays: [PageDays?] = []
     ) -> ConversationPlan {
         let options = self.options.applying(conversation.layout)
-        let zoneName = conversation.timeZone ?? options.timeZone
-        // The readers reject unknown zones; UTC keeps a hand-built model from crashing the build.
-        let timeZone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        let formats = extras?.formats ?? ConversationDateFormats(options: options, timeZone: timeZone)
+        let formats =
+            extras?.formats
+            ?? ConversationDateFormats(
+                options: options, timeZone: Self.timeZone(named: conversation.timeZone ?? options.timeZone))
 
         var conversation = conversation
         conversation.messages = Self.orderedByDate(conversation.messages)
         let messages = conversation.messages
         let count = messages.count
 
-        var participants = [String: Participant](minimumCapacity: conversation.participants.count)
-        for participant in conversation.participants.reversed() {
-            participants[participant.id] = participant  // backwards, so the first of a duplicate id wins
+        // (A thread's conversation has its timeline's participants: the directory's table.)
+        var participants = extras?.directory.participants ?? [:]
+        if extras == nil {
+            participants.reserveCapacity(conversation.participants.count)
+            for participant in conversation.participants.reversed() {
+                participants[participant.id] = participant  // backwards, so the first of a duplicate id wins
+            }
         }
         var indexOfMessage = [String: Int](minimumCapacity: count)
         for index in messages.indices.reversed() {
@@ -321,6 +324,12 @@ public struct ConversationLayouter: Sendable {
             anchors: extras?.anchors ?? AnchorTable(messages: messages), pageFiles: extras?.pageFiles ?? .conversation,
             directory: extras?.directory, threadsByRoot: extras?.threadsByRoot ?? [:],
             referenceFlags: extras?.referenceFlags ?? [], pinned: extras?.pinned ?? [])
+    }
+
+    /// The zone named `name`; UTC for an unknown name (the readers reject them, so only a
+    /// hand-built model has one, and it must not crash the build).
+    static func timeZone(named name: String) -> TimeZone {
+        TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!
     }
 
     /// Whether the conversation is a group: more than one participant besides `me`, or messages

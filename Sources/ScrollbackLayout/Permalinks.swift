@@ -10,22 +10,28 @@ public enum Slug {
     public static func make(_ text: String) -> String {
         var output = [UInt8]()
         output.reserveCapacity(text.utf8.count)
+        append(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends the slug of `text` to `output` (`make` without the `String`).
+    static func append(_ text: String, to output: inout [UInt8]) {
+        let start = output.count
         var pendingDash = false
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                if pendingDash, !output.isEmpty { output.append(UInt8(ascii: "-")) }
+                if pendingDash, output.count > start { output.append(UInt8(ascii: "-")) }
                 pendingDash = false
                 output.append(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if pendingDash, !output.isEmpty { output.append(UInt8(ascii: "-")) }
+                if pendingDash, output.count > start { output.append(UInt8(ascii: "-")) }
                 pendingDash = false
                 output.append(byte + 32)
             default:
                 pendingDash = true
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Whether `text` is already its own slug (the common case: ids such as `m42` or `msg-7`).
@@ -63,6 +69,7 @@ public struct AnchorTable: Sendable {
         let isSlug = ids.map(Slug.isSlug)
         guard isSlug.contains(false) else { return }
         slugsIDs = true
+        if Self.slugsAreDistinct(ids, isSlug: isSlug) { return }
         // Which id has each anchor: ids that are slugs first (they keep theirs), then the others
         // in order. One hash per message when nothing collides (a Slack export's `ts` ids).
         var owner = [String: String](minimumCapacity: messages.count)
@@ -87,6 +94,21 @@ public struct AnchorTable: Sendable {
                 renamed[id] = base
             }
         }
+    }
+
+    /// Whether every id's slug is non-empty and no two are alike: then every anchor is
+    /// `m-<slug of id>` and `renamed` stays empty. Checked on 64-bit hashes of the slugs, without
+    /// making them (a Slack export's `ts` ids are all distinct): only when two hashes meet, or a
+    /// slug is empty, does `init` build the exact table.
+    private static func slugsAreDistinct(_ ids: [String], isSlug: [Bool]) -> Bool {
+        var seen = Set<UInt64>(minimumCapacity: ids.count)
+        var slug: [UInt8] = []
+        for (index, id) in ids.enumerated() {
+            slug.removeAll(keepingCapacity: true)
+            if isSlug[index] { slug.append(contentsOf: id.utf8) } else { Slug.append(id, to: &slug) }
+            guard !slug.isEmpty, seen.insert(StableHash.fnv1a64(slug)).inserted else { return false }
+        }
+        return true
     }
 
     /// The element id of message `id`.

@@ -37,6 +37,20 @@ public enum Parallel {
             loop.release()
         }
     }
+
+    /// Starts `body` on a thread of its own and returns at once; `group`, if any, is entered
+    /// until `body` returns.
+    ///
+    /// A real thread rather than `DispatchQueue.global()`: the dispatch pool on Linux may hold
+    /// no free thread (its threads rendering, or waiting on a semaphore) and then runs the work
+    /// late, leaving a core idle meanwhile.
+    public static func start(in group: DispatchGroup? = nil, _ body: @escaping @Sendable () -> Void) {
+        group?.enter()
+        Thread {
+            body()
+            group?.leave()
+        }.start()
+    }
 }
 
 /// The indices still to run and the body that runs them, shared by the threads of one

@@ -67,6 +67,8 @@ final class MessageRenderer {
     let avatars: [String: AvatarView]
     let headers: [String: HeaderView]
     let names: [String: String]
+    /// The same tables, for this list's thread renderers.
+    private let participantViews: ParticipantViews
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -98,17 +100,54 @@ final class MessageRenderer {
     /// Linkified text of the current row, written in place (`htmlBody.html` points to it).
     private let linkified = HTMLBuffer(capacity: 1024)
 
+    /// What every list of a conversation shows its participants with: the timeline's renderer
+    /// makes them, its threads' renderers share them (a thread's plan has the same participants).
+    struct ParticipantViews {
+        var linkifier: TextLinkifier
+        var avatars: [String: AvatarView] = [:]
+        var headers: [String: HeaderView] = [:]
+        var names: [String: String] = [:]
+
+        init(_ conversation: Conversation, remoteMedia: Bool) {
+            linkifier = TextLinkifier(participants: conversation.participants)
+            let paletteSlots = MessageRenderer.paletteSlots(conversation.participants, me: conversation.me)
+            for participant in conversation.participants where names[participant.id] == nil {
+                let (colorClass, colorStyle) = MessageRenderer.colour(
+                    participant, slot: paletteSlots[participant.id] ?? 0)
+                var src: String?
+                if let source = participant.avatar,
+                    case .url(let url) = MessageRenderer.resolve(source, root: "../", remoteMedia: remoteMedia)
+                {
+                    src = url
+                }
+                avatars[participant.id] = AvatarView(
+                    name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
+                    colorStyle: colorStyle, src: src)
+                headers[participant.id] = HeaderView(
+                    name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
+                    colorClass: colorClass, colorStyle: colorStyle)
+                names[participant.id] = participant.name
+            }
+        }
+    }
+
+    /// A renderer of `plan`'s rows; `participantViews` when the caller already made them for
+    /// the same conversation.
     init(
         plan: ConversationPlan, templates: TemplateLibrary, customRenderers: [String: any CustomMessageRenderer],
-        remoteMedia: Bool
+        remoteMedia: Bool, participantViews: ParticipantViews? = nil
     ) {
         self.plan = plan
         self.templates = templates
         self.customRenderers = customRenderers
         self.remoteMedia = remoteMedia
-        let conversation = plan.conversation
         self.anchors = plan.anchors
-        self.linkifier = TextLinkifier(participants: conversation.participants)
+        let views = participantViews ?? ParticipantViews(plan.conversation, remoteMedia: remoteMedia)
+        self.participantViews = views
+        self.linkifier = views.linkifier
+        self.avatars = views.avatars
+        self.headers = views.headers
+        self.names = views.names
         self.bubbleMaxWidth = plan.options.messageMaxWidth.description
         self.cornerRadius = plan.options.messageCornerRadius.description
         self.showsAvatars = !templates.isEmpty("avatar")
@@ -121,29 +160,6 @@ final class MessageRenderer {
         self.emojiTemplate = templates.compiledTemplate("kinds/emoji")
         self.systemTemplate = templates.compiledTemplate("kinds/system")
         stack.reserveCapacity(8)
-        var avatars: [String: AvatarView] = [:]
-        var headers: [String: HeaderView] = [:]
-        var names: [String: String] = [:]
-        let paletteSlots = Self.paletteSlots(conversation.participants, me: conversation.me)
-        for participant in conversation.participants where names[participant.id] == nil {
-            let (colorClass, colorStyle) = Self.colour(participant, slot: paletteSlots[participant.id] ?? 0)
-            var src: String?
-            if let source = participant.avatar,
-                case .url(let url) = Self.resolve(source, root: "../", remoteMedia: remoteMedia)
-            {
-                src = url
-            }
-            avatars[participant.id] = AvatarView(
-                name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
-                colorStyle: colorStyle, src: src)
-            headers[participant.id] = HeaderView(
-                name: participant.name, anchor: HTMLText.participantAnchor(participant.id), colorClass: colorClass,
-                colorStyle: colorStyle)
-            names[participant.id] = participant.name
-        }
-        self.avatars = avatars
-        self.headers = headers
-        self.names = names
     }
 
     /// Hues in the stylesheet's palette (`c0`…`c9`, ordered so neighbours are far apart).
@@ -362,7 +378,8 @@ final class MessageRenderer {
     func renderer(of thread: ThreadPlan) -> MessageRenderer {
         if let child = threadRenderers[thread.rootID] { return child }
         let child = MessageRenderer(
-            plan: thread.replies, templates: templates, customRenderers: customRenderers, remoteMedia: remoteMedia)
+            plan: thread.replies, templates: templates, customRenderers: customRenderers, remoteMedia: remoteMedia,
+            participantViews: participantViews)
         threadRenderers[thread.rootID] = child
         return child
     }

@@ -110,7 +110,7 @@ public enum SearchIndex {
             }
         }
         let chunking = DispatchGroup()
-        if jobs > 1 { DispatchQueue.global().async(group: chunking, execute: writeChunks) }
+        if jobs > 1 { Parallel.start(in: chunking, writeChunks) }
 
         // Tokens: the union of the parts' vocabularies and one `in:` token per conversation,
         // in UTF-8 byte order (the client compares code points: the same order).

@@ -41,6 +41,8 @@ public struct InputDiscovery: Sendable {
     /// The logs, sorted by relative path (byte order, so the result does not depend on locale).
     public func logs() -> [Input] {
         let root = FileSystem.canonicalPath(inputRoot.path)
+        // An excluded input folder (an export given as INPUT) holds no logs.
+        guard !excludedFolders.contains(root) else { return [] }
         var found: [Input] = []
         var visited: Set<String> = [root]
         walk(folder: root, relative: "", inputRoot: root, visited: &visited, into: &found)

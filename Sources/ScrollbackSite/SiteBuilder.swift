@@ -218,7 +218,9 @@ struct BuildRun {
         exports = found.exports
         record(found.diagnostics)
         let claimed = found.claimed
-        var logs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL]).logs()
+        // A claimed folder is an export's (a Slack workspace holds thousands of day files): never walked.
+        let claimedFolders = claimed.sorted().map { URL(fileURLWithPath: $0) }
+        var logs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL] + claimedFolders).logs()
         if let inputFile {
             logs = logs.filter { FileSystem.canonicalPath($0.url.path) == inputFile }
         }
@@ -309,7 +311,7 @@ struct BuildRun {
                 let slot = number
                 number += 1
                 inFlight.wait()
-                DispatchQueue.global().async(group: rendering) {
+                Parallel.start(in: rendering) {
                     // Parts folders: after the logs', by export then conversation, never shared.
                     let outcome = worker.build(imported: imported, number: firstNumber + index * 1_000_000 + slot)
                     built.store(outcome, at: slot)

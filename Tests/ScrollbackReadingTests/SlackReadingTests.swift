@@ -247,4 +247,33 @@ import Testing
         #expect(random.messages.map { $0.reactions.first?.emoji } == ["👍", nil, nil, nil, nil, nil, nil])
         #expect(random.messages.map(\.sender) == ["U2", "B1", "B2", "B2", "unknown", "U3", "U2"])
     }
+
+    // MARK: mrkdwn
+
+    /// Text without formatting stays plain text (mentions, bare links, entities and shortcodes
+    /// resolved); anything that needs Markdown gives `nil`.
+    @Test func plainMrkdwnIsTextAsShown() {
+        let text = SlackText(users: ["U1": "Ann"])
+        #expect(text.plainText(ifSimple: "plain words, nothing else") == "plain words, nothing else")
+        #expect(
+            text.plainText(ifSimple: "Hi <@U1>, see <https://x.org/a> :tada: &lt;b&gt; &amp; at 10:30 :nope:")
+                == "Hi @Ann, see https://x.org/a 🎉 <b> & at 10:30 :nope:")
+        #expect(text.plainText(ifSimple: "<mailto:a@x.org|a@x.org> <#C1|general> <!here>") == "a@x.org #general @here")
+        #expect(text.plainText(ifSimple: "<https://x.org|a label>") == nil)
+        #expect(text.plainText(ifSimple: "some *bold*") == nil)
+        #expect(text.plainText(ifSimple: "two\nlines") == nil)
+        #expect(text.plainText(ifSimple: "é:tada:ü :+1::thumbsup:") == "é🎉ü 👍👍")
+    }
+
+    /// Code is copied as written (entities decoded), emphasis becomes Markdown's, references
+    /// become links or text, and every other Markdown character stays text.
+    @Test func mrkdwnBecomesMarkdown() {
+        let text = SlackText(users: ["U1": "Ann"])
+        #expect(text.markdown(mrkdwn: "a `c<d` ```x &lt; y``` *b*") == "a `c<d` \n```\nx < y\n```\n **b**")
+        #expect(
+            text.markdown(mrkdwn: "see <https://x.org/a|the *site*> <@U1> <!here> <#C1|general> [x] #1")
+                == "see [the \\*site\\*](<https://x.org/a>) @Ann @here \\#general \\[x\\] \\#1")
+        // An unclosed fence: an empty code span, then a backtick as text.
+        #expect(text.markdown(mrkdwn: "_it_ ~gone~ :tada: ```never closed") == "_it_ ~~gone~~ 🎉 ``\\`never closed")
+    }
 }

@@ -129,6 +129,25 @@ import Testing
         #expect(Set(anchors).count == anchors.count)
     }
 
+    /// Ids that are no slugs but slug apart (Slack's `ts`) take the hashed path: each anchor is
+    /// its id's slug; one collision anywhere falls back to the exact table.
+    @Test func distinctSlugsAreAnchorsAsTheyAre() {
+        func anchors(_ ids: [String]) -> [String] {
+            let table = AnchorTable(
+                messages: ids.map {
+                    Message(
+                        id: $0, sender: "bob", date: Date(timeIntervalSince1970: 0), kind: .text("x"),
+                        location: Fixture.location)
+                })
+            return ids.map(table.anchor)
+        }
+        #expect(
+            anchors(["1674072438.000100", "1674072439.000200", "m3", " Lead"])
+                == ["m-1674072438-000100", "m-1674072439-000200", "m-m3", "m-lead"])
+        #expect(anchors(["1.5", "x", "1-5"]) == ["m-1-5-2", "m-x", "m-1-5"])
+        #expect(Slug.make("--Ab  c!") == "ab-c")
+    }
+
     @Test func repeatedIdsKeepOneAnchorAndIdsWithoutLettersGetX() {
         let ids = ["1674072438.000100", "!!!", "1674072438.000100", "???", "x", "Msg 1", "Msg 1", "msg-1"]
         let messages = ids.map {

@@ -34,7 +34,8 @@ public struct ConversationAssembler {
     private var participants: [Participant] = []
     private var participantIndex: [String: Int] = [:]
     private var messages: [Message] = []
-    private var usedIDs: [String: SourceLocation] = [:]
+    /// Each id given out, with the position in `messages` of the message that has it.
+    private var usedIDs: [String: Int] = [:]
     private var messagesIn = 0
     private var leftOut = 0
 
@@ -72,14 +73,14 @@ public struct ConversationAssembler {
     /// the order ids are asked for.
     private mutating func uniqueID(for sourceID: String, at location: SourceLocation) -> String {
         let base = sourceID.isEmpty ? "message" : sourceID
-        guard let first = usedIDs[base] else {
-            usedIDs[base] = location
-            return base
-        }
+        // One hash when the id is new (the usual case); a repeated id puts its first owner back.
+        guard let firstIndex = usedIDs.updateValue(messages.count, forKey: base) else { return base }
+        usedIDs[base] = firstIndex
+        let first = messages[firstIndex].location
         var number = 2
         while usedIDs["\(base)-\(number)"] != nil { number += 1 }
         let derived = "\(base)-\(number)"
-        usedIDs[derived] = location
+        usedIDs[derived] = messages.count
         diagnostics.append(
             .warning(
                 .other(
@@ -95,7 +96,7 @@ public struct ConversationAssembler {
 
     /// Adds a message read from the export: its id (the source id) is made unique, and
     /// unknown senders become participants.
-    public mutating func append(_ message: Message) {
+    public mutating func append(_ message: consuming Message) {
         var message = message
         messagesIn += 1
         if !Self.validDates.contains(message.date) {
@@ -137,11 +138,16 @@ public struct ConversationAssembler {
     /// The finished conversation with its counts; `nil` conversation when an error was reported.
     public func finish() -> ImportedConversation {
         let hasError = diagnostics.contains { $0.severity == .error }
-        // Stable sort by date: ties keep the order of the export.
-        let ordered = messages.enumerated().sorted { left, right in
-            left.element.date != right.element.date
-                ? left.element.date < right.element.date : left.offset < right.offset
-        }.map(\.element)
+        // Stable sort by date: ties keep the order of the export. Exports are usually in order
+        // already, and then the messages are not copied.
+        let isOrdered = messages.indices.dropFirst().allSatisfy { messages[$0 - 1].date <= messages[$0].date }
+        let ordered =
+            isOrdered
+            ? messages
+            : messages.enumerated().sorted { left, right in
+                left.element.date != right.element.date
+                    ? left.element.date < right.element.date : left.offset < right.offset
+            }.map(\.element)
         let conversation = Conversation(
             id: id, title: title, description: description, section: section, me: me, timeZone: timeZone,
             participants: participants,

@@ -52,7 +52,7 @@ enum ReadAhead {
             guard index < items.count else { return nil }
             let pending = Pending()
             let item = items[index]
-            DispatchQueue.global().async {
+            Parallel.start {
                 pending.value = read(item)
                 pending.done.signal()
             }

@@ -284,7 +284,8 @@ struct SlackConversationReader {
     /// One day file's messages, participants and diagnostics. A file that is not JSON, or not an
     /// array, gives only its error: none of its messages count.
     func decode(day: String, in paths: FolderPaths, text: SlackText) -> DecodedDay {
-        let file = folder.appendingPathComponent(day)
+        // (Named a file: without the hint, Foundation asks the file system whether it is a folder.)
+        let file = folder.appendingPathComponent(day, isDirectory: false)
         let shown = paths.shown + "/" + day
         var decoded = DecodedDay()
         guard let bytes = context.contents(of: file, shown: shown, report: { decoded.report($0) }) else {
@@ -494,9 +495,12 @@ struct SlackConversationReader {
         // A file shared in many messages is looked up once (path work and a stat per message otherwise).
         if let local, let found = foundFiles[local] { return found }
         let remote = item["url_private_download"]?.string ?? item["url_private"]?.string ?? item["permalink"]?.string
-        if let local, FileManager.default.fileExists(atPath: folder.appendingPathComponent(local).path) {
+        if let local,
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(local, isDirectory: false).path)
+        {
             let source = context.media(
-                localPath: local, relativeTo: folder.appendingPathComponent("day.json"), at: location,
+                localPath: local, relativeTo: folder.appendingPathComponent("day.json", isDirectory: false),
+                at: location,
                 diagnostics: &diagnostics)
             if case .local = source { foundFiles[local] = source }
             return source

@@ -80,23 +80,42 @@ struct SlackText {
     func markdown(mrkdwn: String) -> String {
         var out = ""
         // Code blocks and spans are copied as they are (entities decoded); the rest is converted.
+        // Every delimiter is ASCII: the text is searched as bytes, without grapheme breaking.
+        let backtick = UInt8(ascii: "`")
         var rest = Substring(mrkdwn)
         while !rest.isEmpty {
-            if rest.hasPrefix("```"), let end = rest.dropFirst(3).range(of: "```") {
-                let code = Self.decodeEntities(String(rest[rest.index(rest.startIndex, offsetBy: 3)..<end.lowerBound]))
+            let bytes = rest.utf8
+            if bytes.starts(with: Self.fence),
+                let end = Self.firstIndex(of: Self.fence, in: bytes[bytes.index(bytes.startIndex, offsetBy: 3)...])
+            {
+                let code = Self.decodeEntities(String(rest[bytes.index(bytes.startIndex, offsetBy: 3)..<end]))
                 out += "\n```\n" + code.trimmingCharacters(in: .newlines) + "\n```\n"
-                rest = rest[end.upperBound...]
-            } else if rest.hasPrefix("`"), let end = rest.dropFirst().firstIndex(of: "`") {
-                let code = Self.decodeEntities(String(rest[rest.index(after: rest.startIndex)..<end]))
+                rest = rest[bytes.index(end, offsetBy: 3)...]
+            } else if bytes.first == backtick, let end = bytes.dropFirst().firstIndex(of: backtick) {
+                let code = Self.decodeEntities(String(rest[bytes.index(after: bytes.startIndex)..<end]))
                 out += "`" + code + "`"
-                rest = rest[rest.index(after: end)...]
+                rest = rest[bytes.index(after: end)...]
             } else {
-                let next = rest.utf8.dropFirst().firstIndex(of: UInt8(ascii: "`")) ?? rest.endIndex
-                out += convertText(rest[rest.startIndex..<next])
+                let next = bytes.dropFirst().firstIndex(of: backtick) ?? bytes.endIndex
+                out += convertText(rest[..<next])
                 rest = rest[next...]
             }
         }
         return out
+    }
+
+    /// A code block's fence.
+    static let fence = "```".utf8
+
+    /// Where `needle` first starts in `haystack`, if it does.
+    static func firstIndex(of needle: String.UTF8View, in haystack: Substring.UTF8View) -> String.Index? {
+        guard let first = needle.first else { return haystack.startIndex }
+        var from = haystack.startIndex
+        while let found = haystack[from...].firstIndex(of: first) {
+            if haystack[found...].starts(with: needle) { return found }
+            from = haystack.index(after: found)
+        }
+        return nil
     }
 
     /// Plain text of mrkdwn (system messages): mentions resolved, markup kept as written.
@@ -105,7 +124,7 @@ struct SlackText {
         var rest = Substring(mrkdwn)
         while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
             out += Self.decodeEntities(String(rest[rest.startIndex..<open]))
-            out += reference(String(rest[rest.index(after: open)..<close])).label
+            out += reference(rest[rest.utf8.index(after: open)..<close]).label
             rest = rest[rest.index(after: close)...]
         }
         return out + Self.decodeEntities(String(rest))
@@ -117,30 +136,33 @@ struct SlackText {
     /// `nil` when it does hold formatting: then it goes through `markdown(mrkdwn:)` and cmark-gfm.
     /// Most chat messages are plain, and they need no Markdown parse.
     func plainText(ifSimple mrkdwn: String) -> String? {
+        var hasReferenceEntityOrShortcode = false
         for byte in mrkdwn.utf8 {
             switch byte {
             case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"), UInt8(ascii: "\n"),
                 UInt8(ascii: "\r"):
                 return nil
+            case UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: ":"): hasReferenceEntityOrShortcode = true
             default: continue
             }
         }
+        // Most messages: text as it is.
+        guard hasReferenceEntityOrShortcode else { return mrkdwn }
         var out = ""
         var rest = Substring(mrkdwn)
         while let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")) {
             guard let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">")) else { break }
             out += Self.decodeEntities(String(rest[rest.startIndex..<open]))
-            let inner = String(rest[rest.index(after: open)..<close])
-            let (label, url) = reference(inner)
+            let (label, url) = reference(rest[rest.utf8.index(after: open)..<close])
             if let url {
                 // A link shows as its URL only when its label says no more than the URL.
                 let bare = url.hasPrefix("mailto:") ? String(url.dropFirst(7)) : url
-                guard label == url || label == bare, !bare.contains(" ") else { return nil }
+                guard label == url || label == bare, !bare.utf8.contains(UInt8(ascii: " ")) else { return nil }
                 out += bare
             } else {
                 out += label
             }
-            rest = rest[rest.index(after: close)...]
+            rest = rest[rest.utf8.index(after: close)...]
         }
         out += Self.decodeEntities(String(rest))
         return Self.replacingShortcodes(out)
@@ -148,43 +170,47 @@ struct SlackText {
 
     /// `:name:` replaced by its emoji where the name is known; everything else as written.
     static func replacingShortcodes(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: ":")) else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let colon = rest.firstIndex(of: ":") {
-            let after = rest.index(after: colon)
-            if let end = rest[after...].firstIndex(of: ":"), end > after,
-                rest[after..<end].unicodeScalars.allSatisfy(ChatMarkup.isShortcodeScalar),
-                let found = emoji(String(rest[after..<end]))
-            {
-                out += rest[..<colon] + found
-                rest = rest[rest.index(after: end)...]
-            } else {
-                out += rest[...colon]
-                rest = rest[after...]
+        let colon = UInt8(ascii: ":")
+        guard text.utf8.contains(colon) else { return text }
+        // Over the bytes: `:` is ASCII, and what lies between two of them is copied or replaced whole.
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == colon, let end = bytes[(index + 1)...].firstIndex(of: colon), end > index + 1 {
+                let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+                if name.unicodeScalars.allSatisfy(ChatMarkup.isShortcodeScalar), let found = emoji(name) {
+                    out.append(contentsOf: found.utf8)
+                    index = end + 1
+                    continue
+                }
             }
+            out.append(bytes[index])
+            index += 1
         }
-        return out + rest
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// What a `<…>` reference shows and, for links, where it goes.
-    func reference(_ inner: String) -> (label: String, url: String?) {
-        let parts = inner.split(separator: "|", maxSplits: 1).map(String.init)
-        let target = parts.first ?? ""
-        let label = parts.count > 1 ? Self.decodeEntities(parts[1]) : nil
-        if target.hasPrefix("@") {
+    func reference(_ inner: Substring) -> (label: String, url: String?) {
+        let bar = inner.utf8.firstIndex(of: UInt8(ascii: "|"))
+        let target = bar.map { inner[..<$0] } ?? inner
+        let label = bar.map { Self.decodeEntities(String(inner[inner.utf8.index(after: $0)...])) }
+        switch target.utf8.first {
+        case UInt8(ascii: "@"):
             let id = String(target.dropFirst())
             return ("@" + (users[id] ?? label ?? id), nil)
-        }
-        if target.hasPrefix("#") { return ("#" + (label ?? String(target.dropFirst())), nil) }
-        if target.hasPrefix("!") {
-            let command = String(target.dropFirst())
-            if let label { return (label.hasPrefix("@") ? label : label, nil) }
-            let name = command.split(separator: "^").first.map(String.init) ?? command
+        case UInt8(ascii: "#"): return ("#" + (label ?? String(target.dropFirst())), nil)
+        case UInt8(ascii: "!"):
+            if let label { return (label, nil) }
+            let command = target.dropFirst()
+            let name = command.utf8.firstIndex(of: UInt8(ascii: "^")).map { command[..<$0] } ?? command
             return ("@" + name, nil)
+        default:
+            let url = Self.decodeEntities(String(target))
+            return (label ?? url, url)
         }
-        let url = Self.decodeEntities(target)
-        return (label ?? url, url)
     }
 
     /// mrkdwn text outside code: references, emphasis markers and escapes.
@@ -196,14 +222,14 @@ struct SlackText {
             let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">"))
         {
             out += emphasis(Self.decodeEntities(String(rest[rest.startIndex..<open])))
-            let (label, url) = reference(String(rest[rest.index(after: open)..<close]))
+            let (label, url) = reference(rest[rest.utf8.index(after: open)..<close])
             if let url, url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("mailto:") {
                 let target = url.utf8.contains(UInt8(ascii: ">")) ? url.replacingOccurrences(of: ">", with: "%3E") : url
                 out += "[" + Self.escapeMarkdown(label) + "](<" + target + ">)"
             } else {
                 out += Self.escapeMarkdown(label)
             }
-            rest = rest[rest.index(after: close)...]
+            rest = rest[rest.utf8.index(after: close)...]
         }
         return out + emphasis(Self.decodeEntities(String(rest)))
     }
