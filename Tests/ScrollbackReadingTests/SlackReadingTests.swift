@@ -261,8 +261,17 @@ import Testing
         #expect(text.plainText(ifSimple: "<mailto:a@x.org|a@x.org> <#C1|general> <!here>") == "a@x.org #general @here")
         #expect(text.plainText(ifSimple: "<https://x.org|a label>") == nil)
         #expect(text.plainText(ifSimple: "some *bold*") == nil)
-        #expect(text.plainText(ifSimple: "two\nlines") == nil)
+        // Line breaks stay text (a list marker too, as Slack shows it); a quote at a line start does not.
+        #expect(text.plainText(ifSimple: "two\nlines\r\n1. one\n- two &gt; 3") == "two\nlines\r\n1. one\n- two > 3")
+        #expect(text.plainText(ifSimple: "&gt; quoted") == nil)
+        #expect(text.plainText(ifSimple: "said:\n&gt; quoted") == nil)
+        #expect(text.plainText(ifSimple: "said:\n> quoted") == nil)
+        #expect(text.plainText(ifSimple: "a &amp;gt; b\n&amp;gt; c") == "a &gt; b\n&gt; c")
         #expect(text.plainText(ifSimple: "é:tada:ü :+1::thumbsup:") == "é🎉ü 👍👍")
+        // Underscores inside a shortcode are no emphasis, known or not; elsewhere they may be.
+        #expect(text.plainText(ifSimple: ":raised_hands::open_mouth: ok") == "🙌:open_mouth: ok")
+        #expect(text.plainText(ifSimple: ":_x_: and :a__b:") == nil)
+        #expect(text.plainText(ifSimple: "snake_case") == nil)
     }
 
     /// Code is copied as written (entities decoded), emphasis becomes Markdown's, references

@@ -130,22 +130,40 @@ struct SlackText {
         return out + Self.decodeEntities(String(rest))
     }
 
-    /// mrkdwn that holds no formatting (no emphasis markers, code, line breaks or labelled
-    /// links) as the plain text it shows: mentions resolved, `<url>` as the URL (the renderer
-    /// links it, as it does in any text message), entities decoded, `:shortcode:` emoji replaced.
-    /// `nil` when it does hold formatting: then it goes through `markdown(mrkdwn:)` and cmark-gfm.
-    /// Most chat messages are plain, and they need no Markdown parse.
+    /// mrkdwn that holds no formatting (no emphasis markers, code, quotes or labelled links) as
+    /// the plain text it shows: mentions resolved, `<url>` as the URL (the renderer links it, as
+    /// it does in any text message), entities decoded, `:shortcode:` emoji replaced, line breaks
+    /// kept (a text message shows them, as Slack does; `1.` or `-` at a line start stays text, as
+    /// in Slack). `nil` when it does hold formatting: then it goes through `markdown(mrkdwn:)`
+    /// and cmark-gfm. Most chat messages are plain, and they need no Markdown parse.
     func plainText(ifSimple mrkdwn: String) -> String? {
         var hasReferenceEntityOrShortcode = false
-        for byte in mrkdwn.utf8 {
-            switch byte {
-            case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"), UInt8(ascii: "\n"),
-                UInt8(ascii: "\r"):
-                return nil
-            case UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: ":"): hasReferenceEntityOrShortcode = true
-            default: continue
+        var mayQuote = false
+        var text = mrkdwn
+        let hasFormatting = text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"): return true
+                case UInt8(ascii: ":"):
+                    hasReferenceEntityOrShortcode = true
+                    // `:open_mouth:`: its underscores are no emphasis.
+                    if let end = Self.shortcodeEnd(bytes, colon: index) {
+                        index = end
+                        continue
+                    }
+                case UInt8(ascii: "<"): hasReferenceEntityOrShortcode = true
+                case UInt8(ascii: "&"):
+                    hasReferenceEntityOrShortcode = true
+                    mayQuote = true
+                case UInt8(ascii: ">"): mayQuote = true
+                default: break
+                }
+                index += 1
             }
+            return false
         }
+        if hasFormatting || (mayQuote && Self.hasQuoteLine(mrkdwn)) { return nil }
         // Most messages: text as it is.
         guard hasReferenceEntityOrShortcode else { return mrkdwn }
         var out = ""
@@ -166,6 +184,55 @@ struct SlackText {
         }
         out += Self.decodeEntities(String(rest))
         return Self.replacingShortcodes(out)
+    }
+
+    /// The index after the `:name:` whose first colon is at `colon`, when `name` is made of
+    /// ASCII letters, digits, `+`, `-` and `_`, each `_` between two letters or digits: such an
+    /// underscore is inside a word, never emphasis (`ChatMarkup.emphasis` keeps it as text).
+    static func shortcodeEnd(_ bytes: UnsafeBufferPointer<UInt8>, colon: Int) -> Int? {
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        var index = colon + 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") { return index > colon + 1 ? index + 1 : nil }
+            if byte == UInt8(ascii: "_") {
+                guard index + 1 < bytes.count, isAlphanumeric(bytes[index - 1]), isAlphanumeric(bytes[index + 1])
+                else { return nil }
+            } else if !(isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) {
+                return nil
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether a line of `mrkdwn` starts with `>` (`&gt;`, as Slack writes it): a quote, which
+    /// `ChatMarkup.emphasis` keeps for cmark-gfm.
+    static func hasQuoteLine(_ mrkdwn: String) -> Bool {
+        let entity = Array("&gt;".utf8)
+        var atLineStart = true
+        var matched = 0  // bytes of `entity` seen at a line start
+        for byte in mrkdwn.utf8 {
+            if matched > 0 {
+                if byte == entity[matched] {
+                    matched += 1
+                    if matched == entity.count { return true }
+                    continue
+                }
+                matched = 0
+            }
+            if atLineStart, byte == UInt8(ascii: ">") { return true }
+            if atLineStart, byte == UInt8(ascii: "&") {
+                matched = 1
+                atLineStart = false
+                continue
+            }
+            atLineStart = byte == UInt8(ascii: "\n")
+        }
+        return false
     }
 
     /// `:name:` replaced by its emoji where the name is known; everything else as written.
