@@ -9,8 +9,9 @@ import ScrollbackModel
 /// own `ts` makes it a thread reply (`thread`), `reply_broadcast` / `thread_broadcast` a
 /// broadcast one; `edited.ts` the edit date; reactions keep their users; a `tombstone` parent is
 /// a deleted message; joins, leaves, topic and other subtypes are `system` messages; bots are
-/// participants named by their profile. Text (mrkdwn, or `blocks` rich text when there is no
-/// text) becomes Markdown for cmark-gfm (`SlackText`). Files: one file is a `file` (or `photo`)
+/// participants named by their profile. Text without formatting is plain text; mrkdwn with
+/// formatting, or `blocks` rich text when there is no text, becomes Markdown for cmark-gfm
+/// (`SlackText`). Files: one file is a `file` (or `photo`)
 /// message, the text sent with it its caption; several files are lines naming each under the
 /// text. Slack exports hold no file bytes, so a file is found only where slackdump puts it
 /// (`<folder>/attachments/<id>-<name>`) and otherwise shows the placeholder naming it. The first
