@@ -206,28 +206,30 @@ final class ConversationDateFormats {
 
     /// A date with its day and time ("May 3, 2024 at 9:41 AM"), for edits and the summary.
     func dayAndTime(_ date: Date) -> FormattedDate {
-        if let known = dayAndTimeTexts[date] { return known }
-        let made = FormattedDate(
-            text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
-        dayAndTimeTexts[date] = made
-        return made
+        Self.cached(date, in: &dayAndTimeTexts) {
+            FormattedDate(
+                text: dayAndTimeFormatter.string(from: date), iso: formatISO(date, localSeconds: localSeconds(date)))
+        }
     }
 
     /// The local day of `date` in short ("Mar 3, 2024"), for the links to a page.
     func shortDay(_ date: Date) -> String {
-        let localDay = localDay(date)
-        if let known = shortDayTexts[localDay] { return known }
-        let made = shortDayFormatter.string(from: date)
-        shortDayTexts[localDay] = made
-        return made
+        Self.cached(localDay(date), in: &shortDayTexts) { shortDayFormatter.string(from: date) }
     }
 
     /// The day separator of the local day that contains `date` ("Friday, May 3, 2024", "2024-05-03").
     func day(_ date: Date) -> FormattedDate {
         let localDay = localDay(date)
-        if let known = dayTexts[localDay] { return known }
-        let made = makeDay(date, localDay: localDay)
-        dayTexts[localDay] = made
+        return Self.cached(localDay, in: &dayTexts) { makeDay(date, localDay: localDay) }
+    }
+
+    /// `cache[key]`, made by `make` and kept the first time.
+    private static func cached<Key: Hashable, Value>(
+        _ key: Key, in cache: inout [Key: Value], _ make: () -> Value
+    ) -> Value {
+        if let known = cache[key] { return known }
+        let made = make()
+        cache[key] = made
         return made
     }
 

@@ -162,8 +162,7 @@ public struct ConversationLayouter: Sendable {
                 if files[id] == nil { files[id] = pageFiles.name(ofPage: position / messagesPerPage) }
             }
         }
-        var participants = [String: Participant](minimumCapacity: conversation.participants.count)
-        for participant in conversation.participants.reversed() { participants[participant.id] = participant }
+        let participants = Self.participantsByID(conversation.participants)
         let directory = MessageDirectory(
             messages: messages, indexOfMessage: indexOfMessage, files: files, participants: participants)
         let pinned = messages.filter(\.pinned).map { message in
@@ -234,13 +233,7 @@ public struct ConversationLayouter: Sendable {
         let count = messages.count
 
         // (A thread's conversation has its timeline's participants: the directory's table.)
-        var participants = extras?.directory.participants ?? [:]
-        if extras == nil {
-            participants.reserveCapacity(conversation.participants.count)
-            for participant in conversation.participants.reversed() {
-                participants[participant.id] = participant  // backwards, so the first of a duplicate id wins
-            }
-        }
+        let participants = extras?.directory.participants ?? Self.participantsByID(conversation.participants)
         var indexOfMessage = [String: Int](minimumCapacity: count)
         for index in messages.indices.reversed() {
             indexOfMessage.updateValue(index, forKey: messages[index].id)
@@ -324,6 +317,13 @@ public struct ConversationLayouter: Sendable {
             anchors: extras?.anchors ?? AnchorTable(messages: messages), pageFiles: extras?.pageFiles ?? .conversation,
             directory: extras?.directory, threadsByRoot: extras?.threadsByRoot ?? [:],
             referenceFlags: extras?.referenceFlags ?? [], pinned: extras?.pinned ?? [])
+    }
+
+    /// Each participant by id; the first of a duplicate id wins.
+    static func participantsByID(_ participants: [Participant]) -> [String: Participant] {
+        var byID = [String: Participant](minimumCapacity: participants.count)
+        for participant in participants.reversed() { byID[participant.id] = participant }
+        return byID
     }
 
     /// The zone named `name`; UTC for an unknown name (the readers reject them, so only a

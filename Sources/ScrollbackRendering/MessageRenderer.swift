@@ -54,7 +54,6 @@ final class MessageRenderer {
     let remoteMedia: Bool
     let plan: ConversationPlan
     let anchors: AnchorTable
-    let linkifier: TextLinkifier
     /// Relative path from a conversation page to the site root.
     let root = "../"
     let bubbleMaxWidth: String
@@ -62,13 +61,9 @@ final class MessageRenderer {
     let showsAvatars: Bool
     let showsHeaders: Bool
     let showsFooters: Bool
-    /// Avatar and header views of every participant (the first with an id), made once, and the
-    /// display name a row gives the sender.
-    let avatars: [String: AvatarView]
-    let headers: [String: HeaderView]
-    let names: [String: String]
-    /// The same tables, for this list's thread renderers.
-    private let participantViews: ParticipantViews
+    /// The linkifier, avatar and header views and display names of the participants, shared
+    /// with this list's thread renderers.
+    let participantViews: ParticipantViews
 
     /// Warnings found while rendering (unknown custom renderers).
     var diagnostics: [Diagnostic] = []
@@ -103,7 +98,10 @@ final class MessageRenderer {
     /// What every list of a conversation shows its participants with: the timeline's renderer
     /// makes them, its threads' renderers share them (a thread's plan has the same participants).
     struct ParticipantViews {
+        /// Links URLs, e-mail addresses and `@mentions` of these participants in plain text.
         var linkifier: TextLinkifier
+        /// Avatar and header views of every participant (the first with an id), and the display
+        /// name a row gives the sender.
         var avatars: [String: AvatarView] = [:]
         var headers: [String: HeaderView] = [:]
         var names: [String: String] = [:]
@@ -142,12 +140,7 @@ final class MessageRenderer {
         self.customRenderers = customRenderers
         self.remoteMedia = remoteMedia
         self.anchors = plan.anchors
-        let views = participantViews ?? ParticipantViews(plan.conversation, remoteMedia: remoteMedia)
-        self.participantViews = views
-        self.linkifier = views.linkifier
-        self.avatars = views.avatars
-        self.headers = views.headers
-        self.names = views.names
+        self.participantViews = participantViews ?? ParticipantViews(plan.conversation, remoteMedia: remoteMedia)
         self.bubbleMaxWidth = plan.options.messageMaxWidth.description
         self.cornerRadius = plan.options.messageCornerRadius.description
         self.showsAvatars = !templates.isEmpty("avatar")
@@ -278,7 +271,7 @@ final class MessageRenderer {
         let anchor = anchors.anchor(messages[index].id)
         let isSystem = messages[index].kind.name == .system
         let senderID = isSystem ? nil : messages[index].sender
-        let senderName = senderID.flatMap { names[$0] }
+        let senderName = senderID.flatMap { participantViews.names[$0] }
         let timeText = plan.timeText(ofMessage: index)
 
         message.anchor = anchor
@@ -290,8 +283,8 @@ final class MessageRenderer {
         message.avatar = nil
         message.header = nil
         if let senderID {
-            if showsAvatars, decisions.showsAvatar { message.avatar = avatars[senderID] }
-            if showsHeaders, decisions.showsHeader { message.header = headers[senderID] }
+            if showsAvatars, decisions.showsAvatar { message.avatar = participantViews.avatars[senderID] }
+            if showsHeaders, decisions.showsHeader { message.header = participantViews.headers[senderID] }
         }
         message.timestampTop = nil
         message.timestampBottom = nil
@@ -418,7 +411,7 @@ final class MessageRenderer {
             // Linkified in place, then printed by the template from there.
             linkified.removeAll()
             var sink = linkified
-            linkifier.append(text, to: &sink)
+            participantViews.linkifier.append(text, to: &sink)
             htmlBody.html = .bytes(linkified)
             textTemplate.render(htmlBody, into: output, stack: &stack)
         case .attributedText(let rich):
@@ -507,7 +500,7 @@ final class MessageRenderer {
             templates.compiledTemplate("kinds/contact").render(view, into: output)
         case .linkPreview(let text, let link):
             let view = LinkPreviewView()
-            view.html = text.isEmpty ? nil : linkifier.html(text)
+            view.html = text.isEmpty ? nil : participantViews.linkifier.html(text)
             view.card.title = nonEmpty(link.title)
             view.card.teaser = nonEmpty(link.teaser)
             view.card.site = nonEmpty(link.siteName)

@@ -91,7 +91,7 @@ public struct SiteRenderer: Sendable {
         let participants = conversation.participants.map { participant in
             ParticipantView(
                 name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
-                avatar: noAvatars ? nil : rows.avatars[participant.id])
+                avatar: noAvatars ? nil : rows.participantViews.avatars[participant.id])
         }
         // The participants are listed on the first page only (a log with 200,000 participants
         // repeated them on every page: gigabytes); later pages show their number, linked there.
@@ -137,7 +137,9 @@ public struct SiteRenderer: Sendable {
                 let root = plan.messageIndex(ofMessage: thread.rootID).map { plan.conversation.messages[$0] }
                 body.threadOf = ReplyView(
                     href: rootFile + "#" + plan.anchors.anchor(thread.rootID),
-                    author: root.flatMap { $0.kind.name == .system ? nil : $0.sender.map { rows.names[$0] ?? $0 } },
+                    author: root.flatMap {
+                        $0.kind.name == .system ? nil : $0.sender.map { rows.participantViews.names[$0] ?? $0 }
+                    },
                     excerpt: root.map(MessageNotices.excerpt) ?? "")
                 for index in 0..<threadPageCount {
                     let header = replies.pageHeader(index)

@@ -88,12 +88,12 @@ struct SlackText {
             if bytes.starts(with: Self.fence),
                 let end = Self.firstIndex(of: Self.fence, in: bytes[bytes.index(bytes.startIndex, offsetBy: 3)...])
             {
-                let code = Self.decodeEntities(String(rest[bytes.index(bytes.startIndex, offsetBy: 3)..<end]))
-                out += "\n```\n" + code.trimmingCharacters(in: .newlines) + "\n```\n"
+                out += ChatMarkup.codeBlock(
+                    Self.decodeEntities(String(rest[bytes.index(bytes.startIndex, offsetBy: 3)..<end])))
                 rest = rest[bytes.index(end, offsetBy: 3)...]
             } else if bytes.first == backtick, let end = bytes.dropFirst().firstIndex(of: backtick) {
-                let code = Self.decodeEntities(String(rest[bytes.index(after: bytes.startIndex)..<end]))
-                out += "`" + code + "`"
+                out += ChatMarkup.codeSpan(
+                    Self.decodeEntities(String(rest[bytes.index(after: bytes.startIndex)..<end])))
                 rest = rest[bytes.index(after: end)...]
             } else {
                 let next = bytes.dropFirst().firstIndex(of: backtick) ?? bytes.endIndex
@@ -138,12 +138,18 @@ struct SlackText {
     /// and cmark-gfm. Most chat messages are plain, and they need no Markdown parse.
     func plainText(ifSimple mrkdwn: String) -> String? {
         var hasReferenceEntityOrShortcode = false
-        var mayQuote = false
         var text = mrkdwn
         let hasFormatting = text.withUTF8 { bytes in
             var index = 0
+            var atLineStart = true
             while index < bytes.count {
-                switch bytes[index] {
+                let byte = bytes[index]
+                // A quote: `>` at a line start, `&gt;` as Slack writes it.
+                if atLineStart, byte == UInt8(ascii: ">") || Self.quoteEntity.elementsEqual(bytes[index...].prefix(4)) {
+                    return true
+                }
+                atLineStart = byte == UInt8(ascii: "\n")
+                switch byte {
                 case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"): return true
                 case UInt8(ascii: ":"):
                     hasReferenceEntityOrShortcode = true
@@ -152,18 +158,14 @@ struct SlackText {
                         index = end
                         continue
                     }
-                case UInt8(ascii: "<"): hasReferenceEntityOrShortcode = true
-                case UInt8(ascii: "&"):
-                    hasReferenceEntityOrShortcode = true
-                    mayQuote = true
-                case UInt8(ascii: ">"): mayQuote = true
+                case UInt8(ascii: "<"), UInt8(ascii: "&"): hasReferenceEntityOrShortcode = true
                 default: break
                 }
                 index += 1
             }
             return false
         }
-        if hasFormatting || (mayQuote && Self.hasQuoteLine(mrkdwn)) { return nil }
+        if hasFormatting { return nil }
         // Most messages: text as it is.
         guard hasReferenceEntityOrShortcode else { return mrkdwn }
         var out = ""
@@ -209,31 +211,8 @@ struct SlackText {
         return nil
     }
 
-    /// Whether a line of `mrkdwn` starts with `>` (`&gt;`, as Slack writes it): a quote, which
-    /// `ChatMarkup.emphasis` keeps for cmark-gfm.
-    static func hasQuoteLine(_ mrkdwn: String) -> Bool {
-        let entity = Array("&gt;".utf8)
-        var atLineStart = true
-        var matched = 0  // bytes of `entity` seen at a line start
-        for byte in mrkdwn.utf8 {
-            if matched > 0 {
-                if byte == entity[matched] {
-                    matched += 1
-                    if matched == entity.count { return true }
-                    continue
-                }
-                matched = 0
-            }
-            if atLineStart, byte == UInt8(ascii: ">") { return true }
-            if atLineStart, byte == UInt8(ascii: "&") {
-                matched = 1
-                atLineStart = false
-                continue
-            }
-            atLineStart = byte == UInt8(ascii: "\n")
-        }
-        return false
-    }
+    /// How Slack writes `>`: a quote when it starts a line.
+    static let quoteEntity = Array("&gt;".utf8)
 
     /// `:name:` replaced by its emoji where the name is known; everything else as written.
     static func replacingShortcodes(_ text: String) -> String {
