@@ -9,8 +9,16 @@ import Foundation
 /// this module therefore runs under `parseLock`. Rendering a finished tree touches no global
 /// state and runs without it.
 enum CMarkEnvironment {
-    /// Serializes every cmark-gfm parse in the process.
+    /// Serializes every cmark-gfm parse in the process (take it with `lockParse`).
     static let parseLock = NSLock()
+
+    /// Takes `parseLock`, trying it for a while before sleeping on it: one message's parse is
+    /// shorter than a thread's sleep and wake-up, so with every core parsing, waiting in the
+    /// kernel costs more than the wait itself.
+    static func lockParse() {
+        for _ in 0..<1_000 where parseLock.try() { return }
+        parseLock.lock()
+    }
 
     /// The GFM extensions every parser gets, in the order they are attached.
     static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
@@ -61,7 +69,7 @@ enum CMarkEnvironment {
     /// Render it with `sharedExtensions`.
     static func parse(_ markdown: String) -> OpaquePointer {
         _ = sharedExtensions
-        parseLock.lock()
+        lockParse()
         defer { parseLock.unlock() }
         let parser = sharedParser
         var text = markdown

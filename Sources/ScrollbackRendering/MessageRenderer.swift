@@ -83,7 +83,7 @@ final class MessageRenderer {
     private let emojiTemplate: CompiledTemplate
     private let systemTemplate: CompiledTemplate
     /// The context stack's storage, reused from row to row.
-    private var stack: [TemplateValue] = []
+    private var stack = TemplateStack()
     private let message = MessageRowView()
     private let day = DayView()
     private let timeTop = TimeView(place: "tt")
@@ -152,7 +152,6 @@ final class MessageRenderer {
         self.attributedTextTemplate = templates.compiledTemplate("kinds/attributedText")
         self.emojiTemplate = templates.compiledTemplate("kinds/emoji")
         self.systemTemplate = templates.compiledTemplate("kinds/system")
-        stack.reserveCapacity(8)
     }
 
     /// Hues in the stylesheet's palette (`c0`…`c9`, ordered so neighbours are far apart).

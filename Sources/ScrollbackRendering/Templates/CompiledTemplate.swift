@@ -17,9 +17,12 @@ final class CompiledTemplate: @unchecked Sendable {
     /// The template's name in the library (`message`, `kinds/text`, …).
     let name: String
     private let body: Body
+    /// What the steps are made of (`nil` unless the template is compiled).
+    private let store: StepStore?
 
     private enum Body {
-        case steps([TemplateStep])
+        /// Steps held in `store`.
+        case steps(StepList)
         /// Rendered by swift-mustache (the reason is kept for tests).
         case mustache(MustacheLibrary, reason: String)
         /// No such template: prints nothing (the library reports a missing shipped template).
@@ -38,17 +41,21 @@ final class CompiledTemplate: @unchecked Sendable {
         self.name = name
         guard let template = library.template(named: name) else {
             body = .missing
+            store = nil
             return
         }
         var compiler = TemplateCompiler(library: library)
         do {
             if forceMustache { throw TemplateCompiler.Failure.unsupported("rendering everything with swift-mustache") }
-            body = .steps(try compiler.compile(template, name: name, stack: [.object(schema)]))
+            let steps = try compiler.compile(template, name: name, stack: [.object(schema)])
+            body = .steps(compiler.store.list(steps))
+            store = compiler.store
         } catch let failure as TemplateCompiler.Failure {
             switch failure {
             case .unsupported(let reason): body = .mustache(library.mustache, reason: reason)
             case .recursivePartial: throw failure
             }
+            store = nil
         }
     }
 
@@ -56,23 +63,24 @@ final class CompiledTemplate: @unchecked Sendable {
     init(missing name: String) {
         self.name = name
         body = .missing
+        store = nil
     }
 
     /// Appends the template rendered with `root` (an object of the schema it was compiled for).
     func render(_ root: TemplateObject, into output: HTMLBuffer) {
-        var stack: [TemplateValue] = []
+        var stack = TemplateStack()
         render(root, into: output, stack: &stack)
     }
 
     /// The same, with `stack` as the context stack's storage (left empty), so a caller that
     /// renders a row after another allocates it once.
-    func render(_ root: TemplateObject, into output: HTMLBuffer, stack: inout [TemplateValue]) {
+    func render(_ root: TemplateObject, into output: HTMLBuffer, stack: inout TemplateStack) {
         switch body {
         case .steps(let steps):
-            stack.removeAll(keepingCapacity: true)
-            stack.append(.object(root))
-            TemplateStep.run(steps, &stack, output)
-            stack.removeAll(keepingCapacity: true)
+            stack.removeAll()
+            stack.push(.object(root))
+            steps.run(&stack, output)
+            stack.removeAll()
         case .mustache(let library, _):
             if let text = library.render(MustacheView(value: .object(root)), withTemplate: name) {
                 var sink = output
@@ -113,45 +121,124 @@ enum TemplateLookup {
     /// `{{.}}`: the innermost context.
     case current
     /// One context level has it, as `field`: the common case.
-    case field(depth: Int, field: TemplateField)
+    case field(depth: Int, field: Unmanaged<TemplateField>)
     /// Several candidates, innermost first; the first one whose value is not absent wins.
-    case candidates([TemplateCandidate])
+    case candidates(UnsafeBufferPointer<TemplateCandidate>)
 }
 
 /// A place a name may be found: the context at `depth` in the stack, then `path` inside it.
 struct TemplateCandidate {
     var depth: Int
-    var path: [TemplateKey]
+    var path: UnsafeBufferPointer<TemplateKey>
 }
 
 /// One step of a dotted name.
 enum TemplateKey {
     /// A field of the view model's schema.
-    case field(TemplateField)
+    case field(Unmanaged<TemplateField>)
     /// A name looked up when rendering (log data, or contexts of more than one shape).
     case name(String)
     /// A name the value cannot have.
     case missing
 }
 
+/// Steps to run in order, referred to without reference counts (their `StepStore` keeps them).
+///
+/// Rendering threads share a compiled template: retaining a step, a field or a list of steps
+/// writes its reference count, so every core would take that memory from the other at each step.
+struct StepList {
+    let steps: UnsafeBufferPointer<Unmanaged<TemplateStep>>
+
+    /// Runs the steps in order.
+    @inline(__always)
+    func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
+        for step in steps {
+            step._withUnsafeGuaranteedRef { $0.run(&stack, output) }
+        }
+    }
+}
+
+/// Owns what a compiled template's steps refer to without counting (`StepList`, `TemplateLookup`):
+/// the steps, the fields and the buffers, for as long as the template lives.
+final class StepStore: @unchecked Sendable {
+    private var objects: [AnyObject] = []
+    private var releases: [() -> Void] = []
+
+    /// `steps` as a list the store keeps.
+    func list(_ steps: [TemplateStep]) -> StepList {
+        objects += steps
+        return StepList(steps: buffer(steps.map { Unmanaged.passUnretained($0) }))
+    }
+
+    /// `field`, kept by the store.
+    func field(_ field: TemplateField) -> Unmanaged<TemplateField> {
+        objects.append(field)
+        return Unmanaged.passUnretained(field)
+    }
+
+    /// A copy of `elements` that lives as long as the store.
+    func buffer<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = buffer.initialize(from: elements)
+        releases.append {
+            buffer.deinitialize()
+            buffer.deallocate()
+        }
+        return UnsafeBufferPointer(buffer)
+    }
+
+    deinit {
+        for release in releases { release() }
+    }
+}
+
+/// The contexts of a render, innermost last: the values sections pushed, which the stack keeps
+/// alive, and beside them the view models among them unretained, which the field steps (most
+/// steps) read without counting references.
+struct TemplateStack {
+    private(set) var values: [TemplateValue] = []
+    private var objects: [Unmanaged<AnyObject>?] = []
+
+    init() {
+        values.reserveCapacity(8)
+        objects.reserveCapacity(8)
+    }
+
+    /// The view model at `depth`, or `nil` when that context is another value.
+    @inline(__always)
+    func object(at depth: Int) -> Unmanaged<AnyObject>? { objects[depth] }
+
+    mutating func push(_ value: TemplateValue) {
+        if case .object(let object) = value {
+            objects.append(Unmanaged.passUnretained(object))
+        } else {
+            objects.append(nil)
+        }
+        values.append(value)
+    }
+
+    mutating func pop() {
+        values.removeLast()
+        objects.removeLast()
+    }
+
+    /// Empties the stack, keeping its storage.
+    mutating func removeAll() {
+        values.removeAll(keepingCapacity: true)
+        objects.removeAll(keepingCapacity: true)
+    }
+}
+
 /// One step of a compiled template. Classes rather than an enum: running a step is one call,
 /// with no payload copied out (and retained) per step.
 class TemplateStep {
-    func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {}
-
-    /// Runs `steps` in order.
-    @inline(__always)
-    static func run(_ steps: [TemplateStep], _ stack: inout [TemplateValue], _ output: HTMLBuffer) {
-        steps.withUnsafeBufferPointer { steps in
-            for index in steps.indices { steps[index].run(&stack, output) }
-        }
-    }
+    func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {}
 
     /// Static text.
     final class Bytes: TemplateStep {
         let bytes: [UInt8]
         init(_ bytes: [UInt8]) { self.bytes = bytes }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             output.append(contentsOf: bytes)
         }
     }
@@ -164,7 +251,7 @@ class TemplateStep {
             self.lookup = lookup
             self.escaped = escaped
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             TemplateStep.print(TemplateStep.resolve(lookup, stack), escaped: escaped, into: output)
         }
     }
@@ -172,38 +259,38 @@ class TemplateStep {
     /// `{{#name}}…{{/name}}`.
     final class Section: TemplateStep {
         let lookup: TemplateLookup
-        let body: [TemplateStep]
-        init(_ lookup: TemplateLookup, _ body: [TemplateStep]) {
+        let body: StepList
+        init(_ lookup: TemplateLookup, _ body: StepList) {
             self.lookup = lookup
             self.body = body
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             let value = TemplateStep.resolve(lookup, stack)
             switch value {
             case .absent, .transparent, .flag(false):
                 break
             case .flag(true):
-                stack.append(.transparent)
-                TemplateStep.run(body, &stack, output)
-                stack.removeLast()
+                stack.push(.transparent)
+                body.run(&stack, output)
+                stack.pop()
             case .objects(let objects):
                 for object in objects {
-                    stack.append(.object(object))
-                    TemplateStep.run(body, &stack, output)
-                    stack.removeLast()
+                    stack.push(.object(object))
+                    body.run(&stack, output)
+                    stack.pop()
                 }
             case .json(.array(let elements)):
                 for element in elements {
                     let value = TemplateValue(element)
                     if case .absent = value { continue }
-                    stack.append(value)
-                    TemplateStep.run(body, &stack, output)
-                    stack.removeLast()
+                    stack.push(value)
+                    body.run(&stack, output)
+                    stack.pop()
                 }
             default:
-                stack.append(value)
-                TemplateStep.run(body, &stack, output)
-                stack.removeLast()
+                stack.push(value)
+                body.run(&stack, output)
+                stack.pop()
             }
         }
     }
@@ -211,12 +298,12 @@ class TemplateStep {
     /// `{{^name}}…{{/name}}`.
     final class Inverted: TemplateStep {
         let lookup: TemplateLookup
-        let body: [TemplateStep]
-        init(_ lookup: TemplateLookup, _ body: [TemplateStep]) {
+        let body: StepList
+        init(_ lookup: TemplateLookup, _ body: StepList) {
             self.lookup = lookup
             self.body = body
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             let shows: Bool
             switch TemplateStep.resolve(lookup, stack) {
             case .absent, .flag(false): shows = true
@@ -225,121 +312,118 @@ class TemplateStep {
             default: shows = false
             }
             if shows {
-                stack.append(.transparent)
-                TemplateStep.run(body, &stack, output)
-                stack.removeLast()
+                stack.push(.transparent)
+                body.run(&stack, output)
+                stack.pop()
             }
         }
     }
 
-    /// The view model at `depth` of the stack (a field lookup's context: always an object).
-    @inline(__always)
-    static func object(at depth: Int, _ stack: [TemplateValue]) -> TemplateObject? {
-        if case .object(let object) = stack[depth] { return object }
-        return nil
-    }
 
     /// `{{name}}` or `{{{name}}}` of a text, number or flag field: written straight from the view
     /// model, with no `TemplateValue` made.
     final class PrintField: TemplateStep {
         let depth: Int
-        let write: (AnyObject, HTMLBuffer, Bool) -> Void
+        let field: Unmanaged<TemplateField>
         let escaped: Bool
-        init(depth: Int, write: @escaping (AnyObject, HTMLBuffer, Bool) -> Void, escaped: Bool) {
+        init(depth: Int, field: Unmanaged<TemplateField>, escaped: Bool) {
             self.depth = depth
-            self.write = write
+            self.field = field
             self.escaped = escaped
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
-            if let object = TemplateStep.object(at: depth, stack) { write(object, output, escaped) }
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
+            guard let object = stack.object(at: depth) else { return }
+            object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { $0.write(object, output, escaped) } }
         }
     }
 
     /// `{{#flag}}…{{/flag}}` on a flag field.
     final class FlagSection: TemplateStep {
         let depth: Int
-        let flag: (AnyObject) -> Bool
-        let body: [TemplateStep]
-        init(depth: Int, flag: @escaping (AnyObject) -> Bool, _ body: [TemplateStep]) {
+        let field: Unmanaged<TemplateField>
+        let body: StepList
+        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
             self.depth = depth
-            self.flag = flag
+            self.field = field
             self.body = body
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
-            guard let object = TemplateStep.object(at: depth, stack), flag(object) else { return }
-            stack.append(.transparent)
-            TemplateStep.run(body, &stack, output)
-            stack.removeLast()
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
+            guard let object = stack.object(at: depth),
+                object._withUnsafeGuaranteedRef({ object in field._withUnsafeGuaranteedRef { $0.flag(object) } })
+            else { return }
+            stack.push(.transparent)
+            body.run(&stack, output)
+            stack.pop()
         }
     }
 
     /// `{{#name}}…{{/name}}` on a nested view model's field.
     final class ObjectSection: TemplateStep {
         let depth: Int
-        let object: (AnyObject) -> TemplateObject?
-        let body: [TemplateStep]
-        init(depth: Int, object: @escaping (AnyObject) -> TemplateObject?, _ body: [TemplateStep]) {
+        let field: Unmanaged<TemplateField>
+        let body: StepList
+        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
             self.depth = depth
-            self.object = object
+            self.field = field
             self.body = body
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
-            guard let context = TemplateStep.object(at: depth, stack), let value = object(context) else { return }
-            stack.append(.object(value))
-            TemplateStep.run(body, &stack, output)
-            stack.removeLast()
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
+            guard let context = stack.object(at: depth),
+                let value = context._withUnsafeGuaranteedRef({ context in field._withUnsafeGuaranteedRef { $0.object(context) } })
+            else { return }
+            stack.push(.object(value))
+            body.run(&stack, output)
+            stack.pop()
         }
     }
 
     /// `{{^name}}…{{/name}}` on a flag field or a nested view model's field.
     final class FieldInverted: TemplateStep {
         let depth: Int
-        let field: TemplateField
-        let body: [TemplateStep]
-        init(depth: Int, field: TemplateField, _ body: [TemplateStep]) {
+        let field: Unmanaged<TemplateField>
+        let body: StepList
+        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
             self.depth = depth
             self.field = field
             self.body = body
         }
-        override func run(_ stack: inout [TemplateValue], _ output: HTMLBuffer) {
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             let shows: Bool
-            if let context = TemplateStep.object(at: depth, stack) {
-                shows = Self.shows(field, context)
+            if let context = stack.object(at: depth)?.takeUnretainedValue() {
+                shows = field._withUnsafeGuaranteedRef { field in
+                    switch field.access {
+                    case .flag: !field.flag(context)
+                    case .object: field.object(context) == nil
+                    case .printed, .value: false
+                    }
+                }
             } else {
                 shows = true  // absent
             }
             guard shows else { return }
-            stack.append(.transparent)
-            TemplateStep.run(body, &stack, output)
-            stack.removeLast()
-        }
-
-        private static func shows(_ field: TemplateField, _ context: AnyObject) -> Bool {
-            if let flag = field.flag {
-                return !flag(context)
-            }
-            if let object = field.object { return object(context) == nil }
-            return false
+            stack.push(.transparent)
+            body.run(&stack, output)
+            stack.pop()
         }
     }
 
     @inline(__always)
-    static func resolve(_ lookup: TemplateLookup, _ stack: [TemplateValue]) -> TemplateValue {
+    static func resolve(_ lookup: TemplateLookup, _ stack: TemplateStack) -> TemplateValue {
         switch lookup {
         case .none:
             return .absent
         case .field(let depth, let field):
-            if case .object(let object) = stack[depth] { return field.read(object) }
-            return .absent
+            guard let object = stack.object(at: depth) else { return .absent }
+            return object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { $0.read(object) } }
         case .current:
-            for value in stack.reversed() {
+            for value in stack.values.reversed() {
                 if case .transparent = value { continue }
                 return value
             }
             return .absent
         case .candidates(let candidates):
             for candidate in candidates {
-                var value = read(stack[candidate.depth], candidate.path[0])
+                var value = read(stack.values[candidate.depth], candidate.path[0])
                 if case .absent = value { continue }
                 for key in candidate.path.dropFirst() {
                     value = read(value, key)
@@ -357,7 +441,7 @@ class TemplateStep {
         case .missing:
             return .absent
         case .field(let field):
-            if case .object(let object) = value { return field.read(object) }
+            if case .object(let object) = value { return field._withUnsafeGuaranteedRef { $0.read(object) } }
             return .absent
         case .name(let name):
             return value.member(named: name)
@@ -433,6 +517,8 @@ struct TemplateCompiler {
     }
 
     let library: TemplateLibrary
+    /// What the steps refer to: the compiled template keeps it.
+    let store = StepStore()
     /// Partials being compiled, outermost first (to stop a partial that includes itself forever).
     private var partials: [String] = []
 
@@ -461,8 +547,8 @@ struct TemplateCompiler {
                 guard transforms.isEmpty else { throw Failure.unsupported("\(name): transforms in {{\(variable)}}") }
                 flushText()
                 let found = lookup(variable, stack).lookup
-                if case .field(let depth, let field) = found, let write = field.write {
-                    steps.append(TemplateStep.PrintField(depth: depth, write: write, escaped: escaped))
+                if case .field(let depth, let field) = found, Self.access(field) == .printed || Self.access(field) == .flag {
+                    steps.append(TemplateStep.PrintField(depth: depth, field: field, escaped: escaped))
                 } else {
                     steps.append(TemplateStep.Print(found, escaped: escaped))
                 }
@@ -471,8 +557,8 @@ struct TemplateCompiler {
                 flushText()
                 let (found, shape) = lookup(section, stack)
                 if inverted {
-                    let body = try compile(body, name: name, stack: stack + [.scalar])
-                    if case .field(let depth, let field) = found, field.flag != nil || field.object != nil {
+                    let body = store.list(try compile(body, name: name, stack: stack + [.scalar]))
+                    if case .field(let depth, let field) = found, Self.access(field) == .flag || Self.access(field) == .object {
                         steps.append(TemplateStep.FieldInverted(depth: depth, field: field, body))
                     } else {
                         steps.append(TemplateStep.Inverted(found, body))
@@ -483,11 +569,11 @@ struct TemplateCompiler {
                     case .list(let element): pushed = .object(element)
                     default: pushed = shape
                     }
-                    let body = try compile(body, name: name, stack: stack + [pushed])
-                    if case .field(let depth, let field) = found, let flag = field.flag {
-                        steps.append(TemplateStep.FlagSection(depth: depth, flag: flag, body))
-                    } else if case .field(let depth, let field) = found, let object = field.object {
-                        steps.append(TemplateStep.ObjectSection(depth: depth, object: object, body))
+                    let body = store.list(try compile(body, name: name, stack: stack + [pushed]))
+                    if case .field(let depth, let field) = found, Self.access(field) == .flag {
+                        steps.append(TemplateStep.FlagSection(depth: depth, field: field, body))
+                    } else if case .field(let depth, let field) = found, Self.access(field) == .object {
+                        steps.append(TemplateStep.ObjectSection(depth: depth, field: field, body))
                     } else {
                         steps.append(TemplateStep.Section(found, body))
                     }
@@ -522,7 +608,7 @@ struct TemplateCompiler {
         guard let first = components.first else { return (.none, .scalar) }
         // A leading dot (`.name`) looks only in the innermost context.
         let depths = name.hasPrefix(".") ? [stack.count - 1] : Array(stack.indices.reversed())
-        var candidates: [TemplateCandidate] = []
+        var candidates: [(depth: Int, path: [CompilingKey])] = []
         var shapes: [TemplateShape] = []
         for depth in depths {
             guard let (key, firstShape) = Self.key(first, in: stack[depth]) else { continue }
@@ -537,7 +623,7 @@ struct TemplateCompiler {
                     shape = .scalar
                 }
             }
-            candidates.append(TemplateCandidate(depth: depth, path: path))
+            candidates.append((depth, path))
             shapes.append(shape)
             // A field that is never absent ends the search: the candidates further out are never read.
             if case .field(let field) = key, field.alwaysPresent { break }
@@ -545,14 +631,38 @@ struct TemplateCompiler {
         guard let firstShape = shapes.first else { return (.none, .scalar) }
         let shape = shapes.dropFirst().allSatisfy { $0.isSame(as: firstShape) } ? firstShape : .dynamic
         if candidates.count == 1, candidates[0].path.count == 1, case .field(let field) = candidates[0].path[0] {
-            return (.field(depth: candidates[0].depth, field: field), shape)
+            return (.field(depth: candidates[0].depth, field: store.field(field)), shape)
         }
-        return (.candidates(candidates), shape)
+        let stored = candidates.map { depth, path in
+            TemplateCandidate(
+                depth: depth,
+                path: store.buffer(
+                    path.map { key in
+                        switch key {
+                        case .field(let field): .field(store.field(field))
+                        case .name(let name): .name(name)
+                        case .missing: .missing
+                        }
+                    }))
+        }
+        return (.candidates(store.buffer(stored)), shape)
+    }
+
+    /// What the compiler may do with `field` directly.
+    private static func access(_ field: Unmanaged<TemplateField>) -> TemplateField.Access {
+        field._withUnsafeGuaranteedRef { $0.access }
+    }
+
+    /// A step of a dotted name while compiling (`TemplateKey` once the store keeps it).
+    private enum CompilingKey {
+        case field(TemplateField)
+        case name(String)
+        case missing
     }
 
     /// The key of `name` in a context of `shape`, and the shape of its value; `nil` when a context
     /// of that shape never has it.
-    private static func key(_ name: String, in shape: TemplateShape) -> (TemplateKey, TemplateShape)? {
+    private static func key(_ name: String, in shape: TemplateShape) -> (CompilingKey, TemplateShape)? {
         switch shape {
         case .scalar, .list:
             return nil

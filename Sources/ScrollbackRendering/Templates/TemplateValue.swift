@@ -71,36 +71,162 @@ indirect enum TemplateShape: Sendable {
     case dynamic
 }
 
-/// One name of a view-model class, as the compiler uses it. Besides `read` (the value, for any use),
-/// a scalar or a flag or a nested object offers a direct accessor, so the hot steps make no
-/// `TemplateValue` for it (every accessor takes an object of the schema's class).
-final class TemplateField: @unchecked Sendable {
+/// One name of a view-model class, as the compiler uses it: `read` gives the value for any use;
+/// a scalar, a flag or a nested object also has a direct accessor (`write`, `flag`, `object`), so
+/// the hot steps make no `TemplateValue` for it. Every accessor takes an object of the schema's
+/// class. One subclass per kind of value holds the view model's own accessor, and does its work
+/// in overridden methods rather than in closures wrapped around it: calling a wrapping closure
+/// retains its context, which every rendering thread shares.
+class TemplateField: @unchecked Sendable {
+    /// What the field offers besides `read`.
+    enum Access {
+        /// `write` prints it (text, a number, a flag, markup).
+        case printed
+        /// A flag: `write` prints it, `flag` reads it (a section on it pushes nothing).
+        case flag
+        /// A nested view model: `object` reads it.
+        case object
+        /// Only `read` (a list, log data).
+        case value
+    }
+
     /// The shape of the value (taken lazily: two classes may refer to each other).
     let shape: () -> TemplateShape
-    /// The value.
-    let read: (AnyObject) -> TemplateValue
     /// Whether the value is never absent (a field that is not optional): a lookup that finds this
     /// field never climbs on.
     let alwaysPresent: Bool
-    /// Prints the value as `{{name}}` (`true`) or `{{{name}}}` (`false`) would, straight into the
-    /// output (text, numbers); nothing when absent.
-    let write: ((AnyObject, HTMLBuffer, Bool) -> Void)?
-    /// A flag's value (a section on it pushes nothing to look names up in).
-    let flag: ((AnyObject) -> Bool)?
-    /// A nested view model, or `nil` (what a section on it pushes).
-    let object: ((AnyObject) -> TemplateObject?)?
+    let access: Access
 
-    init(
-        shape: @escaping () -> TemplateShape, read: @escaping (AnyObject) -> TemplateValue, alwaysPresent: Bool = false,
-        write: ((AnyObject, HTMLBuffer, Bool) -> Void)? = nil, flag: ((AnyObject) -> Bool)? = nil,
-        object: ((AnyObject) -> TemplateObject?)? = nil
-    ) {
+    init(shape: @escaping () -> TemplateShape, alwaysPresent: Bool, access: Access) {
         self.shape = shape
-        self.read = read
         self.alwaysPresent = alwaysPresent
-        self.write = write
-        self.flag = flag
-        self.object = object
+        self.access = access
+    }
+
+    /// The value.
+    func read(_ object: AnyObject) -> TemplateValue { .absent }
+    /// Prints the value as `{{name}}` (`escaped`) or `{{{name}}}` would, straight into the output;
+    /// nothing when absent (`access` `.printed` or `.flag`).
+    func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {}
+    /// A flag's value (`access` `.flag`).
+    func flag(_ object: AnyObject) -> Bool { false }
+    /// The nested view model, or `nil` (`access` `.object`).
+    func object(_ object: AnyObject) -> TemplateObject? { nil }
+}
+
+/// A text that is always there.
+private final class TextField<Object: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> String
+    init(_ get: @escaping (Object) -> String) {
+        self.get = get
+        super.init(shape: { .scalar }, alwaysPresent: true, access: .printed)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue { .text(get(unsafeDowncast(object, to: Object.self))) }
+    override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
+        var sink = output
+        let text = get(unsafeDowncast(object, to: Object.self))
+        if escaped { esc(text, &sink) } else { raw(text, &sink) }
+    }
+}
+
+/// A text, or `nil` (absent).
+private final class OptionalTextField<Object: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> String?
+    init(_ get: @escaping (Object) -> String?) {
+        self.get = get
+        super.init(shape: { .scalar }, alwaysPresent: false, access: .printed)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue {
+        guard let text = get(unsafeDowncast(object, to: Object.self)) else { return .absent }
+        return .text(text)
+    }
+    override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
+        guard let text = get(unsafeDowncast(object, to: Object.self)) else { return }
+        var sink = output
+        if escaped { esc(text, &sink) } else { raw(text, &sink) }
+    }
+}
+
+/// A flag.
+private final class FlagField<Object: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> Bool
+    init(_ get: @escaping (Object) -> Bool) {
+        self.get = get
+        super.init(shape: { .scalar }, alwaysPresent: true, access: .flag)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue { .flag(get(unsafeDowncast(object, to: Object.self))) }
+    override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
+        var sink = output
+        sink += get(unsafeDowncast(object, to: Object.self)) ? "true" : "false"
+    }
+    override func flag(_ object: AnyObject) -> Bool { get(unsafeDowncast(object, to: Object.self)) }
+}
+
+/// A number, or `nil` (absent).
+private final class NumberField<Object: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> Int?
+    init(_ get: @escaping (Object) -> Int?) {
+        self.get = get
+        super.init(shape: { .scalar }, alwaysPresent: false, access: .printed)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue {
+        guard let number = get(unsafeDowncast(object, to: Object.self)) else { return .absent }
+        return .number(number)
+    }
+    override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
+        guard let number = get(unsafeDowncast(object, to: Object.self)) else { return }
+        var sink = output
+        appendDecimal(number, &sink)
+    }
+}
+
+/// A scalar value the object makes itself (bytes, an inline time, a writer).
+private final class ScalarValueField<Object: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> TemplateValue
+    init(_ get: @escaping (Object) -> TemplateValue) {
+        self.get = get
+        super.init(shape: { .scalar }, alwaysPresent: false, access: .printed)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue { get(unsafeDowncast(object, to: Object.self)) }
+    override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
+        TemplateStep.print(get(unsafeDowncast(object, to: Object.self)), escaped: escaped, into: output)
+    }
+}
+
+/// A nested view model of class `Child`, or `nil` (absent).
+private final class ObjectField<Object: TemplateObject, Child: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> Child?
+    init(_ child: @escaping () -> AnyTemplateSchema, _ get: @escaping (Object) -> Child?) {
+        self.get = get
+        super.init(shape: { .object(child()) }, alwaysPresent: false, access: .object)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue {
+        guard let value = get(unsafeDowncast(object, to: Object.self)) else { return .absent }
+        return .object(value)
+    }
+    override func object(_ object: AnyObject) -> TemplateObject? { get(unsafeDowncast(object, to: Object.self)) }
+}
+
+/// A list of view models of class `Child`.
+private final class ListField<Object: TemplateObject, Child: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> [Child]
+    init(_ child: @escaping () -> AnyTemplateSchema, _ get: @escaping (Object) -> [Child]) {
+        self.get = get
+        super.init(shape: { .list(child()) }, alwaysPresent: true, access: .value)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue { .objects(get(unsafeDowncast(object, to: Object.self))) }
+}
+
+/// Log data, or `nil` (absent).
+private final class JSONField<Object: TemplateObject>: TemplateField, @unchecked Sendable {
+    let get: (Object) -> JSONValue?
+    init(_ get: @escaping (Object) -> JSONValue?) {
+        self.get = get
+        super.init(shape: { .dynamic }, alwaysPresent: false, access: .value)
+    }
+    override func read(_ object: AnyObject) -> TemplateValue {
+        guard let value = get(unsafeDowncast(object, to: Object.self)) else { return .absent }
+        return TemplateValue(value)
     }
 }
 
@@ -139,76 +265,31 @@ struct TemplateSchemaBuilder<Object: TemplateObject> {
 
     /// A text that is always there.
     func text(_ name: String, _ read: @escaping (Object) -> String) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .scalar }, read: { .text(read(unsafeDowncast($0, to: Object.self))) }, alwaysPresent: true,
-                write: { object, output, escaped in
-                    var sink = output
-                    let text = read(unsafeDowncast(object, to: Object.self))
-                    if escaped { esc(text, &sink) } else { raw(text, &sink) }
-                }))
+        schema.add(name, TextField(read))
         return self
     }
 
     /// A text (`nil`: absent).
     func text(_ name: String, _ read: @escaping (Object) -> String?) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .scalar },
-                read: { object in
-                    guard let text = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-                    return .text(text)
-                },
-                write: { object, output, escaped in
-                    guard let text = read(unsafeDowncast(object, to: Object.self)) else { return }
-                    var sink = output
-                    if escaped { esc(text, &sink) } else { raw(text, &sink) }
-                }))
+        schema.add(name, OptionalTextField(read))
         return self
     }
 
     /// A flag.
     func flag(_ name: String, _ read: @escaping (Object) -> Bool) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .scalar }, read: { .flag(read(unsafeDowncast($0, to: Object.self))) }, alwaysPresent: true,
-                write: { object, output, _ in
-                    var sink = output
-                    sink += read(unsafeDowncast(object, to: Object.self)) ? "true" : "false"
-                }, flag: { read(unsafeDowncast($0, to: Object.self)) }))
+        schema.add(name, FlagField(read))
         return self
     }
 
     /// A number (`nil`: absent).
     func number(_ name: String, _ read: @escaping (Object) -> Int?) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .scalar },
-                read: { object in
-                    guard let number = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-                    return .number(number)
-                },
-                write: { object, output, _ in
-                    guard let number = read(unsafeDowncast(object, to: Object.self)) else { return }
-                    var sink = output
-                    appendDecimal(number, &sink)
-                }))
+        schema.add(name, NumberField(read))
         return self
     }
 
     /// Any scalar value the object makes itself (bytes, an inline time, a writer).
     func value(_ name: String, _ read: @escaping (Object) -> TemplateValue) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .scalar }, read: { read(unsafeDowncast($0, to: Object.self)) },
-                write: { object, output, escaped in
-                    TemplateStep.print(read(unsafeDowncast(object, to: Object.self)), escaped: escaped, into: output)
-                }))
+        schema.add(name, ScalarValueField(read))
         return self
     }
 
@@ -216,14 +297,7 @@ struct TemplateSchemaBuilder<Object: TemplateObject> {
     func object<Child: TemplateObject>(
         _ name: String, _ child: @escaping () -> AnyTemplateSchema, _ read: @escaping (Object) -> Child?
     ) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .object(child()) },
-                read: { object in
-                    guard let value = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-                    return .object(value)
-                }, object: { read(unsafeDowncast($0, to: Object.self)) }))
+        schema.add(name, ObjectField(child, read))
         return self
     }
 
@@ -231,24 +305,13 @@ struct TemplateSchemaBuilder<Object: TemplateObject> {
     func list<Child: TemplateObject>(
         _ name: String, _ child: @escaping () -> AnyTemplateSchema, _ read: @escaping (Object) -> [Child]
     ) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .list(child()) }, read: { .objects(read(unsafeDowncast($0, to: Object.self))) },
-                alwaysPresent: true))
+        schema.add(name, ListField(child, read))
         return self
     }
 
     /// Log data (`nil`: absent).
     func json(_ name: String, _ read: @escaping (Object) -> JSONValue?) -> Self {
-        schema.add(
-            name,
-            TemplateField(
-                shape: { .dynamic },
-                read: { object in
-                    guard let value = read(unsafeDowncast(object, to: Object.self)) else { return .absent }
-                    return TemplateValue(value)
-                }))
+        schema.add(name, JSONField(read))
         return self
     }
 }
