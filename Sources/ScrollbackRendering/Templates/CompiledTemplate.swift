@@ -319,7 +319,6 @@ class TemplateStep {
         }
     }
 
-
     /// `{{name}}` or `{{{name}}}` of a text, number or flag field: written straight from the view
     /// model, with no `TemplateValue` made.
     final class PrintField: TemplateStep {
@@ -333,7 +332,9 @@ class TemplateStep {
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard let object = stack.object(at: depth) else { return }
-            object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { $0.write(object, output, escaped) } }
+            object._withUnsafeGuaranteedRef { object in
+                field._withUnsafeGuaranteedRef { $0.write(object, output, escaped) }
+            }
         }
     }
 
@@ -369,7 +370,9 @@ class TemplateStep {
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard let context = stack.object(at: depth),
-                let value = context._withUnsafeGuaranteedRef({ context in field._withUnsafeGuaranteedRef { $0.object(context) } })
+                let value = context._withUnsafeGuaranteedRef({ context in
+                    field._withUnsafeGuaranteedRef { $0.object(context) }
+                })
             else { return }
             stack.push(.object(value))
             body.run(&stack, output)
@@ -547,7 +550,9 @@ struct TemplateCompiler {
                 guard transforms.isEmpty else { throw Failure.unsupported("\(name): transforms in {{\(variable)}}") }
                 flushText()
                 let found = lookup(variable, stack).lookup
-                if case .field(let depth, let field) = found, Self.access(field) == .printed || Self.access(field) == .flag {
+                if case .field(let depth, let field) = found,
+                    Self.access(field) == .printed || Self.access(field) == .flag
+                {
                     steps.append(TemplateStep.PrintField(depth: depth, field: field, escaped: escaped))
                 } else {
                     steps.append(TemplateStep.Print(found, escaped: escaped))
@@ -558,7 +563,9 @@ struct TemplateCompiler {
                 let (found, shape) = lookup(section, stack)
                 if inverted {
                     let body = store.list(try compile(body, name: name, stack: stack + [.scalar]))
-                    if case .field(let depth, let field) = found, Self.access(field) == .flag || Self.access(field) == .object {
+                    if case .field(let depth, let field) = found,
+                        Self.access(field) == .flag || Self.access(field) == .object
+                    {
                         steps.append(TemplateStep.FieldInverted(depth: depth, field: field, body))
                     } else {
                         steps.append(TemplateStep.Inverted(found, body))
