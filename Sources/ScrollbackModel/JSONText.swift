@@ -27,6 +27,11 @@ public enum JSONText {
             }
             while index < count {
                 let byte = utf8[index]
+                // Most bytes need nothing: only controls, `"`, `\` and the lead byte of U+2028/9 do.
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
+                    index += 1
+                    continue
+                }
                 // The character after `\`, or 0x1_0000 plus the code point for `\uXXXX`.
                 var escaped: UInt32?
                 var length = 1

@@ -177,7 +177,7 @@ public struct SearchPart: Equatable, Sendable {
                     if let fromIDs = known.ids {
                         ids += fromIDs
                     } else {
-                        let fromIDs = known.names.map(tokenID)
+                        let fromIDs = known.names.map { tokenID($0) }
                         senderOf[id]!.ids = fromIDs
                         ids += fromIDs
                     }

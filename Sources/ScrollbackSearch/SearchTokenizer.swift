@@ -146,56 +146,9 @@ public struct SearchTokenizer {
     mutating func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         // A word of up to `maxTokenLength` scalars, then room for a CJK pair or an emoji.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxTokenLength * 4 + 8) { buffer in
-            let word = UnsafeMutableBufferPointer(rebasing: buffer[0..<(Self.maxTokenLength * 4)])
-            let single = UnsafeMutableBufferPointer(rebasing: buffer[(Self.maxTokenLength * 4)...])
-            var wordBytes = 0
-            var wordLength = 0
-            var previousCJK: Unicode.Scalar?
-            @inline(__always) func endWord() {
-                if wordLength > 0 {
-                    body(UnsafeBufferPointer(rebasing: word[0..<wordBytes]))
-                    wordBytes = 0
-                    wordLength = 0
-                }
-            }
-            // A CJK character, a CJK pair or an emoji as a token of its own.
-            func emit(_ first: Unicode.Scalar, _ second: Unicode.Scalar? = nil) {
-                var count = 0
-                func encode(_ scalar: Unicode.Scalar) {
-                    for unit in UTF8.encode(scalar)! {
-                        single[count] = unit
-                        count += 1
-                    }
-                }
-                encode(first)
-                if let second { encode(second) }
-                body(UnsafeBufferPointer(rebasing: single[0..<count]))
-            }
-            func add(_ scalar: Unicode.Scalar, _ kind: ScalarClass) {
-                switch kind {
-                case .word:
-                    previousCJK = nil
-                    if wordLength < Self.maxTokenLength {
-                        for unit in UTF8.encode(scalar)! {
-                            word[wordBytes] = unit
-                            wordBytes += 1
-                        }
-                        wordLength += 1
-                    }
-                case .cjk:
-                    endWord()
-                    emit(scalar)
-                    if let previous = previousCJK { emit(previous, scalar) }
-                    previousCJK = scalar
-                case .emoji:
-                    endWord()
-                    previousCJK = nil
-                    emit(scalar)
-                case .separator:
-                    endWord()
-                    previousCJK = nil
-                }
-            }
+            var tokens = TokenBuffer(
+                word: UnsafeMutableBufferPointer(rebasing: buffer[0..<(Self.maxTokenLength * 4)]),
+                single: UnsafeMutableBufferPointer(rebasing: buffer[(Self.maxTokenLength * 4)...]))
             let count = bytes.count
             var index = 0
             while index < count {
@@ -204,15 +157,10 @@ public struct SearchTokenizer {
                     index += 1
                     if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
                     if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) {
-                        previousCJK = nil
-                        if wordLength < Self.maxTokenLength {
-                            word[wordBytes] = byte
-                            wordBytes += 1
-                            wordLength += 1
-                        }
+                        tokens.appendToWord(byte)
                     } else {
-                        endWord()
-                        previousCJK = nil
+                        tokens.endWord(body)
+                        tokens.previousCJK = nil
                     }
                     continue
                 }
@@ -231,9 +179,91 @@ public struct SearchTokenizer {
                 }
                 for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
                 index += length
-                for part in foldedParts(Unicode.Scalar(value)!) { add(part.scalar, part.kind) }
+                for part in foldedParts(Unicode.Scalar(value)!) { tokens.add(part.scalar, part.kind, body) }
             }
-            endWord()
+            tokens.endWord(body)
+        }
+    }
+
+    /// The token being put together and the bytes of a CJK or emoji token, in a caller's buffers:
+    /// a value the tokenizer's loop changes in place (local functions capturing the same
+    /// variables made every access to them a checked one).
+    private struct TokenBuffer {
+        let word: UnsafeMutableBufferPointer<UInt8>
+        let single: UnsafeMutableBufferPointer<UInt8>
+        var wordBytes = 0
+        var wordLength = 0
+        var previousCJK: Unicode.Scalar?
+
+        init(word: UnsafeMutableBufferPointer<UInt8>, single: UnsafeMutableBufferPointer<UInt8>) {
+            self.word = word
+            self.single = single
+        }
+
+        /// Adds an ASCII letter or digit (lowercased) to the word.
+        @inline(__always)
+        mutating func appendToWord(_ byte: UInt8) {
+            previousCJK = nil
+            if wordLength < SearchTokenizer.maxTokenLength {
+                word[wordBytes] = byte
+                wordBytes += 1
+                wordLength += 1
+            }
+        }
+
+        /// Hands the word to `body`, if there is one, and starts the next.
+        @inline(__always)
+        mutating func endWord(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            if wordLength > 0 {
+                body(UnsafeBufferPointer(rebasing: word[0..<wordBytes]))
+                wordBytes = 0
+                wordLength = 0
+            }
+        }
+
+        /// A CJK character, a CJK pair or an emoji as a token of its own.
+        private func emit(
+            _ first: Unicode.Scalar, _ second: Unicode.Scalar? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+        ) {
+            var count = 0
+            for unit in UTF8.encode(first)! {
+                single[count] = unit
+                count += 1
+            }
+            if let second {
+                for unit in UTF8.encode(second)! {
+                    single[count] = unit
+                    count += 1
+                }
+            }
+            body(UnsafeBufferPointer(rebasing: single[0..<count]))
+        }
+
+        /// Adds a folded scalar of class `kind`.
+        mutating func add(_ scalar: Unicode.Scalar, _ kind: ScalarClass, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            switch kind {
+            case .word:
+                previousCJK = nil
+                if wordLength < SearchTokenizer.maxTokenLength {
+                    for unit in UTF8.encode(scalar)! {
+                        word[wordBytes] = unit
+                        wordBytes += 1
+                    }
+                    wordLength += 1
+                }
+            case .cjk:
+                endWord(body)
+                emit(scalar, nil, body)
+                if let previous = previousCJK { emit(previous, scalar, body) }
+                previousCJK = scalar
+            case .emoji:
+                endWord(body)
+                previousCJK = nil
+                emit(scalar, nil, body)
+            case .separator:
+                endWord(body)
+                previousCJK = nil
+            }
         }
     }
 }

@@ -52,7 +52,10 @@ struct VocabularyTable {
         let start = number == 0 ? 0 : ends[number - 1]
         guard ends[number] - start == token.count else { return false }
         return bytes.withUnsafeBufferPointer { stored in
-            token.isEmpty || memcmp(stored.baseAddress! + start, token.baseAddress!, token.count) == 0
+            // Tokens are short (a word is at most `SearchTokenizer.maxTokenLength` scalars): a
+            // loop costs less than a call to `memcmp`.
+            for offset in 0..<token.count where stored[start + offset] != token[offset] { return false }
+            return true
         }
     }
 
