@@ -84,3 +84,28 @@ private final class Loop: @unchecked Sendable {
         lock.withLock { body = nil }
     }
 }
+
+/// How many of the build's `jobs` threads are busy with a conversation each: one long
+/// conversation renders its pages on the threads left idle (it is the only one, or the last).
+public final class ThreadBudget: @unchecked Sendable {
+    private let lock = NSLock()
+    private let jobs: Int
+    private var busy = 0
+
+    /// A budget of `jobs` threads, none busy.
+    public init(jobs: Int) {
+        self.jobs = max(jobs, 1)
+    }
+
+    /// Runs `body` as one busy thread.
+    public func working<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.withLock { busy += 1 }
+        defer { lock.withLock { busy -= 1 } }
+        return try body()
+    }
+
+    /// The threads a caller inside `working` may use now: its own and the idle ones.
+    public var available: Int {
+        lock.withLock { 1 + max(jobs - busy, 0) }
+    }
+}

@@ -31,6 +31,8 @@ struct ConversationWorker: Sendable {
     let reader: LogReader
     let layouter: ConversationLayouter
     let renderer: SiteRenderer
+    /// The build's threads (`--jobs`): a long conversation's pages are rendered on the idle ones.
+    let threads: ThreadBudget
     /// Test seam (`SiteBuilder.Options.faultInjection`): runs before each page is written, with
     /// `write <site path>`; throwing there is a failed write, as a full disk would give.
     var faultInjection: (@Sendable (_ step: String) throws -> Void)?
@@ -43,9 +45,11 @@ struct ConversationWorker: Sendable {
     init(
         inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, stagingRoot: String, previousOutput: String,
         previousEntries: [String: BuildManifest.Entry], lastGoodEntries: [String: BuildManifest.Entry] = [:],
-        reservedTopLevelNames: Set<String>, faultInjection: (@Sendable (_ step: String) throws -> Void)? = nil
+        reservedTopLevelNames: Set<String>, jobs: Int = 1,
+        faultInjection: (@Sendable (_ step: String) throws -> Void)? = nil
     ) {
         self.faultInjection = faultInjection
+        self.threads = ThreadBudget(jobs: jobs)
         self.inputRoot = inputRoot
         self.config = config
         self.stagingRoot = stagingRoot
@@ -64,7 +68,7 @@ struct ConversationWorker: Sendable {
     /// Builds `input` (the `number`-th log) and says what happened. A log with errors keeps the
     /// pages of the last build that read it without errors, when there is one.
     func build(_ input: InputDiscovery.Input, number: Int, displayPath: String) -> ConversationOutcome {
-        var outcome = buildAnew(input, number: number, displayPath: displayPath)
+        var outcome = threads.working { buildAnew(input, number: number, displayPath: displayPath) }
         // A Markdown log that lost its front matter (a deleted `---`) is a mistake, not a README:
         // it was published last time.
         if outcome.entry == nil, lastGoodEntries[input.relativePath] != nil {
@@ -240,6 +244,24 @@ struct ConversationWorker: Sendable {
         return (entry, diagnostics)
     }
 
+    /// How many pages one thread renders at a time of a long conversation.
+    static let pagesPerRenderRun = 64
+
+    /// The runs of pages `renderModel` renders one by one, or several at once.
+    static func renderRuns(pageCount: Int) -> [Range<Int>] {
+        stride(from: 0, to: max(pageCount, 1), by: pagesPerRenderRun).map {
+            $0..<min($0 + pagesPerRenderRun, pageCount)
+        }
+    }
+
+    /// What one task of `renderModel` wrote.
+    private enum RenderTaskResult {
+        /// A run of pages: their files, and the renderer's warnings.
+        case pages(files: [String], diagnostics: [Diagnostic])
+        /// The search part: the date list, the part's head and its page count.
+        case search((dateList: String, part: String, pageCount: Int))
+    }
+
     /// Lays out and renders a conversation of the model into `parts`: the part of `render` that
     /// native logs and imported exports share. `nil` when rendering reported an error.
     func renderModel(
@@ -249,18 +271,51 @@ struct ConversationWorker: Sendable {
         let plan = layouter.plan(conversation)
         var folder = StagedFolder(root: parts)
         var files: [String] = []
-        // One page at a time: a large conversation's rows and pages are never all in memory.
-        // Each page's bytes go to its file straight from the renderer's buffer.
-        diagnostics += try renderer.renderConversation(plan, pages: 0..<plan.pageCount) { path, bytes in
-            try faultInjection?("write " + path)
-            try folder.writeRendered(bytes, at: path)
-            files.append(path)
+        // The pages in runs of `pagesPerRenderRun`, then the search part. A long conversation's
+        // runs are rendered at once on the build's idle threads (when it is the only one being
+        // built, or the last). The runs depend on the page count only, and their files and
+        // warnings are taken back in run order, so the result does not depend on the threads.
+        let runs = Self.renderRuns(pageCount: plan.pageCount)
+        let results = ConcurrentSlots<Result<RenderTaskResult, any Error>>(count: runs.count + 1)
+        if runs.count > 1 { _ = try folder.prepare(conversation.id + "/" + SiteRenderer.pageFileName(0)) }
+        func runTask(_ task: Int) {
+            var taskFolder = folder
+            do {
+                if task < runs.count {
+                    var taskFiles: [String] = []
+                    // One page at a time: a large conversation's rows and pages are never all in
+                    // memory. Each page's bytes go to its file straight from the renderer's buffer.
+                    let warnings = try renderer.renderConversation(plan, pages: runs[task]) { path, bytes in
+                        try faultInjection?("write " + path)
+                        try taskFolder.writeRendered(bytes, at: path)
+                        taskFiles.append(path)
+                    }
+                    results.store(.success(.pages(files: taskFiles, diagnostics: warnings)), at: task)
+                } else {
+                    var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
+                    // The plan's messages are the timeline's (thread replies are in their threads' plans).
+                    let searchFiles = try writeSearchPart(
+                        &part, plan: plan, pages: 0..<plan.pageCount,
+                        anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &taskFolder)
+                    results.store(.success(.search(searchFiles)), at: task)
+                }
+            } catch {
+                results.store(.failure(error), at: task)
+            }
         }
-        var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
-        // The plan's messages are the timeline's (thread replies are in their threads' plans).
-        let searchFiles = try writeSearchPart(
-            &part, plan: plan, pages: 0..<plan.pageCount,
-            anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &folder)
+        Parallel.forEach(runs.count, jobs: threads.available, runTask)
+        runTask(runs.count)
+        var searchFiles: (dateList: String, part: String, pageCount: Int)?
+        for result in results.values() {
+            switch try result!.get() {
+            case .pages(let taskFiles, let warnings):
+                files += taskFiles
+                diagnostics += warnings
+            case .search(let written):
+                searchFiles = written
+            }
+        }
+        guard let searchFiles else { return nil }
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }
@@ -285,6 +340,11 @@ struct ConversationWorker: Sendable {
 
     /// Lays out and renders one conversation an importer read (`number`: its parts folder).
     func build(imported: ImportedConversation, number: Int) -> ConversationOutcome {
+        threads.working { buildAnew(imported: imported, number: number) }
+    }
+
+    /// `build(imported:number:)` while the conversation counts as one of the busy threads.
+    private func buildAnew(imported: ImportedConversation, number: Int) -> ConversationOutcome {
         let parts = partsRoot + "/\(number)"
         let relativePath = "import:" + imported.key
         let input = InputDiscovery.Input(

@@ -266,7 +266,7 @@ struct BuildRun {
             inputRoot: inputRoot, config: config, renderer: renderer, stagingRoot: staging,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
             lastGoodEntries: Self.entriesByPath(lastGoodManifest),
-            reservedTopLevelNames: reservedTopLevelNames(), faultInjection: options.faultInjection)
+            reservedTopLevelNames: reservedTopLevelNames(), jobs: jobs, faultInjection: options.faultInjection)
         let slots = ConcurrentSlots<ConversationOutcome>(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)

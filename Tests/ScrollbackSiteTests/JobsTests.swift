@@ -1,5 +1,8 @@
 import Foundation
+import ScrollbackLayout
 import ScrollbackModel
+import ScrollbackReading
+import ScrollbackRendering
 import Testing
 
 @testable import ScrollbackSite
@@ -49,6 +52,70 @@ struct JobsTests {
         #expect(Set(four.keys) == Set(one.keys))
         for (path, bytes) in one.sorted(by: { $0.key < $1.key }) {
             #expect(four[path] == bytes, "\(path) differs between 1 and 4 jobs")
+        }
+    }
+
+    @Test("a long conversation's runs of pages, rendered on idle threads at once, give the same site as one by one")
+    func longConversationRunsGiveTheSameSite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // 1,400 messages at 5 a page: 280 pages, five runs. Senders change every 7 messages and
+        // days every 150 (groups and days across page and run boundaries), every 40th message
+        // replies to one 300 earlier (a reply across runs), and every 9th has a reaction.
+        let count = 1_400
+        var messages: [String] = []
+        for index in 0..<count {
+            let sender = ["alice", "bob", "cleo"][index / 7 % 3]
+            let day = String(format: "%02d", 1 + index / 150)
+            let time = String(format: "%02d:%02d", 8 + index % 150 / 60, index % 60)
+            let reply = index % 40 == 39 && index >= 300 ? #", "replyTo": "m\#(index - 300)""# : ""
+            let reaction = index % 9 == 0 ? #", "reactions": [{"emoji": "👍", "senders": ["cleo"]}]"# : ""
+            messages.append(
+                #"{"id": "m\#(index)", "sender": "\#(sender)", "date": "2024-05-\#(day)T\#(time):00Z", "text": "Message \#(index)"\#(reply)\#(reaction)}"#
+            )
+        }
+        try folder.write(
+            """
+            {"version": 1, "id": "long", "title": "Long", "me": "alice",
+             "participants": [{"id": "alice", "name": "Alice"}, {"id": "bob", "name": "Bob"}, {"id": "cleo", "name": "Cleo"}],
+             "messages": [\(messages.joined(separator: ",\n"))]}
+            """, to: "input/long.json")
+        try folder.write(Logs.conversation(id: "short", title: "Short", count: 12), to: "input/short.json")
+        try folder.write("pageSize: 5\n", to: "input/scrollback.yml")
+        #expect(ConversationWorker.renderRuns(pageCount: count / 5).count == 5)
+        #expect(ConversationWorker.renderRuns(pageCount: 0) == [0..<0])
+
+        func site(jobs: Int) throws -> (BuildReport, [String: Data]) {
+            let output = folder.url.appendingPathComponent("site-\(jobs)")
+            var options = SiteBuilder.Options(
+                input: folder.url.appendingPathComponent("input"), output: output, ignoresCache: true)
+            options.jobs = jobs
+            let report = try SiteBuilder(options: options).build()
+            return (report, try snapshot(output))
+        }
+        let (oneReport, one) = try site(jobs: 1)
+        let (fourReport, four) = try site(jobs: 4)
+        #expect(oneReport.conversations == 2, "\(oneReport.diagnostics)")
+        #expect(fourReport.diagnostics == oneReport.diagnostics)
+        #expect(one["long/page-280.html"] != nil && one["long/page-281.html"] == nil)
+        #expect(Set(four.keys) == Set(one.keys))
+        for (path, bytes) in one.sorted(by: { $0.key < $1.key }) {
+            #expect(four[path] == bytes, "\(path) differs between 1 and 4 jobs")
+        }
+
+        // The runs' pages are the pages of one rendering of the whole conversation.
+        let input = folder.url.appendingPathComponent("input")
+        let (config, _) = ConfigReader.read(inputRoot: input)
+        let log = input.appendingPathComponent("long.json")
+        let conversation = try #require(
+            LogReader(inputRoot: input, config: config).read(contents: Array(try Data(contentsOf: log)), of: log)
+                .conversation)
+        let plan = ConversationLayouter(options: config.layout, pageSize: config.pageSize).plan(conversation)
+        var whole: [String: Data] = [:]
+        _ = SiteRenderer(config: config).renderConversation(plan) { path, bytes in whole[path] = Data(bytes) }
+        #expect(whole.count == 280)
+        for (path, bytes) in whole.sorted(by: { $0.key < $1.key }) {
+            #expect(one[path] == bytes, "\(path) differs from the whole conversation's rendering")
         }
     }
 
