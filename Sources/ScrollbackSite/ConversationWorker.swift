@@ -254,14 +254,6 @@ struct ConversationWorker: Sendable {
         }
     }
 
-    /// What one task of `renderModel` wrote.
-    private enum RenderTaskResult {
-        /// A run of pages: their files, and the renderer's warnings.
-        case pages(files: [String], diagnostics: [Diagnostic])
-        /// The search part: the date list, the part's head and its page count.
-        case search((dateList: String, part: String, pageCount: Int))
-    }
-
     /// Lays out and renders a conversation of the model into `parts`: the part of `render` that
     /// native logs and imported exports share. `nil` when rendering reported an error.
     func renderModel(
@@ -271,51 +263,36 @@ struct ConversationWorker: Sendable {
         let plan = layouter.plan(conversation)
         var folder = StagedFolder(root: parts)
         var files: [String] = []
-        // The pages in runs of `pagesPerRenderRun`, then the search part. A long conversation's
-        // runs are rendered at once on the build's idle threads (when it is the only one being
-        // built, or the last). The runs depend on the page count only, and their files and
-        // warnings are taken back in run order, so the result does not depend on the threads.
+        // The pages in runs of `pagesPerRenderRun`: a long conversation's runs are rendered at
+        // once on the build's idle threads (when it is the only one being built, or the last).
+        // The runs depend on the page count only, and their files and warnings are taken back in
+        // run order, so the result does not depend on the threads.
         let runs = Self.renderRuns(pageCount: plan.pageCount)
-        let results = ConcurrentSlots<Result<RenderTaskResult, any Error>>(count: runs.count + 1)
-        if runs.count > 1 { _ = try folder.prepare(conversation.id + "/" + SiteRenderer.pageFileName(0)) }
-        func runTask(_ task: Int) {
-            var taskFolder = folder
-            do {
-                if task < runs.count {
-                    var taskFiles: [String] = []
-                    // One page at a time: a large conversation's rows and pages are never all in
-                    // memory. Each page's bytes go to its file straight from the renderer's buffer.
-                    let warnings = try renderer.renderConversation(plan, pages: runs[task]) { path, bytes in
-                        try faultInjection?("write " + path)
-                        try taskFolder.writeRendered(bytes, at: path)
-                        taskFiles.append(path)
-                    }
-                    results.store(.success(.pages(files: taskFiles, diagnostics: warnings)), at: task)
-                } else {
-                    var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
-                    // The plan's messages are the timeline's (thread replies are in their threads' plans).
-                    let searchFiles = try writeSearchPart(
-                        &part, plan: plan, pages: 0..<plan.pageCount,
-                        anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &taskFolder)
-                    results.store(.success(.search(searchFiles)), at: task)
+        let rendered = ConcurrentSlots<Result<(files: [String], warnings: [Diagnostic]), any Error>>(count: runs.count)
+        Parallel.forEach(runs.count, jobs: threads.available) { run in
+            var runFolder = folder
+            var runFiles: [String] = []
+            // One page at a time: a large conversation's rows and pages are never all in memory.
+            // Each page's bytes go to its file straight from the renderer's buffer.
+            let result = Result {
+                try renderer.renderConversation(plan, pages: runs[run]) { path, bytes in
+                    try faultInjection?("write " + path)
+                    try runFolder.writeRendered(bytes, at: path)
+                    runFiles.append(path)
                 }
-            } catch {
-                results.store(.failure(error), at: task)
             }
+            rendered.store(result.map { (runFiles, $0) }, at: run)
         }
-        Parallel.forEach(runs.count, jobs: threads.available, runTask)
-        runTask(runs.count)
-        var searchFiles: (dateList: String, part: String, pageCount: Int)?
-        for result in results.values() {
-            switch try result!.get() {
-            case .pages(let taskFiles, let warnings):
-                files += taskFiles
-                diagnostics += warnings
-            case .search(let written):
-                searchFiles = written
-            }
+        for result in rendered.values() {
+            let run = try result!.get()
+            files += run.files
+            diagnostics += run.warnings
         }
-        guard let searchFiles else { return nil }
+        var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
+        // The plan's messages are the timeline's (thread replies are in their threads' plans).
+        let searchFiles = try writeSearchPart(
+            &part, plan: plan, pages: 0..<plan.pageCount,
+            anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &folder)
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }

@@ -33,15 +33,8 @@ struct JobsTests {
                 to: "input/chats/chat-\(number).json")
         }
 
-        func site(jobs: Int) throws -> (BuildReport, [String: Data]) {
-            let output = folder.url.appendingPathComponent("site-\(jobs)")
-            var options = SiteBuilder.Options(input: input, output: output, ignoresCache: true)
-            options.jobs = jobs
-            let report = try SiteBuilder(options: options).build()
-            return (report, try snapshot(output))
-        }
-        let (oneReport, one) = try site(jobs: 1)
-        let (fourReport, four) = try site(jobs: 4)
+        let (oneReport, one) = try Self.site(of: input, in: folder, jobs: 1)
+        let (fourReport, four) = try Self.site(of: input, in: folder, jobs: 4)
 
         // 5 sample logs + 6 chats + the Slack channel + 3 Discord conversations.
         #expect(oneReport.conversations == 15, "\(oneReport.diagnostics)")
@@ -49,6 +42,20 @@ struct JobsTests {
         #expect(fourReport.diagnostics == oneReport.diagnostics)
         #expect(one[".scrollback/manifest.json"] != nil, "the manifest is compared too")
         #expect(one.count > 50)
+        Self.expectSameFiles(four, one)
+    }
+
+    /// Builds `input` into `site-<jobs>` of `folder` with `jobs` threads: the report and every file.
+    static func site(of input: URL, in folder: TemporaryFolder, jobs: Int) throws -> (BuildReport, [String: Data]) {
+        let output = folder.url.appendingPathComponent("site-\(jobs)")
+        var options = SiteBuilder.Options(input: input, output: output, ignoresCache: true)
+        options.jobs = jobs
+        let report = try SiteBuilder(options: options).build()
+        return (report, try snapshot(output))
+    }
+
+    /// Expects the files of the site built with 4 jobs to be those built with 1, byte for byte.
+    static func expectSameFiles(_ four: [String: Data], _ one: [String: Data]) {
         #expect(Set(four.keys) == Set(one.keys))
         for (path, bytes) in one.sorted(by: { $0.key < $1.key }) {
             #expect(four[path] == bytes, "\(path) differs between 1 and 4 jobs")
@@ -85,26 +92,15 @@ struct JobsTests {
         #expect(ConversationWorker.renderRuns(pageCount: count / 5).count == 5)
         #expect(ConversationWorker.renderRuns(pageCount: 0) == [0..<0])
 
-        func site(jobs: Int) throws -> (BuildReport, [String: Data]) {
-            let output = folder.url.appendingPathComponent("site-\(jobs)")
-            var options = SiteBuilder.Options(
-                input: folder.url.appendingPathComponent("input"), output: output, ignoresCache: true)
-            options.jobs = jobs
-            let report = try SiteBuilder(options: options).build()
-            return (report, try snapshot(output))
-        }
-        let (oneReport, one) = try site(jobs: 1)
-        let (fourReport, four) = try site(jobs: 4)
+        let input = folder.url.appendingPathComponent("input")
+        let (oneReport, one) = try Self.site(of: input, in: folder, jobs: 1)
+        let (fourReport, four) = try Self.site(of: input, in: folder, jobs: 4)
         #expect(oneReport.conversations == 2, "\(oneReport.diagnostics)")
         #expect(fourReport.diagnostics == oneReport.diagnostics)
         #expect(one["long/page-280.html"] != nil && one["long/page-281.html"] == nil)
-        #expect(Set(four.keys) == Set(one.keys))
-        for (path, bytes) in one.sorted(by: { $0.key < $1.key }) {
-            #expect(four[path] == bytes, "\(path) differs between 1 and 4 jobs")
-        }
+        Self.expectSameFiles(four, one)
 
         // The runs' pages are the pages of one rendering of the whole conversation.
-        let input = folder.url.appendingPathComponent("input")
         let (config, _) = ConfigReader.read(inputRoot: input)
         let log = input.appendingPathComponent("long.json")
         let conversation = try #require(

@@ -204,9 +204,15 @@ struct TemplateStack {
         objects.reserveCapacity(8)
     }
 
-    /// The view model at `depth`, or `nil` when that context is another value.
+    /// `body` with `field` and the view model at `depth`, neither retained; `nil` when that
+    /// context is another value.
     @inline(__always)
-    func object(at depth: Int) -> Unmanaged<AnyObject>? { objects[depth] }
+    func using<Result>(
+        _ field: Unmanaged<TemplateField>, at depth: Int, _ body: (TemplateField, AnyObject) -> Result
+    ) -> Result? {
+        guard let object = objects[depth] else { return nil }
+        return object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { body($0, object) } }
+    }
 
     mutating func push(_ value: TemplateValue) {
         if case .object(let object) = value {
@@ -331,10 +337,7 @@ class TemplateStep {
             self.escaped = escaped
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
-            guard let object = stack.object(at: depth) else { return }
-            object._withUnsafeGuaranteedRef { object in
-                field._withUnsafeGuaranteedRef { $0.write(object, output, escaped) }
-            }
+            _ = stack.using(field, at: depth) { $0.write($1, output, escaped) }
         }
     }
 
@@ -349,9 +352,7 @@ class TemplateStep {
             self.body = body
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
-            guard let object = stack.object(at: depth),
-                object._withUnsafeGuaranteedRef({ object in field._withUnsafeGuaranteedRef { $0.flag(object) } })
-            else { return }
+            guard stack.using(field, at: depth, { $0.flag($1) }) == true else { return }
             stack.push(.transparent)
             body.run(&stack, output)
             stack.pop()
@@ -369,11 +370,7 @@ class TemplateStep {
             self.body = body
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
-            guard let context = stack.object(at: depth),
-                let value = context._withUnsafeGuaranteedRef({ context in
-                    field._withUnsafeGuaranteedRef { $0.object(context) }
-                })
-            else { return }
+            guard let value = stack.using(field, at: depth, { $0.object($1) }) ?? nil else { return }
             stack.push(.object(value))
             body.run(&stack, output)
             stack.pop()
@@ -391,18 +388,14 @@ class TemplateStep {
             self.body = body
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
-            let shows: Bool
-            if let context = stack.object(at: depth)?.takeUnretainedValue() {
-                shows = field._withUnsafeGuaranteedRef { field in
+            let shows =
+                stack.using(field, at: depth) { field, context in
                     switch field.access {
                     case .flag: !field.flag(context)
                     case .object: field.object(context) == nil
                     case .printed, .value: false
                     }
-                }
-            } else {
-                shows = true  // absent
-            }
+                } ?? true  // absent
             guard shows else { return }
             stack.push(.transparent)
             body.run(&stack, output)
@@ -416,8 +409,7 @@ class TemplateStep {
         case .none:
             return .absent
         case .field(let depth, let field):
-            guard let object = stack.object(at: depth) else { return .absent }
-            return object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { $0.read(object) } }
+            return stack.using(field, at: depth) { $0.read($1) } ?? .absent
         case .current:
             for value in stack.values.reversed() {
                 if case .transparent = value { continue }
