@@ -90,147 +90,231 @@ public struct SearchPart: Equatable, Sendable {
         self.title = title
     }
 
-    /// Adds the messages and days of `pages` of `plan`, each page followed by the replies of the
-    /// threads rooted on it; returns the newest timeline message added (the date list's "newest").
-    ///
-    /// - Parameters:
-    ///   - anchor: the element id of `plan.conversation.messages[index]`.
-    ///   - sender: how results show a participant (name, initials, avatar).
-    ///   - tokenizesText: false when the site ships no search: only the days and the newest
-    ///     message are kept (`documents` then holds at most one, with no text or tokens).
+    /// The documents and days of a run of pages, indexed on their own so that the runs of a long
+    /// conversation are indexed on several threads, then appended to the part in page order
+    /// (`append(_:)`). Its token and sender numbers are its own until then.
+    public struct Run: Sendable {
+        /// The pages it holds.
+        public let pages: Range<Int>
+        /// Whether it was made with `tokenizesText` (else: days, and the newest message alone).
+        let tokenizesText: Bool
+        var senders: [Sender] = []
+        var vocabulary: [String] = []
+        var vocabularyTable = VocabularyTable([])
+        var documents: [Document] = []
+        var days: [Day] = []
+        var pageDocumentCounts: [Int] = []
+        /// Index in `documents` of the newest timeline message.
+        var newest: Int?
+
+        /// Indexes `pages` of `plan`: each page's messages, then the replies of the threads rooted
+        /// on it.
+        ///
+        /// - Parameters:
+        ///   - anchor: the element id of `plan.conversation.messages[index]`.
+        ///   - sender: how results show a participant (name, initials, avatar).
+        ///   - tokenizesText: false when the site ships no search: only the days and the newest
+        ///     message are kept (with no text or tokens).
+        public init(
+            _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String,
+            sender: (Participant) -> Sender, tokenizesText: Bool = true
+        ) {
+            self.pages = pages
+            self.tokenizesText = tokenizesText
+            if tokenizesText {
+                addDocuments(plan, anchor: anchor, sender: sender)
+            } else {
+                addDaysAndNewest(plan, anchor: anchor)
+            }
+        }
+
+        private mutating func addDocuments(
+            _ plan: ConversationPlan, anchor: (Int) -> String, sender: (Participant) -> Sender
+        ) {
+            var tokenizer = SearchTokenizer()
+            var senderIndex: [String: Int] = [:]
+            // Per participant id: its number in `senders` and its `from:` tokens (ids once known:
+            // tokens are numbered in order of first use, so the cache file stays the same).
+            var senderOf: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
+            let participants = Dictionary(
+                plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+            func tokenID(utf8 token: UnsafeBufferPointer<UInt8>) -> Int {
+                let (number, isNew) = vocabularyTable.number(of: token)
+                if isNew { vocabulary.append(String(decoding: token, as: UTF8.self)) }
+                return number
+            }
+            func tokenID(_ token: String) -> Int {
+                var token = token
+                return token.withUTF8 { tokenID(utf8: $0) }
+            }
+            var flagTokens: [Int?] = [nil, nil, nil]
+            func flagToken(_ number: Int) -> Int {
+                if let known = flagTokens[number] { return known }
+                let id = tokenID(["has:image", "has:file", "has:link"][number])
+                flagTokens[number] = id
+                return id
+            }
+            var ids: [Int] = []
+
+            func addMessages(of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool) {
+                let messages = plan.conversation.messages
+                SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
+                    let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
+                    let elementID = anchor(index)
+                    let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
+                    if recordsDays, let day = opensDay {
+                        days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
+                    }
+                    var senderNumber = -1
+                    var senderID: String?
+                    var senderEntry: (number: Int, names: [String], ids: [Int]?)?
+                    if kind.name != .system, let id = messageSender {
+                        senderID = id
+                        if let known = senderOf[id] {
+                            senderNumber = known.number
+                            senderEntry = known
+                        } else {
+                            let participant = participants[id] ?? Participant(id: id, name: id)
+                            let shown = sender(participant)
+                            if let known = senderIndex[shown.name] {
+                                senderNumber = known
+                            } else {
+                                senderNumber = senders.count
+                                senderIndex[shown.name] = senderNumber
+                                senders.append(shown)
+                            }
+                            var names = Set<String>()
+                            tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
+                            senderEntry = (senderNumber, names.sorted(), nil)
+                            senderOf[id] = senderEntry
+                        }
+                    }
+                    let flags = SearchPart.flags(of: kind)
+                    let text = SearchPart.searchText(of: kind)
+                    ids.removeAll(keepingCapacity: true)
+                    tokenizer.forEachTokenUTF8(text) { ids.append(tokenID(utf8: $0)) }
+                    if let id = senderID, let known = senderEntry {
+                        if let fromIDs = known.ids {
+                            ids += fromIDs
+                        } else {
+                            let fromIDs = known.names.map { tokenID($0) }
+                            senderOf[id]!.ids = fromIDs
+                            ids += fromIDs
+                        }
+                    }
+                    if flags & SearchPart.imageFlag != 0 { ids.append(flagToken(0)) }
+                    if flags & SearchPart.fileFlag != 0 { ids.append(flagToken(1)) }
+                    if flags & SearchPart.linkFlag != 0 { ids.append(flagToken(2)) }
+                    SearchPart.sortRemovingRepeats(&ids)
+                    documents.append(
+                        Document(
+                            page: page, file: file, anchor: elementID, sender: senderNumber,
+                            date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                            text: SearchPart.resultText(text),
+                            // An exact-size copy: `ids` keeps its grown buffer for the next message.
+                            tokens: ids.withUnsafeBufferPointer { Array($0) }))
+                }
+            }
+
+            for page in pages {
+                let pageStart = documents.count
+                addMessages(of: plan, pages: page..<(page + 1), anchor: anchor, recordsDays: true)
+                if documents.count > pageStart { newest = documents.count - 1 }
+                // Thread replies are drawn on their root's page or on the thread's own pages:
+                // indexed with the files that hold them, but not in the date list (it follows the
+                // timeline).
+                for thread in plan.threads(rootedOnPages: page..<(page + 1)) {
+                    let replies = thread.replies
+                    addMessages(
+                        of: replies, pages: 0..<replies.pageCount,
+                        anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) }, recordsDays: false)
+                }
+                pageDocumentCounts.append(documents.count - pageStart)
+            }
+        }
+
+        /// For a site without search: the days, and the newest message as the only document.
+        private mutating func addDaysAndNewest(_ plan: ConversationPlan, anchor: (Int) -> String) {
+            var last: (page: Int, index: Int)?
+            SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
+                last = (page, index)
+                guard let day = opensDay else { return }
+                let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
+                days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
+            }
+            guard let (page, index) = last else { return }
+            let date = plan.conversation.messages.readInPlace(index) { $0.date }
+            documents = [
+                Document(
+                    page: page, file: plan.fileName(ofMessageAt: index, listedOnPage: page), anchor: anchor(index),
+                    sender: -1, date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
+                    tokens: [])
+            ]
+            newest = 0
+        }
+    }
+
+    /// Adds the messages and days of `pages` of `plan` (see `Run`); returns the newest timeline
+    /// message added (the date list's "newest").
     @discardableResult
     public mutating func add(
         _ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
         tokenizesText: Bool = true
     ) -> Document? {
-        guard tokenizesText else {
-            addDaysAndNewest(plan, pages: pages, anchor: anchor)
+        append(Run(plan, pages: pages, anchor: anchor, sender: sender, tokenizesText: tokenizesText))
+    }
+
+    /// Adds `run`, the pages right after the ones held, numbering its tokens and senders as
+    /// `add` would have: in order of first use, so the part does not depend on how its pages were
+    /// split into runs. Returns the run's newest timeline message.
+    @discardableResult
+    public mutating func append(_ run: consuming Run) -> Document? {
+        guard run.tokenizesText else {
+            days += run.days
+            // A site without search keeps only the newest message.
+            if let newest = run.newest { documents = [run.documents[newest]] }
             return documents.last
         }
-        precondition(pages.lowerBound == pageDocumentCounts.count, "pages are added in order, after the ones held")
-        var tokenizer = SearchTokenizer()
-        if vocabularyTable.count != vocabulary.count { vocabularyTable = VocabularyTable(vocabulary) }
-        var senderIndex: [String: Int] = [:]
-        for (index, sender) in senders.enumerated() { senderIndex[sender.name] = index }
-        // Per participant id: its number in `senders` and its `from:` tokens (ids once known:
-        // tokens are numbered in order of first use, so the cache file stays the same).
-        var senderOf: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
-        let participants = Dictionary(
-            plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-
-        func tokenID(utf8 token: UnsafeBufferPointer<UInt8>) -> Int {
-            let (number, isNew) = vocabularyTable.number(of: token)
-            if isNew { vocabulary.append(String(decoding: token, as: UTF8.self)) }
-            return number
-        }
-        func tokenID(_ token: String) -> Int {
-            var token = token
-            return token.withUTF8 { tokenID(utf8: $0) }
-        }
-        var flagTokens: [Int?] = [nil, nil, nil]
-        func flagToken(_ number: Int) -> Int {
-            if let known = flagTokens[number] { return known }
-            let id = tokenID(["has:image", "has:file", "has:link"][number])
-            flagTokens[number] = id
-            return id
-        }
-        var ids: [Int] = []
-
-        func addMessages(of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool) {
-            let messages = plan.conversation.messages
-            Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-                let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
-                let elementID = anchor(index)
-                let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
-                if recordsDays, let day = opensDay {
-                    days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
+        precondition(run.pages.lowerBound == pageDocumentCounts.count, "pages are added in order, after the ones held")
+        let start = documents.count
+        if vocabulary.isEmpty, senders.isEmpty {
+            // Numbered from nothing: the run's numbers are the part's.
+            vocabulary = run.vocabulary
+            vocabularyTable = run.vocabularyTable
+            senders = run.senders
+        } else {
+            if vocabularyTable.count != vocabulary.count { vocabularyTable = VocabularyTable(vocabulary) }
+            // The run's tokens in its own order of first use: the new ones are numbered as a
+            // single `add` over the held and the run's pages would have numbered them.
+            let tokenNumbers = run.vocabulary.map { token -> Int in
+                var token = token
+                let (number, isNew) = token.withUTF8 { vocabularyTable.number(of: $0) }
+                if isNew { vocabulary.append(token) }
+                return number
+            }
+            var senderIndex: [String: Int] = [:]
+            for (index, sender) in senders.enumerated() { senderIndex[sender.name] = index }
+            let senderNumbers = run.senders.map { shown -> Int in
+                if let known = senderIndex[shown.name] { return known }
+                senderIndex[shown.name] = senders.count
+                senders.append(shown)
+                return senders.count - 1
+            }
+            // In place: the run is consumed, so its arrays are not copied.
+            for index in run.documents.indices {
+                run.documents[index].tokens.withUnsafeMutableBufferPointer { tokens in
+                    for position in tokens.indices { tokens[position] = tokenNumbers[tokens[position]] }
                 }
-                var senderNumber = -1
-                var senderID: String?
-                var senderEntry: (number: Int, names: [String], ids: [Int]?)?
-                if kind.name != .system, let id = messageSender {
-                    senderID = id
-                    if let known = senderOf[id] {
-                        senderNumber = known.number
-                        senderEntry = known
-                    } else {
-                        let participant = participants[id] ?? Participant(id: id, name: id)
-                        let shown = sender(participant)
-                        if let known = senderIndex[shown.name] {
-                            senderNumber = known
-                        } else {
-                            senderNumber = senders.count
-                            senderIndex[shown.name] = senderNumber
-                            senders.append(shown)
-                        }
-                        var names = Set<String>()
-                        tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                        senderEntry = (senderNumber, names.sorted(), nil)
-                        senderOf[id] = senderEntry
-                    }
-                }
-                let flags = Self.flags(of: kind)
-                let text = Self.searchText(of: kind)
-                ids.removeAll(keepingCapacity: true)
-                tokenizer.forEachTokenUTF8(text) { ids.append(tokenID(utf8: $0)) }
-                if let id = senderID, let known = senderEntry {
-                    if let fromIDs = known.ids {
-                        ids += fromIDs
-                    } else {
-                        let fromIDs = known.names.map { tokenID($0) }
-                        senderOf[id]!.ids = fromIDs
-                        ids += fromIDs
-                    }
-                }
-                if flags & Self.imageFlag != 0 { ids.append(flagToken(0)) }
-                if flags & Self.fileFlag != 0 { ids.append(flagToken(1)) }
-                if flags & Self.linkFlag != 0 { ids.append(flagToken(2)) }
-                Self.sortRemovingRepeats(&ids)
-                documents.append(
-                    Document(
-                        page: page, file: file, anchor: elementID, sender: senderNumber,
-                        date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                        text: Self.resultText(text),
-                        // An exact-size copy: `ids` keeps its grown buffer for the next message.
-                        tokens: ids.withUnsafeBufferPointer { Array($0) }))
+                Self.sortRemovingRepeats(&run.documents[index].tokens)
+                let sender = run.documents[index].sender
+                if sender >= 0 { run.documents[index].sender = senderNumbers[sender] }
             }
         }
-
-        var newest: Document?
-        for page in pages {
-            let pageStart = documents.count
-            addMessages(of: plan, pages: page..<(page + 1), anchor: anchor, recordsDays: true)
-            if documents.count > pageStart { newest = documents.last }
-            // Thread replies are drawn on their root's page or on the thread's own pages: indexed
-            // with the files that hold them, but not in the date list (it follows the timeline).
-            for thread in plan.threads(rootedOnPages: page..<(page + 1)) {
-                let replies = thread.replies
-                addMessages(
-                    of: replies, pages: 0..<replies.pageCount,
-                    anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) }, recordsDays: false)
-            }
-            pageDocumentCounts.append(documents.count - pageStart)
-        }
-        return newest
-    }
-    /// `add` for a site without search: the days, and the newest message as the only document.
-    private mutating func addDaysAndNewest(_ plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String) {
-        var newest: (page: Int, index: Int)?
-        Self.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-            newest = (page, index)
-            guard let day = opensDay else { return }
-            let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
-            days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: anchor(index)))
-        }
-        guard let (page, index) = newest else { return }
-        let message = plan.conversation.messages[index]
-        documents = [
-            Document(
-                page: page, file: plan.fileName(ofMessageAt: index, listedOnPage: page),
-                anchor: anchor(index),
-                sender: -1, date: Int64(message.date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
-                tokens: [])
-        ]
+        documents += run.documents
+        days += run.days
+        pageDocumentCounts += run.pageDocumentCounts
+        return run.newest.map { documents[start + $0] }
     }
 
     /// Calls `body` with each message of `pages` of `plan` in page order (not a broadcast reply's

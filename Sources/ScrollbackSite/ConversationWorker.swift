@@ -268,7 +268,10 @@ struct ConversationWorker: Sendable {
         // The runs depend on the page count only, and their files and warnings are taken back in
         // run order, so the result does not depend on the threads.
         let runs = Self.renderRuns(pageCount: plan.pageCount)
-        let rendered = ConcurrentSlots<Result<(files: [String], warnings: [Diagnostic]), any Error>>(count: runs.count)
+        // The plan's messages are the timeline's (thread replies are in their threads' plans).
+        let anchor = { (index: Int) in plan.anchors.anchor(plan.conversation.messages[index].id) }
+        let rendered = ConcurrentSlots<Result<(files: [String], warnings: [Diagnostic], search: SearchPart.Run), any Error>>(
+            count: runs.count)
         Parallel.forEach(runs.count, jobs: threads.available) { run in
             var runFolder = folder
             var runFiles: [String] = []
@@ -281,18 +284,22 @@ struct ConversationWorker: Sendable {
                     runFiles.append(path)
                 }
             }
-            rendered.store(result.map { (runFiles, $0) }, at: run)
-        }
-        for result in rendered.values() {
-            let run = try result!.get()
-            files += run.files
-            diagnostics += run.warnings
+            // The run's share of the search index and the date list, indexed while its pages are fresh.
+            let search = SearchPart.Run(
+                plan, pages: runs[run], anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
+            rendered.store(result.map { (runFiles, $0, search) }, at: run)
         }
         var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
-        // The plan's messages are the timeline's (thread replies are in their threads' plans).
+        var newest: SearchPart.Document?
+        for number in runs.indices {
+            // Taken out of its slot: a run's documents are not held twice once in the part.
+            let (runFiles, warnings, search) = try rendered.take(number)!.get()
+            files += runFiles
+            diagnostics += warnings
+            if let last = part.append(consume search) { newest = last }
+        }
         let searchFiles = try writeSearchPart(
-            &part, plan: plan, pages: 0..<plan.pageCount,
-            anchor: { plan.anchors.anchor(plan.conversation.messages[$0].id) }, into: &folder)
+            part, newest: newest, plan: plan, pages: 0..<plan.pageCount, into: &folder)
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }

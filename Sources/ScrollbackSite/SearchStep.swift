@@ -44,16 +44,14 @@ enum SearchStep {
 }
 
 extension ConversationWorker {
-    /// Adds pages `pages` of `plan` to `part`, then writes the conversation's date list and the
-    /// part's head and the files of those pages into `folder`; returns the date list's site path,
-    /// the part's head path and its page count.
+    /// Writes the conversation's date list from `part`, to which pages `pages` were just added
+    /// (`newest`: the newest timeline message among them), and the part's head and the files of
+    /// those pages, into `folder`; returns the date list's site path, the part's head path and its
+    /// page count.
     func writeSearchPart(
-        _ part: inout SearchPart, plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String,
+        _ part: SearchPart, newest: SearchPart.Document?, plan: ConversationPlan, pages: Range<Int>,
         into folder: inout StagedFolder
     ) throws -> (dateList: String, part: String, pageCount: Int) {
-        // The date list's "newest" is the timeline's last message.
-        let newest = part.add(
-            plan, pages: pages, anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
         let dateList = renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,
             days: part.days.map { .init(iso: $0.iso, text: $0.text, file: $0.file, anchor: $0.anchor) },

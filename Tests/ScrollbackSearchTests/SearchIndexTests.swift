@@ -119,6 +119,53 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(decoded(daysOnly), daysOnly)
     }
 
+    func testRunsOfPagesAppendedInOrderGiveThePartOfOneAdd() {
+        // Cy speaks only from message 17 on, and each page brings words of its own: the later
+        // runs number new senders and tokens, and meet ones an earlier run numbered.
+        let location = SourceLocation(file: "runs", line: 1, column: 1)
+        let people = [
+            Participant(id: "ana", name: "Ana Lúcia"), Participant(id: "bo", name: "Bo"),
+            Participant(id: "cy", name: "Cy Ödegaard"),
+        ]
+        let messages = (0..<47).map { (n: Int) -> Message in
+            let sender = n >= 17 && n % 2 == 1 ? "cy" : (n % 3 == 0 ? "bo" : "ana")
+            let words = "page\(n / 10) shared w\(n % 4) see https://example.com/\(n)"
+            let photo = MediaItem(source: .remote("https://x/y.png"), alt: "page\(n / 10) photo")
+            let kind: MessageKind = n == 21 ? .photo(photo) : .text(words)
+            return Message(
+                id: "m\(n)", sender: sender, date: Date(timeIntervalSince1970: 1_714_000_000 + Double(n) * 9_000),
+                kind: kind, location: location)
+        }
+        let conversation = Conversation(
+            id: "runs", title: "Runs", participants: people, messages: messages, source: location)
+        let plan = ConversationLayouter(options: LayoutOptions(), pageSize: 10).plan(conversation)
+        XCTAssertEqual(plan.pageCount, 5)
+        let sender = { (person: Participant) in
+            SearchPart.Sender(name: person.name, initials: String(person.name.prefix(1)), avatar: nil)
+        }
+        for tokenizesText in [true, false] {
+            var whole = SearchPart(conversationID: "runs", title: "Runs")
+            let wholeNewest = whole.add(
+                plan, pages: 0..<5, anchor: { "m-m\($0)" }, sender: sender, tokenizesText: tokenizesText)
+            var split = SearchPart(conversationID: "runs", title: "Runs")
+            var splitNewest: SearchPart.Document?
+            for pages in [0..<1, 1..<3, 3..<3, 3..<5] {
+                let run = SearchPart.Run(
+                    plan, pages: pages, anchor: { "m-m\($0)" }, sender: sender, tokenizesText: tokenizesText)
+                if let newest = split.append(run) { splitNewest = newest }
+            }
+            XCTAssertEqual(split, whole)
+            XCTAssertEqual(splitNewest, wholeNewest)
+            XCTAssertEqual(split.encodedHead(), whole.encodedHead())
+            XCTAssertEqual(split.encodedPages(from: 0), whole.encodedPages(from: 0))
+            if tokenizesText {
+                XCTAssertEqual(whole.senders.map(\.name), ["Bo", "Ana Lúcia", "Cy Ödegaard"])
+                XCTAssertTrue(whole.vocabulary.contains("from:odegaard"), "\(whole.vocabulary)")
+                XCTAssertEqual(whole.documents.count, 47)
+            }
+        }
+    }
+
     func testAppendingPagesGivesTheSamePartAsAFullBuild() {
         let full = part(id: "alpha", count: 30) { "word\($0 % 7)" }
         var partial = part(id: "alpha", count: 30) { "word\($0 % 7)" }

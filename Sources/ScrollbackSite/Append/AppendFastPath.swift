@@ -227,8 +227,11 @@ extension ConversationWorker {
                 return nil
             }
             // Every id is its own anchor here.
+            let newest = part.add(
+                plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, sender: SearchStep.sender,
+                tokenizesText: config.search)
             let searchFiles = try writeSearchPart(
-                &part, plan: plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, into: &folder)
+                part, newest: newest, plan: plan, pages: firstPage..<pageCount, into: &folder)
             written.append(searchFiles.dateList)
             searchPageCount = searchFiles.pageCount
             // The blocks before the one the new records start in are the previous ones.
