@@ -99,8 +99,11 @@ public struct LogReader: Sendable {
     }
 
     /// Reads a log whose bytes are `bytes` (read already); `file` names it and chooses the reader. With `tracingMessages`, a JSON log's result
-    /// says where each message was written.
-    public func read(contents bytes: [UInt8], of file: URL, tracingMessages: Bool = false) -> ReadResult {
+    /// says where each message was written. With `threads` above 1, a large JSON log's later
+    /// messages are read on a second thread (the result is the same).
+    public func read(
+        contents bytes: [UInt8], of file: URL, tracingMessages: Bool = false, threads: Int = 1
+    ) -> ReadResult {
         let location = SourceLocation(file: context.displayPath(file), line: 1, column: 1)
         if bytes.isEmpty { return ReadResult(conversation: nil, diagnostics: [.error(.emptyFile, at: location)]) }
         switch file.pathExtension.lowercased() {
@@ -110,7 +113,9 @@ public struct LogReader: Sendable {
                 return ReadResult(conversation: nil, diagnostics: [.error(.invalidUTF8, at: bad)])
             }
             return MarkdownLogReader(context: context).read(bytes, file: file)
-        default: return JSONLogReader(context: context).read(bytes, file: file, tracingMessages: tracingMessages)
+        default:
+            return JSONLogReader(context: context).read(
+                bytes, file: file, tracingMessages: tracingMessages, threads: threads)
         }
     }
 }

@@ -224,7 +224,9 @@ struct ConversationWorker: Sendable {
         _ input: InputDiscovery.Input, bytes: [UInt8], stamp: FileSystem.Stamp, contentHash: String,
         into parts: String
     ) throws -> (BuildManifest.Entry?, [Diagnostic]) {
-        let read = reader.read(contents: bytes, of: input.url, tracingMessages: Self.isJSON(input))
+        // With a thread idle, a large log's later messages are read on it.
+        let read = reader.read(
+            contents: bytes, of: input.url, tracingMessages: Self.isJSON(input), threads: threads.available)
         var diagnostics = read.diagnostics
         guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
             return (nil, diagnostics)
@@ -270,8 +272,8 @@ struct ConversationWorker: Sendable {
         let runs = Self.renderRuns(pageCount: plan.pageCount)
         // The plan's messages are the timeline's (thread replies are in their threads' plans).
         let anchor = { (index: Int) in plan.anchors.anchor(plan.conversation.messages[index].id) }
-        let rendered = ConcurrentSlots<Result<(files: [String], warnings: [Diagnostic], search: SearchPart.Run), any Error>>(
-            count: runs.count)
+        typealias RenderedRun = (files: [String], warnings: [Diagnostic], search: SearchPart.Run)
+        let rendered = ConcurrentSlots<Result<RenderedRun, any Error>>(count: runs.count)
         Parallel.forEach(runs.count, jobs: threads.available) { run in
             var runFolder = folder
             var runFiles: [String] = []

@@ -20,42 +20,39 @@ struct JSONLogReader {
     ///
     /// With `tracingMessages`, the result also says where each message was written
     /// (`JSONMessageTrace`), for the build cache.
-    func read(_ data: [UInt8], file: URL, tracingMessages: Bool = false) -> ReadResult {
+    ///
+    /// With `threads` above 1, a large log's later messages are read on another thread
+    /// (`readInTwoParts`); the result is the same.
+    func read(_ data: [UInt8], file: URL, tracingMessages: Bool = false, threads: Int = 1) -> ReadResult {
         let path = context.displayPath(file)
-        var session = JSONLogSession(context: context, file: file, path: path)
+        var sink = MessageSink(
+            session: JSONLogSession(context: context, file: file, path: path), tracing: tracingMessages)
         // A guess: messages are rarely smaller. Growing these arrays would copy every message.
-        session.firstIDPositions.reserveCapacity(data.count / 256)
-        session.messages.reserveCapacity(data.count / 256)
-        session.dates.reserveCapacity(data.count / 256)
+        sink.session.firstIDPositions.reserveCapacity(data.count / 256)
+        sink.session.messages.reserveCapacity(data.count / 256)
+        sink.session.dates.reserveCapacity(data.count / 256)
+        if tracingMessages { sink.ranges.reserveCapacity(data.count / 256) }
         let root: JSONNode
-        var ranges: [Range<Int>] = []
-        if tracingMessages { ranges.reserveCapacity(data.count / 256) }
         var arrayOpenOffsets: [Int] = []
         do {
-            (root, arrayOpenOffsets) = try JSONParser.parse(
-                data, file: path, streamingObjectsOf: "messages", fields: MessageField.names,
-                dateFields: ["date", "edited"],
-                to: { object, range in
-                    if tracingMessages { ranges.append(range) }
-                    session.collect(MessageFields(object: object))
-                },
-                otherElements: { node, range in
-                    if tracingMessages { ranges.append(range) }
-                    session.collect(node)
-                })
+            if threads > 1, data.count >= Self.twoPartMinimumBytes, let cut = Self.laterPartStart(in: data) {
+                (root, arrayOpenOffsets) = try readInTwoParts(data, cut: cut, into: &sink)
+            } else {
+                (root, arrayOpenOffsets) = try Self.parseMessages(data, path: path, into: &sink)
+            }
         } catch {
             return ReadResult(conversation: nil, diagnostics: [error])
         }
         var trace: JSONMessageTrace?
-        if tracingMessages, arrayOpenOffsets.count == 1, ranges.count == session.dates.count {
+        if tracingMessages, arrayOpenOffsets.count == 1, sink.ranges.count == sink.session.dates.count {
             trace = JSONMessageTrace(
-                arrayOpenOffset: arrayOpenOffsets[0], elementRanges: ranges,
-                sortedPositions: JSONLogSession.sortedPositions(of: session.dates))
+                arrayOpenOffset: arrayOpenOffsets[0], elementRanges: sink.ranges,
+                sortedPositions: JSONLogSession.sortedPositions(of: sink.session.dates))
         }
-        let conversation = session.conversation(from: root)
-        let hasError = session.diagnostics.contains { $0.severity == .error }
+        let conversation = sink.session.conversation(from: root)
+        let hasError = sink.session.diagnostics.contains { $0.severity == .error }
         // File order, whatever order the checks ran in; equal locations keep their order.
-        let ordered = session.diagnostics.enumerated().sorted { left, right in
+        let ordered = sink.session.diagnostics.enumerated().sorted { left, right in
             left.element.location == right.element.location
                 ? left.offset < right.offset : left.element < right.element
         }.map(\.element)
@@ -63,6 +60,119 @@ struct JSONLogReader {
         if !hasError, trace?.elementRanges.count == conversation?.messages.count { result.messageTrace = trace }
         return result
     }
+}
+
+extension JSONLogReader {
+    /// The smallest log read in two parts: below it, a second thread costs more than it saves.
+    static let twoPartMinimumBytes = 1 << 20
+    static let dateFields: Set<String> = ["date", "edited"]
+
+    /// Where a log's later part may start: the first line after the middle of the file that
+    /// opens with `{` (after blanks) right after a line ending in `,`: in a log written one
+    /// message per line, or pretty-printed, that is a message of `messages`. Only a guess: the
+    /// parse of the earlier part takes it only if its `,` is one between two messages.
+    static func laterPartStart(in data: [UInt8]) -> (comma: Int, start: Int, lineStart: Int)? {
+        let newline = UInt8(ascii: "\n")
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        var lineStart = data.count / 2
+        for _ in 0..<1000 {
+            guard let next = data[lineStart...].firstIndex(of: newline) else { return nil }
+            lineStart = next + 1
+            var start = lineStart
+            while start < data.count, isBlank(data[start]) { start += 1 }
+            guard start < data.count, data[start] == UInt8(ascii: "{") else { continue }
+            var comma = next - 1
+            while comma > 0, isBlank(data[comma]) { comma -= 1 }
+            if data[comma] == UInt8(ascii: ",") { return (comma, start, lineStart) }
+        }
+        return nil
+    }
+
+    /// Parses a log, handing each element of `messages` to `sink`; with `cut`, see
+    /// `JSONParser.parse(_:file:streamingObjectsOf:fields:dateFields:cut:resumingAfterCut:to:otherElements:)`.
+    private static func parseMessages(
+        _ data: [UInt8], path: String, into sink: inout MessageSink, cut: Int? = nil,
+        resumingAfterCut resume: (inout MessageSink) throws(Diagnostic) -> (offset: Int, line: Int, lineStart: Int) = {
+            _ in (0, 0, 0)
+        }
+    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
+        try JSONParser.parse(
+            data, file: path, streamingObjectsOf: "messages", fields: MessageField.names, dateFields: dateFields,
+            cut: cut, resumingAfterCut: { () throws(Diagnostic) in try resume(&sink) },
+            to: { sink.take($0, $1) }, otherElements: { sink.take($0, $1) })
+    }
+
+    /// Reads a log in two parts: this thread parses the document up to the `,` at `cut.comma`,
+    /// and from the end of the `messages` array on, while another parses and converts the
+    /// messages after it (with a session of its own, `convertsLaterPart`); its session is merged
+    /// in when this one reaches the `,`. When that `,` turns out not to separate two messages,
+    /// this thread reads the whole log and the other part is dropped.
+    private func readInTwoParts(
+        _ data: [UInt8], cut: (comma: Int, start: Int, lineStart: Int), into sink: inout MessageSink
+    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
+        let path = sink.session.path
+        var laterSession = JSONLogSession(context: context, file: sink.session.file, path: path)
+        laterSession.convertsLaterPart = true
+        let later = LaterPart(sink: MessageSink(session: laterSession, tracing: sink.tracing))
+        let done = DispatchSemaphore(value: 0)
+        Parallel.start {
+            // Lines before the part: counted here, off the other thread's way.
+            let line = data.withUnsafeBufferPointer { bytes in
+                1 + bytes[..<cut.lineStart].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            }
+            later.close = Result { () throws(Diagnostic) in
+                try JSONParser.parse(
+                    data, file: path, streamedElementsFrom: cut.start, line: line, lineStart: cut.lineStart,
+                    fields: MessageField.names, dateFields: Self.dateFields,
+                    to: { later.sink.take($0, $1) }, otherElements: { later.sink.take($0, $1) })
+            }
+            done.signal()
+        }
+        var merged = false
+        let parsed = Result { () throws(Diagnostic) in
+            try Self.parseMessages(data, path: path, into: &sink, cut: cut.comma) { (sink) throws(Diagnostic) in
+                done.wait()
+                merged = true
+                sink.session.merge(later.sink.session)
+                sink.ranges += later.sink.ranges
+                return try later.close!.get()
+            }
+        }
+        // The other thread reads `data` until it signals: wait for it whatever happened here.
+        if !merged { done.wait() }
+        return try parsed.get()
+    }
+}
+
+/// Where the parser's streamed elements go: the session converts them, and their byte ranges
+/// are kept when the read is traced.
+private struct MessageSink {
+    var session: JSONLogSession
+    let tracing: Bool
+    var ranges: [Range<Int>] = []
+
+    init(session: JSONLogSession, tracing: Bool) {
+        self.session = session
+        self.tracing = tracing
+    }
+
+    mutating func take(_ object: JSONStreamedObject, _ range: Range<Int>) {
+        if tracing { ranges.append(range) }
+        session.collect(MessageFields(object: object))
+    }
+
+    mutating func take(_ node: JSONNode, _ range: Range<Int>) {
+        if tracing { ranges.append(range) }
+        session.collect(node)
+    }
+}
+
+/// What the thread reading a log's later part makes; read only after it signals.
+private final class LaterPart: @unchecked Sendable {
+    var sink: MessageSink
+    /// Where the `messages` array's `]` is, or the error that stopped the part.
+    var close: Result<(offset: Int, line: Int, lineStart: Int), Diagnostic>?
+    init(sink: MessageSink) { self.sink = sink }
 }
 
 /// Where a JSON log's messages were written: what an incremental build needs to re-read some of
@@ -210,6 +320,15 @@ private struct JSONLogSession {
     /// Unknown fields reported so far, as `object.name`: each is reported once per file.
     var reportedUnknownFields: Set<String> = []
 
+    /// Whether this session converts the later messages of a log read in two parts
+    /// (`JSONLogReader.readInTwoParts`), to be merged into the session of the earlier ones: the
+    /// checks that need the earlier messages are left to the merge, with what they need below.
+    var convertsLaterPart = false
+    /// The later part's message ids and where each was written, in order.
+    var ids: [(id: String, position: UInt64)] = []
+    /// The later part's unknown-field warnings: index in `diagnostics` → `object.name`.
+    var unknownFieldReports: [Int: String] = [:]
+
     init(context: ReadingContext, file: URL, path: String) {
         self.context = context
         self.file = file
@@ -241,7 +360,9 @@ private struct JSONLogSession {
     /// Reports an unknown field at its key, once per object type and name, suggesting the
     /// nearest known name.
     mutating func unknownField(_ member: JSONMember, known: [String], in object: String) {
-        guard reportedUnknownFields.insert(object + "." + member.key).inserted else { return }
+        let name = object + "." + member.key
+        guard reportedUnknownFields.insert(name).inserted else { return }
+        if convertsLaterPart { unknownFieldReports[diagnostics.count] = name }
         let suggestion = NearestName.suggestion(for: member.key, in: known)
         diagnostics.append(
             .warning(
@@ -552,11 +673,7 @@ private struct JSONLogSession {
         let idNode = element.value(.id)
         let id = string(element, .id, required: true)
         if let id, let idNode {
-            // One hash lookup in the common (unique) case; a duplicate puts the first back.
-            if let first = firstIDPositions.updateValue(packed(idNode), forKey: id) {
-                firstIDPositions[id] = first
-                error(.duplicateMessageID(id, firstAt: location(first)), idNode)
-            }
+            if convertsLaterPart { ids.append((id, packed(idNode))) } else { checkUnique(id, at: packed(idNode)) }
         }
         // An unknown field is a warning, except one that stands for a missing `kind`: the
         // message's kind is then unknown, and its payload cannot be checked.
@@ -577,6 +694,33 @@ private struct JSONLogSession {
         if let sender = message.sender, let node = element.value(.sender) { senders.append((sender, packed(node))) }
         dates.append(message.date)
         messages.append(message)
+    }
+
+    /// Reports `id`, written at `position`, if an earlier message has it.
+    mutating func checkUnique(_ id: String, at position: UInt64) {
+        // One hash lookup in the common (unique) case; a duplicate puts the first back.
+        if let first = firstIDPositions.updateValue(position, forKey: id) {
+            firstIDPositions[id] = first
+            diagnostics.append(.error(.duplicateMessageID(id, firstAt: location(first)), at: location(position)))
+        }
+    }
+
+    /// Takes in `later`, the session that converted the messages right after the ones held
+    /// (`convertsLaterPart`), as converting them here would have: their ids checked against every
+    /// earlier one, each unknown field reported once per file. (Diagnostics are put in file
+    /// order at the end of the read: a repeated id's error may come after its part's others.)
+    mutating func merge(_ later: JSONLogSession) {
+        for (index, diagnostic) in later.diagnostics.enumerated() {
+            if let name = later.unknownFieldReports[index], !reportedUnknownFields.insert(name).inserted { continue }
+            diagnostics.append(diagnostic)
+        }
+        for (id, position) in later.ids { checkUnique(id, at: position) }
+        let offset = messages.count
+        replies += later.replies.map { ($0.index + offset, $0.position) }
+        senders += later.senders
+        reactionSenders += later.reactionSenders
+        dates += later.dates
+        messages += later.messages
     }
 
     /// The messages, after the checks that need all of them and the participants, ordered by date.

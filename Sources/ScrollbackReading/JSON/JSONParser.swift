@@ -219,14 +219,70 @@ public enum JSONParser {
     /// entry points.
     ///
     /// A log's messages are read this way: no member array, key string or key search per message.
+    ///
+    /// With `cut`, the streamed array's elements after the `,` at offset `cut` are not parsed
+    /// here: the scan asks `resume` where the array's `]` is (offset, line, offset of the line's
+    /// first byte), or for the error that stopped the other part, and goes on from there.
     static func parse(
         _ bytes: [UInt8], file: String, streamingObjectsOf key: String, fields: [String], dateFields: Set<String> = [],
+        cut: Int? = nil,
+        resumingAfterCut resume: () throws(Diagnostic) -> (offset: Int, line: Int, lineStart: Int) = {
+            (0, 0, 0)
+        },
         to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
         otherElements otherBody: (JSONNode, Range<Int>) -> Void
     ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
-        try streamingObjects(
-            bytes, file: file, fields: fields, dateFields: dateFields, to: objectBody, otherElements: otherBody
-        ) { $0.streamedKey = key }
+        try withoutActuallyEscaping(resume) { (resume) throws(Diagnostic) in
+            try streamingObjects(
+                bytes, file: file, fields: fields, dateFields: dateFields, to: objectBody, otherElements: otherBody
+            ) {
+                $0.streamedKey = key
+                if let cut { $0.streamCut = StreamCut(comma: cut, resume: resume) }
+            }
+        }
+    }
+
+    /// Where the scan of a streamed array stops for the part another thread parses: see
+    /// `parse(_:file:streamingObjectsOf:fields:dateFields:cut:resumingAfterCut:to:otherElements:)`.
+    struct StreamCut {
+        var comma: Int
+        var resume: () throws(Diagnostic) -> (offset: Int, line: Int, lineStart: Int)
+    }
+
+    /// Parses the elements of a document's streamed array from `start` (the first byte of an
+    /// element, on line `line`, whose first byte is at `lineStart`) to the array's `]`, handing
+    /// them on as `parse(_:file:streamingObjectsOf:...)` would; returns where the `]` is. The
+    /// array is the top-level object's member: errors, and nesting limits, are those of a scan
+    /// of the whole document.
+    static func parse(
+        _ bytes: [UInt8], file: String, streamedElementsFrom start: Int, line: Int, lineStart: Int, fields: [String],
+        dateFields: Set<String> = [],
+        to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
+        otherElements otherBody: (JSONNode, Range<Int>) -> Void
+    ) throws(Diagnostic) -> (offset: Int, line: Int, lineStart: Int) {
+        let result: Result<(offset: Int, line: Int, lineStart: Int), Diagnostic> =
+            withoutActuallyEscaping(objectBody) { objectBody in
+                withoutActuallyEscaping(otherBody) { otherBody in
+                    bytes.withUnsafeBufferPointer { buffer in
+                        var scanner = JSONScanner(buffer: buffer, file: file)
+                        scanner.position = start
+                        scanner.line = line
+                        scanner.lineStart = lineStart
+                        scanner.depthOffset = 1  // the document's object
+                        scanner.streamRangeHandler = otherBody
+                        scanner.objectHandler = objectBody
+                        scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
+                        scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
+                        do throws(Diagnostic) {
+                            _ = try scanner.parseValue(inStreamedArray: true)
+                            return .success((scanner.position - 1, scanner.line, scanner.lineStart))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+            }
+        return try result.get()
     }
 
     /// Parses like `parse(_:file:streamingObjectsOf:fields:to:otherElements:)`, for a document
@@ -456,6 +512,11 @@ private struct JSONScanner {
     var skipsOtherMembers = false
     /// The containers `skipValue` is inside, innermost last (`true` for objects); reused.
     var skipStack: [Bool] = []
+    /// Containers around the scanned text that it does not open itself (a part of a streamed
+    /// array parsed on its own sits inside the document's object and the array).
+    var depthOffset = 0
+    /// Where the streamed array's elements from a `,` on were parsed apart (`JSONParser.StreamCut`).
+    var streamCut: JSONParser.StreamCut?
 
     init(buffer: UnsafeBufferPointer<UInt8>, file: String) {
         // An empty buffer may have no base address; point at a dummy byte we never read.
@@ -536,8 +597,17 @@ private struct JSONScanner {
     /// Parses one value (of any depth) starting at `position`, which is not whitespace.
     /// `baseDepth`: how many containers enclose it (for the depth limit); only the document's
     /// value (depth 0) can hold the streamed array.
-    mutating func parseValue(baseDepth: Int = 0) throws(Diagnostic) -> JSONNode {
+    ///
+    /// With `inStreamedArray`, `position` is at an element of the streamed array, whose `[` is
+    /// before the scanned text: parses the elements from there to the array's `]`.
+    mutating func parseValue(baseDepth: Int = 0, inStreamedArray: Bool = false) throws(Diagnostic) -> JSONNode {
         var open: [OpenContainer] = []
+        if inStreamedArray {
+            var array = OpenContainer(line: line, column: position - lineStart + 1, firstChild: 0, isObject: false)
+            array.streams = true
+            open.append(array)
+            streamedElementStart = position
+        }
         // Set when a streamed object went to `objectHandler` instead of becoming `completed`.
         var handedOff = false
         while true {
@@ -638,7 +708,15 @@ private struct JSONScanner {
                         elementStack.append(completed)
                     }
                     guard position < end else { throw failure("',' or ']' after array element", at: position) }
-                    let byte = base[position]
+                    var byte = base[position]
+                    if byte == Byte.comma, open[top].streams, let cut = streamCut, position == cut.comma {
+                        // The elements after this `,` were parsed apart: go on at the array's `]`.
+                        let close = try cut.resume()
+                        position = close.offset
+                        self.line = close.line
+                        lineStart = close.lineStart
+                        byte = Byte.closeBracket
+                    }
                     if byte == Byte.comma {
                         position += 1
                         skipWhitespace()
@@ -909,7 +987,7 @@ private struct JSONScanner {
 
     /// Refuses to open a container below `openCount` others once that reaches the maximum depth.
     func enterContainer(_ openCount: Int) throws(Diagnostic) {
-        if openCount >= JSONParser.maximumDepth {
+        if openCount + depthOffset >= JSONParser.maximumDepth {
             throw failure("nesting at most \(JSONParser.maximumDepth) levels deep", at: position)
         }
     }
