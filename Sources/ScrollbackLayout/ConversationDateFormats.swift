@@ -105,6 +105,8 @@ final class ConversationDateFormats {
     var cachesTimeOfDay: Bool { timeOfDayTexts != nil }
     /// Whether those times are put together from minute and seconds parts (for tests).
     var splitsSeconds: Bool { timeOfDayTexts?.splitsSeconds ?? false }
+    /// Whether those times are made once per minute (for tests).
+    var timesPerMinute: Bool { timeOfDayTexts?.perMinute ?? false }
 
     private static func formatter(locale: Locale, timeZone: TimeZone) -> DateFormatter {
         let formatter = DateFormatter()
@@ -383,11 +385,14 @@ final class TimeOfDayTexts: @unchecked Sendable {
     private var secondsTexts: [[UInt8]]?
     /// By minute of the day: the UTF-8 text before and after the seconds field, once asked.
     private var minuteParts: [(before: [UInt8], after: [UInt8])?]
+    /// Whether the format shows nothing finer than minutes: a second's text is its minute's.
+    let perMinute: Bool
 
     private init(formatter: DateFormatter) {
         self.formatter = formatter
         minuteParts = Array(repeating: nil, count: 1440)
         secondsTexts = nil
+        perMinute = Self.showsNothingFinerThanMinutes(formatter.dateFormat ?? "")
         if Self.hasOneSplittableSecondsField(formatter.dateFormat ?? "") {
             secondsTexts = splitSecondsField()
         }
@@ -433,7 +438,10 @@ final class TimeOfDayTexts: @unchecked Sendable {
         let cached = texts[second]
         if !cached.isEmpty { return cached }
         let made: String
-        if let secondsTexts, let parts = parts(ofMinute: second / 60) {
+        if perMinute, second % 60 != 0 {
+            // One formatting per minute instead of per second: a day has 1,440, not 86,400.
+            made = unlockedText(atSecond: second - second % 60)
+        } else if let secondsTexts, let parts = parts(ofMinute: second / 60) {
             var bytes = parts.before
             bytes.append(contentsOf: secondsTexts[second % 60])
             bytes.append(contentsOf: parts.after)
@@ -505,6 +513,21 @@ final class TimeOfDayTexts: @unchecked Sendable {
             }
         }
         return secondsTexts
+    }
+
+    /// Whether `pattern` has no field finer than minutes: no seconds (`s`), fractions (`S`),
+    /// milliseconds in the day (`A`) or day periods (`b`/`B`, whose noon and midnight are
+    /// instants); quoted literals skipped.
+    static func showsNothingFinerThanMinutes(_ pattern: String) -> Bool {
+        var inQuote = false
+        for character in pattern {
+            if character == "'" {
+                inQuote.toggle()
+            } else if !inQuote, "sSAbB".contains(character) {
+                return false
+            }
+        }
+        return true
     }
 
     /// Whether `pattern` has exactly one run of `s` and no `b`/`B` (quoted literals skipped).

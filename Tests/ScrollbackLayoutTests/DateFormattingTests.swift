@@ -139,6 +139,44 @@ struct TimestampFormatTests {
         #expect(mismatches == 0)
     }
 
+    /// Times without seconds, made once per minute, equal ICU's at every second of the day.
+    @Test(arguments: [("en_US", "short"), ("de_DE", "short"), ("ar_EG", "short"), ("en_US", "HH:mm 'Uhr'")])
+    func minuteTimesMatchDateFormatterAtEverySecond(locale: String, format: String) {
+        var options = LayoutOptions()
+        options.locale = locale
+        options.timestampFormat = format == "short" ? .style(.short) : .pattern(format)
+        let zone = TimeZone(identifier: "America/New_York")!
+        let formats = ConversationDateFormats(options: options, timeZone: zone)
+        #expect(formats.timesPerMinute)
+        let reference = DateFormatter()
+        reference.locale = Locale(identifier: locale)
+        reference.timeZone = zone
+        if format == "short" {
+            reference.dateStyle = .none
+            reference.timeStyle = .short
+        } else {
+            reference.dateFormat = format
+        }
+        let dayStart = 1_714_708_800.0  // 2024-05-03T00:00:00-04:00
+        var mismatches = 0
+        for second in 0..<86_400 {
+            let date = Date(timeIntervalSince1970: dayStart + Double(second))
+            let text = formats.timestampText(date, localSeconds: formats.localSeconds(date))
+            if !text.utf8.elementsEqual(reference.string(from: date).utf8) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func onlyPatternsWithoutSubMinuteFieldsArePerMinute() {
+        #expect(TimeOfDayTexts.showsNothingFinerThanMinutes("h:mm a"))
+        #expect(TimeOfDayTexts.showsNothingFinerThanMinutes("HH:mm 'sec'"))
+        #expect(!TimeOfDayTexts.showsNothingFinerThanMinutes("HH:mm:ss"))
+        #expect(!TimeOfDayTexts.showsNothingFinerThanMinutes("HH:mm.SSS"))
+        #expect(!TimeOfDayTexts.showsNothingFinerThanMinutes("h:mm B"))
+        #expect(!TimeOfDayTexts.showsNothingFinerThanMinutes("h:mm b"))
+        #expect(!TimeOfDayTexts.showsNothingFinerThanMinutes("A"))
+    }
+
     @Test func onlyOneSecondsFieldWithoutDayPeriodsIsSplit() {
         #expect(TimeOfDayTexts.hasOneSplittableSecondsField("h:mm:ss a"))
         #expect(TimeOfDayTexts.hasOneSplittableSecondsField("HH:mm:s 'sec'"))
