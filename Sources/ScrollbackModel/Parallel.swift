@@ -85,8 +85,9 @@ private final class Loop: @unchecked Sendable {
     }
 }
 
-/// How many of the build's `jobs` threads are busy with a conversation each: one long
-/// conversation renders its pages on the threads left idle (it is the only one, or the last).
+/// How many of the build's `jobs` threads are busy with a conversation each: one large
+/// conversation is read, rendered and indexed on the threads left idle too (it is the only one,
+/// or the last).
 public final class ThreadBudget: @unchecked Sendable {
     private let lock = NSLock()
     private let jobs: Int

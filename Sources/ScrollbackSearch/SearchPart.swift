@@ -311,7 +311,8 @@ public struct SearchPart: Equatable, Sendable {
                 if sender >= 0 { run.documents[index].sender = senderNumbers[sender] }
             }
         }
-        documents += run.documents
+        // The first run's arrays are taken as they are (a conversation of one run is not copied).
+        if documents.isEmpty { documents = run.documents } else { documents += run.documents }
         days += run.days
         pageDocumentCounts += run.pageDocumentCounts
         return run.newest.map { documents[start + $0] }

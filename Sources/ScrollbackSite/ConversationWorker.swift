@@ -31,7 +31,8 @@ struct ConversationWorker: Sendable {
     let reader: LogReader
     let layouter: ConversationLayouter
     let renderer: SiteRenderer
-    /// The build's threads (`--jobs`): a long conversation's pages are rendered on the idle ones.
+    /// The build's threads (`--jobs`): a large log is read, and a long conversation's pages are
+    /// rendered and indexed, on the idle ones too.
     let threads: ThreadBudget
     /// Test seam (`SiteBuilder.Options.faultInjection`): runs before each page is written, with
     /// `write <site path>`; throwing there is a failed write, as a full disk would give.
@@ -277,19 +278,20 @@ struct ConversationWorker: Sendable {
         Parallel.forEach(runs.count, jobs: threads.available) { run in
             var runFolder = folder
             var runFiles: [String] = []
-            // One page at a time: a large conversation's rows and pages are never all in memory.
-            // Each page's bytes go to its file straight from the renderer's buffer.
-            let result = Result {
-                try renderer.renderConversation(plan, pages: runs[run]) { path, bytes in
+            let result = Result { () throws -> RenderedRun in
+                // One page at a time: a large conversation's rows and pages are never all in
+                // memory. Each page's bytes go to its file straight from the renderer's buffer.
+                let warnings = try renderer.renderConversation(plan, pages: runs[run]) { path, bytes in
                     try faultInjection?("write " + path)
                     try runFolder.writeRendered(bytes, at: path)
                     runFiles.append(path)
                 }
+                // The run's share of the search index and the date list, while its pages are fresh.
+                let search = SearchPart.Run(
+                    plan, pages: runs[run], anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
+                return (runFiles, warnings, search)
             }
-            // The run's share of the search index and the date list, indexed while its pages are fresh.
-            let search = SearchPart.Run(
-                plan, pages: runs[run], anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
-            rendered.store(result.map { (runFiles, $0, search) }, at: run)
+            rendered.store(result, at: run)
         }
         var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
         var newest: SearchPart.Document?

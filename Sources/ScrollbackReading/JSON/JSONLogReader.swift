@@ -71,9 +71,10 @@ extension JSONLogReader {
     static let dateFields: Set<String> = ["date", "edited"]
 
     /// Where a log's later part may start: the first line after the middle of the file that
-    /// opens with `{` (after blanks) right after a line ending in `,`: in a log written one
-    /// message per line, or pretty-printed, that is a message of `messages`. Only a guess: the
-    /// parse of the earlier part takes it only if its `,` is one between two messages.
+    /// opens with `{` (after blanks) right after a line ending in `,` (looked for over 1,000
+    /// lines): in a log written one message per line, or pretty-printed, that is a message of
+    /// `messages`. Only a guess: the parse of the earlier part takes it only if its `,` is one
+    /// between two messages.
     static func laterPartStart(in data: [UInt8]) -> (comma: Int, start: Int, lineStart: Int)? {
         let newline = UInt8(ascii: "\n")
         func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }

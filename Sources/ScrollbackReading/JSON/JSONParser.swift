@@ -260,29 +260,22 @@ public enum JSONParser {
         to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
         otherElements otherBody: (JSONNode, Range<Int>) -> Void
     ) throws(Diagnostic) -> (offset: Int, line: Int, lineStart: Int) {
-        let result: Result<(offset: Int, line: Int, lineStart: Int), Diagnostic> =
-            withoutActuallyEscaping(objectBody) { objectBody in
-                withoutActuallyEscaping(otherBody) { otherBody in
-                    bytes.withUnsafeBufferPointer { buffer in
-                        var scanner = JSONScanner(buffer: buffer, file: file)
-                        scanner.position = start
-                        scanner.line = line
-                        scanner.lineStart = lineStart
-                        scanner.depthOffset = 1  // the document's object
-                        scanner.streamRangeHandler = otherBody
-                        scanner.objectHandler = objectBody
-                        scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
-                        scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
-                        do throws(Diagnostic) {
-                            _ = try scanner.parseValue(inStreamedArray: true)
-                            return .success((scanner.position - 1, scanner.line, scanner.lineStart))
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
+        try streamingObjects(
+            bytes, file: file, fields: fields, dateFields: dateFields, to: objectBody, otherElements: otherBody,
+            where: {
+                $0.position = start
+                $0.line = line
+                $0.lineStart = lineStart
+                $0.depthOffset = 1  // the document's object
+            },
+            scan: { scanner in
+                do throws(Diagnostic) {
+                    _ = try scanner.parseValue(inStreamedArray: true)
+                    return .success((scanner.position - 1, scanner.line, scanner.lineStart))
+                } catch {
+                    return .failure(error)
                 }
-            }
-        return try result.get()
+            })
     }
 
     /// Parses like `parse(_:file:streamingObjectsOf:fields:to:otherElements:)`, for a document
@@ -301,16 +294,19 @@ public enum JSONParser {
         ) {
             $0.streamsTopLevelArray = true
             $0.skipsOtherMembers = true
-        }.root
+        }.0
     }
 
-    /// The scan both object-streaming entry points share; `where` says which array is streamed.
-    private static func streamingObjects(
+    /// The scan the object-streaming entry points share; `where` says which array is streamed
+    /// (and where the scan starts), `scan` what is scanned: by default the whole document, giving
+    /// its root and the offsets of the streamed arrays' `[`.
+    private static func streamingObjects<Output>(
         _ bytes: [UInt8], file: String, fields: [String], dateFields: Set<String>,
         to objectBody: (inout JSONStreamedObject, Range<Int>) -> Void,
-        otherElements otherBody: (JSONNode, Range<Int>) -> Void, where streamed: (inout JSONScanner) -> Void
-    ) throws(Diagnostic) -> (root: JSONNode, arrayOpenOffsets: [Int]) {
-        let result: Result<(JSONNode, [Int]), Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
+        otherElements otherBody: (JSONNode, Range<Int>) -> Void, where streamed: (inout JSONScanner) -> Void,
+        scan: (inout JSONScanner) -> Result<Output, Diagnostic> = documentAndArrayOffsets
+    ) throws(Diagnostic) -> Output {
+        let result: Result<Output, Diagnostic> = withoutActuallyEscaping(objectBody) { objectBody in
             withoutActuallyEscaping(otherBody) { otherBody in
                 bytes.withUnsafeBufferPointer { buffer in
                     var scanner = JSONScanner(buffer: buffer, file: file)
@@ -319,7 +315,7 @@ public enum JSONParser {
                     scanner.objectHandler = objectBody
                     scanner.fieldTable = JSONFieldTable(fields, dates: dateFields)
                     scanner.streamedObject = JSONStreamedObject(slotCount: fields.count)
-                    return documentAndArrayOffsets(&scanner)
+                    return scan(&scanner)
                 }
             }
         }
