@@ -252,6 +252,12 @@ final class MessageRenderer {
 
     /// The row of `plan.conversation.messages[index]` (read in place: a copy of a message retains
     /// all it holds).
+    /// What a row reads of its message, besides the body.
+    private struct RowSource {
+        let id: String, kind: MessageKind.Name, sender: String?, status: DeliveryStatus?
+        let hasReactions: Bool, forwardedFrom: String?, deleted: Bool, pinned: Bool
+    }
+
     private func renderMessage(_ index: Int, decisions: RowDecisions, pageIndex: Int, into output: HTMLBuffer) {
         if pageIndex != currentPage {
             currentPage = pageIndex
@@ -267,15 +273,23 @@ final class MessageRenderer {
                     iso: plan.isoTime(ofMessage: index).text), into: output)
             return
         }
-        let anchor = anchors.anchor(messages[index].id)
-        let isSystem = messages[index].kind.name == .system
-        let senderID = isSystem ? nil : messages[index].sender
+        // One read of the fields the row shows: each `messages[index].field` may copy the whole
+        // message (and retain all it holds) first.
+        let source = messages.readInPlace(index) { message in
+            RowSource(
+                id: message.id, kind: message.kind.name, sender: message.sender, status: message.status,
+                hasReactions: !message.reactions.isEmpty, forwardedFrom: message.forwardedFrom,
+                deleted: message.deleted, pinned: message.pinned)
+        }
+        let anchor = anchors.anchor(source.id)
+        let isSystem = source.kind == .system
+        let senderID = isSystem ? nil : source.sender
         let senderName = senderID.flatMap { participantViews.names[$0] }
         let timeText = plan.timeText(ofMessage: index)
 
         message.anchor = anchor
-        message.id = messages[index].id
-        message.kind = messages[index].kind.name.rawValue
+        message.id = source.id
+        message.kind = source.kind.rawValue
         message.sender = senderID
         message.align = decisions.alignment.rawValue
         message.position = decisions.groupPosition.rawValue
@@ -296,7 +310,7 @@ final class MessageRenderer {
         if showsFooters, decisions.showsFooter, !isSystem {
             let edited = plan.editedTime(ofMessage: index).map(DateView.init)
             var status: StatusView?
-            if decisions.alignment == .right, let delivery = messages[index].status {
+            if decisions.alignment == .right, let delivery = source.status {
                 switch delivery {
                 case .sent: status = .sent
                 case .delivered: status = .delivered
@@ -314,7 +328,7 @@ final class MessageRenderer {
                 author: preview.senderName, excerpt: quoteLabel(of: preview) ?? preview.excerpt)
         }
         message.reactions =
-            messages[index].reactions.isEmpty ? [] : plan.reactionSummaries(ofMessage: index).map(ReactionView.init)
+            source.hasReactions ? plan.reactionSummaries(ofMessage: index).map(ReactionView.init) : []
         let spokenSender = isSystem || message.header != nil ? nil : senderName ?? senderID
         message.spoken = Self.writeSpokenLabel(
             sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil, into: message.spokenText)
@@ -326,15 +340,15 @@ final class MessageRenderer {
                 message.continuedName = senderName
             }
         }
-        message.pinned = messages[index].pinned
-        message.forwardedFrom = messages[index].forwardedFrom
+        message.pinned = source.pinned
+        message.forwardedFrom = source.forwardedFrom
         message.orphan = plan.isOrphanedReply(index)
         message.thread =
             plan.thread(ofRoot: index).map {
                 .writer(ThreadBlock(thread: $0, rows: self, rootDay: plan.localDay(index)))
             } ?? .absent
         message.body.removeAll()
-        if messages[index].deleted {
+        if source.deleted {
             textBody.text = MessageNotices.deleted
             templates.compiledTemplate("kinds/deleted").render(textBody, into: message.body)
         } else {

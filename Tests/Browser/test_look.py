@@ -46,7 +46,7 @@ def test_timestamps_show_no_seconds_by_default_but_keep_them_in_the_tooltip(open
         watched = open_page(pages[0].as_uri())
         render_everything(watched.page)
         stamps = watched.page.eval_on_selector_all(
-            "a.ts", "els => els.map(a => [a.textContent, a.title, a.querySelector('time').getAttribute('datetime')])")
+            "a:has(> time[data-part=timestamp])", "els => els.map(a => [a.textContent, a.title, a.querySelector('time').getAttribute('datetime')])")
         assert stamps, f"{site}/{conversation}: no timestamps"
         for text, title, iso in stamps:
             assert not SECONDS.search(text), f"{site}/{conversation}: timestamp {text!r} shows seconds"
@@ -113,7 +113,7 @@ def test_print_keeps_outgoing_bubbles_visible_and_prints_link_targets(open_page)
         assert visible_border or background not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), \
             f"an outgoing bubble is invisible on paper: {style} {width} {border} {background}"
         assert break_inside == "avoid", f"a bubble may be cut at a page break: break-inside {break_inside}"
-    after = page.evaluate("""() => { const a = document.querySelector('.b a[href^="http"]');
+    after = page.evaluate("""() => { const a = document.querySelector('[data-part=bubble] a[href^="http"]');
         return a ? getComputedStyle(a, '::after').content : null; }""")
     assert after and "http" in after, f"links do not print their target: {after!r}"
     assert page.locator("[data-part=day-separator]").first.is_visible(), "day separators do not print"

@@ -40,7 +40,7 @@ struct DiceRenderer: CustomMessageRenderer {
         let (pages, diagnostics) = Inspect.render(pollLayout("poll", data: poll))
         let html = try #require(pages["trip/index.html"])
         #expect(diagnostics.isEmpty)
-        #expect(html.contains("<div class=\"b cu\" data-part=\"bubble\" data-custom=\"poll\"><div class=\"poll\">"))
+        #expect(html.contains("<div class=\"cu\" data-part=\"bubble\" data-custom=\"poll\"><div class=\"poll\">"))
         #expect(html.contains("Dinner &lt;tonight&gt;?"))
         // Counts, a bar of each option's share, and the winner named for screen readers too.
         #expect(

@@ -4,8 +4,8 @@ import ScrollbackModel
 
 @testable import ScrollbackRendering
 
-/// Minimal inspection of the renderer's own output (its markup is regular: one `<div class="m"`
-/// per message, attributes double-quoted), so tests can check the §5 contract.
+/// Minimal inspection of the renderer's own output (its markup is regular: one line opening with
+/// `<div id="…" data-message-id=` per message, attributes double-quoted), so tests can check the §5 contract.
 struct RenderedMessage {
     /// Attributes of the message element's opening tag.
     var attributes: [String: String]
@@ -29,7 +29,9 @@ enum Inspect {
 
     /// Every message element of `html`, in order.
     static func messages(_ html: String) -> [RenderedMessage] {
-        let rows = html.components(separatedBy: "\n").filter { $0.hasPrefix("<div class=\"m\"") }
+        let rows = html.components(separatedBy: "\n").filter {
+            $0.hasPrefix("<div id=\"") && $0.prefix { $0 != ">" }.contains(" data-message-id=\"")
+        }
         return rows.map { row in
             let tagEnd = row.firstIndex(of: ">")!
             return RenderedMessage(attributes: attributes(String(row[..<tagEnd])), html: row)

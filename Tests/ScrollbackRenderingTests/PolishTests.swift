@@ -21,10 +21,10 @@ import Testing
         #expect(html.contains("data-part=\"header\">Bob Stone</div><span class=\"vh\">9:41\u{202F}AM:</span>"))
         #expect(
             html.contains(
-                "<span class=\"vh\">Bob Stone, 9:41\u{202F}AM:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">middle"
+                "<span class=\"vh\">Bob Stone, 9:41\u{202F}AM:</span><div data-part=\"bubble\" dir=\"auto\">middle"
             ))
         #expect(
-            html.contains("<span class=\"vh\">Bob Stone:</span><div class=\"b\" data-part=\"bubble\" dir=\"auto\">last")
+            html.contains("<span class=\"vh\">Bob Stone:</span><div data-part=\"bubble\" dir=\"auto\">last")
         )
         let shown = try #require(Inspect.messages(html).first { $0.attributes["data-message-id"] == "d" })
         #expect(!shown.html.contains("class=\"vh\">Bob"), "nothing hidden repeats what is drawn")

@@ -266,12 +266,12 @@ import Testing
                     plainText: "y")))
         #expect(
             html.contains(
-                "<div class=\"b rt\" data-part=\"bubble\" dir=\"auto\"><p><img src=\"../media/x.png\" alt=\"\"> <a href=\"../media/y.pdf\">y</a></p></div>"
+                "<div class=\"rt\" data-part=\"bubble\" dir=\"auto\"><p><img src=\"../media/x.png\" alt=\"\"> <a href=\"../media/y.pdf\">y</a></p></div>"
             ))
     }
 
     @Test func emojiAndSystemMessages() {
-        #expect(render(.emoji("👍")).contains("<div class=\"b em\" data-part=\"bubble\">👍</div>"))
+        #expect(render(.emoji("👍")).contains("<div class=\"em\" data-part=\"bubble\">👍</div>"))
         let system = render(.system("Bob joined"))
         #expect(system.contains("<p class=\"sys\" dir=\"auto\">Bob joined</p>"))
         #expect(!system.contains("data-part=\"avatar\""))

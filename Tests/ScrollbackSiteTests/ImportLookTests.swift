@@ -50,7 +50,7 @@ import Testing
         let pages = try Self.site("slack", "rusq-slackdump-source_export_dir")
         let message = try #require(Self.element("1736560990.444379", in: pages))
         #expect(message.contains("data-kind=\"file\""))
-        #expect(message.contains("class=\"b fc\""))
+        #expect(message.contains("class=\"fc\" data-part=\"bubble\""))
         #expect(message.contains("<p class=\"file-caption\" dir=\"auto\">cZKd73xRR8vIPEV5c60tVwk"))
         #expect(!message.contains("📎"))
     }

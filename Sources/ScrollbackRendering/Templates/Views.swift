@@ -260,9 +260,15 @@ final class TimeView: TemplateObject {
     var title = ""
     /// `tt` above the bubble, `tb` below.
     let place: String
-    init(place: String) { self.place = place }
+    /// Above the bubble: the shipped template marks only this place with a class, since the
+    /// default (below) is on most messages and its link is styled by what it holds.
+    let isTop: Bool
+    init(place: String) {
+        self.place = place
+        self.isTop = place == "tt"
+    }
     static let templateSchema = schema(TimeView.self)
-        .text("where") { $0.place }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0) }
+        .text("where") { $0.place }.flag("top") { $0.isTop }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0) }
         .text("text") { $0.text }.text("title") { $0.title }.schema
 }
 
