@@ -118,17 +118,28 @@ final class ConversationDateFormats {
     /// Whether a Unicode date pattern shows nothing but fields of the time of day
     /// (quoted literals skipped), so its text can be cached per second of the day.
     static func showsOnlyTimeOfDay(_ pattern: String) -> Bool {
+        let fields = fields(of: pattern)
+        return !fields.isEmpty && fields.allSatisfy { timeOfDayFields.contains($0.letter) }
+    }
+
+    /// The fields of a Unicode date pattern in order: each run of one ASCII letter outside quoted
+    /// literals (`HH`, `mm`, `a`), with its length.
+    static func fields(of pattern: String) -> [(letter: Character, length: Int)] {
+        var fields: [(letter: Character, length: Int)] = []
         var inQuote = false
-        var sawField = false
+        var previous: Character?
         for character in pattern {
             if character == "'" {
                 inQuote.toggle()
+                previous = nil
             } else if !inQuote, character.isASCII, character.isLetter {
-                guard timeOfDayFields.contains(character) else { return false }
-                sawField = true
+                if character == previous { fields[fields.count - 1].length += 1 } else { fields.append((character, 1)) }
+                previous = character
+            } else {
+                previous = nil
             }
         }
-        return sawField
+        return fields
     }
 
     // MARK: Local time
@@ -519,33 +530,12 @@ final class TimeOfDayTexts: @unchecked Sendable {
     /// milliseconds in the day (`A`) or day periods (`b`/`B`, whose noon and midnight are
     /// instants); quoted literals skipped.
     static func showsNothingFinerThanMinutes(_ pattern: String) -> Bool {
-        var inQuote = false
-        for character in pattern {
-            if character == "'" {
-                inQuote.toggle()
-            } else if !inQuote, "sSAbB".contains(character) {
-                return false
-            }
-        }
-        return true
+        !ConversationDateFormats.fields(of: pattern).contains { "sSAbB".contains($0.letter) }
     }
 
     /// Whether `pattern` has exactly one run of `s` and no `b`/`B` (quoted literals skipped).
     static func hasOneSplittableSecondsField(_ pattern: String) -> Bool {
-        var inQuote = false
-        var secondsRuns = 0
-        var previous: Character?
-        for character in pattern {
-            if character == "'" {
-                inQuote.toggle()
-                previous = nil
-                continue
-            }
-            guard !inQuote else { continue }
-            if character == "b" || character == "B" { return false }
-            if character == "s", previous != "s" { secondsRuns += 1 }
-            previous = character
-        }
-        return secondsRuns == 1
+        let fields = ConversationDateFormats.fields(of: pattern)
+        return !fields.contains { $0.letter == "b" || $0.letter == "B" } && fields.count { $0.letter == "s" } == 1
     }
 }

@@ -86,8 +86,8 @@ final class MessageRenderer {
     private var stack = TemplateStack()
     private let message = MessageRowView()
     private let day = DayView()
-    private let timeTop = TimeView(place: "tt")
-    private let timeBottom = TimeView(place: "tb")
+    private let timeTop = TimeView(isTop: true)
+    private let timeBottom = TimeView(isTop: false)
     private let htmlBody = HTMLBodyView()
     private let textBody = TextBodyView()
     /// The page file of the row being rendered (links to messages in the same file are `#m-…`).
@@ -250,14 +250,14 @@ final class MessageRenderer {
         output.append(UInt8(ascii: "\n"))
     }
 
-    /// The row of `plan.conversation.messages[index]` (read in place: a copy of a message retains
-    /// all it holds).
     /// What a row reads of its message, besides the body.
     private struct RowSource {
         let id: String, kind: MessageKind.Name, sender: String?, status: DeliveryStatus?
         let hasReactions: Bool, forwardedFrom: String?, deleted: Bool, pinned: Bool
     }
 
+    /// The row of `plan.conversation.messages[index]` (read in place: a copy of a message retains
+    /// all it holds).
     private func renderMessage(_ index: Int, decisions: RowDecisions, pageIndex: Int, into output: HTMLBuffer) {
         if pageIndex != currentPage {
             currentPage = pageIndex

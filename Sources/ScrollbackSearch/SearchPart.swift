@@ -228,7 +228,8 @@ public struct SearchPart: Equatable, Sendable {
                     let replies = thread.replies
                     addMessages(
                         of: replies, pages: 0..<replies.pageCount,
-                        anchor: { replies.anchors.anchor(replies.conversation.messages[$0].id) }, recordsDays: false)
+                        anchor: { replies.anchors.anchor(replies.conversation.messages.readInPlace($0) { $0.id }) },
+                        recordsDays: false)
                 }
                 pageDocumentCounts.append(documents.count - pageStart)
             }

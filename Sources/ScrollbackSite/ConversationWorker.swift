@@ -272,7 +272,7 @@ struct ConversationWorker: Sendable {
         // run order, so the result does not depend on the threads.
         let runs = Self.renderRuns(pageCount: plan.pageCount)
         // The plan's messages are the timeline's (thread replies are in their threads' plans).
-        let anchor = { (index: Int) in plan.anchors.anchor(plan.conversation.messages[index].id) }
+        let anchor = { (index: Int) in plan.anchors.anchor(plan.conversation.messages.readInPlace(index) { $0.id }) }
         typealias RenderedRun = (files: [String], warnings: [Diagnostic], search: SearchPart.Run)
         let rendered = ConcurrentSlots<Result<RenderedRun, any Error>>(count: runs.count)
         Parallel.forEach(runs.count, jobs: threads.available) { run in

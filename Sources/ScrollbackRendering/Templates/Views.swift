@@ -258,17 +258,14 @@ final class TimeView: TemplateObject {
     var anchor = "", text = "", iso = InlineISOTime(text: "")
     /// The time with seconds, for the tooltip (`text` may leave them out).
     var title = ""
-    /// `tt` above the bubble, `tb` below.
-    let place: String
-    /// Above the bubble: the shipped template marks only this place with a class, since the
-    /// default (below) is on most messages and its link is styled by what it holds.
+    /// Above the bubble (`top`, `where` = `tt`) or below it (`tb`). The shipped template marks only
+    /// the top place with a class: the default (below) is on most messages, and its link is
+    /// styled by the `<time>` it holds.
     let isTop: Bool
-    init(place: String) {
-        self.place = place
-        self.isTop = place == "tt"
-    }
+    init(isTop: Bool) { self.isTop = isTop }
     static let templateSchema = schema(TimeView.self)
-        .text("where") { $0.place }.flag("top") { $0.isTop }.text("anchor") { $0.anchor }.value("iso") { .isoTime($0) }
+        .text("where") { $0.isTop ? "tt" : "tb" }.flag("top") { $0.isTop }.text("anchor") { $0.anchor }
+        .value("iso") { .isoTime($0) }
         .text("text") { $0.text }.text("title") { $0.title }.schema
 }
 
