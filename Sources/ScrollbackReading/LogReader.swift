@@ -121,42 +121,40 @@ public struct LogReader: Sendable {
 }
 
 extension LogReader {
-    /// Reads some of the messages of JSON log `file` (whose bytes are `bytes`) without the others:
+    /// Reads some of the messages of JSON log `file` (opened as `log`) without the others:
     /// the log's head up to its `messages` array's `[` (at `arrayOpenOffset`), the messages whose
     /// byte ranges are `messageRanges` (from an earlier read's `JSONMessageTrace`, in file order),
     /// and every message from `tailStart` (where the array goes on with `,` after the last of the
     /// earlier messages) to the end of the file. For an incremental build of a log that only
-    /// gained messages at the end: it reads the new ones and the old ones it needs.
+    /// gained messages at the end: it reads the new ones and the old ones it needs, and no other
+    /// byte of the file. `nil` when those ranges do not fit the file or cannot be read.
     ///
-    /// The result's trace gives each message's range in `bytes`. A diagnostic's position is in
+    /// The result's trace gives each message's range in the file. A diagnostic's position is in
     /// the text the reader saw, not always the file's: a caller that needs exact positions reads
     /// the whole file instead.
     public func read(
-        contents bytes: [UInt8], of file: URL, arrayOpenOffset: Int, messageRanges: [Range<Int>], tailStart: Int
+        _ log: LogFile, of file: URL, arrayOpenOffset: Int, messageRanges: [Range<Int>], tailStart: Int
     ) -> ReadResult? {
-        guard arrayOpenOffset < tailStart, tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ","),
+        guard arrayOpenOffset < tailStart, tailStart < log.size,
+            log.bytes(tailStart..<(tailStart + 1)) == [UInt8(ascii: ",")],
             messageRanges.allSatisfy({ $0.lowerBound > arrayOpenOffset && $0.upperBound <= tailStart })
         else { return nil }
         // The log as the reader sees it: head, the chosen messages joined by commas, the tail.
         var text: [UInt8] = []
         text.reserveCapacity(
-            arrayOpenOffset + 1 + messageRanges.reduce(0) { $0 + $1.count + 1 } + bytes.count - tailStart)
-        text += bytes[0...arrayOpenOffset]
+            arrayOpenOffset + 1 + messageRanges.reduce(0) { $0 + $1.count + 1 } + log.size - tailStart)
+        guard log.read(0..<(arrayOpenOffset + 1), appendingTo: &text) else { return nil }
         // Where each chosen message starts in `text`, and its offset from there to the file.
         var shifts: [(start: Int, shift: Int)] = []
         for (number, range) in messageRanges.enumerated() {
             if number > 0 { text.append(UInt8(ascii: ",")) }
             shifts.append((text.count, range.lowerBound - text.count))
-            text += bytes[range]
+            guard log.read(range, appendingTo: &text) else { return nil }
         }
-        if messageRanges.isEmpty {
-            // No earlier message: the tail's leading `,` would follow the `[`.
-            shifts.append((text.count, tailStart + 1 - text.count))
-            text += bytes[(tailStart + 1)...]
-        } else {
-            shifts.append((text.count, tailStart - text.count))
-            text += bytes[tailStart...]
-        }
+        // With no earlier message, the tail's leading `,` would follow the `[`.
+        let tail = messageRanges.isEmpty ? (tailStart + 1) : tailStart
+        shifts.append((text.count, tail - text.count))
+        guard log.read(tail..<log.size, appendingTo: &text) else { return nil }
         var result = read(contents: text, of: file, tracingMessages: true)
         if var trace = result.messageTrace {
             // Back to the file's offsets: each range lies in one piece of `text`.

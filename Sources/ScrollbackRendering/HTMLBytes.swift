@@ -81,6 +81,24 @@ final class HTMLBuffer: ByteSink {
     var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 }
 
+/// An `HTMLBuffer` as the `inout` sink the generic writers take, without owning it: a `var`
+/// holding the buffer's reference would retain and release it around every write. Make one
+/// (`HTMLBuffer.sink`) only for the length of a call that has the buffer.
+struct BufferSink: ByteSink {
+    unowned(unsafe) let buffer: HTMLBuffer
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) { buffer.append(byte) }
+
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) { buffer.append(contentsOf: bytes) }
+}
+
+extension HTMLBuffer {
+    /// This buffer as a sink for the generic writers (`esc`, `raw`, `+=`, `HTMLText.appendEscaped`).
+    var sink: BufferSink { BufferSink(buffer: self) }
+}
+
 /// Appends the UTF-8 bytes of a literal (markup written by the renderer, never log text).
 @inline(__always)
 func += <Sink: ByteSink>(output: inout Sink, literal: StaticString) {

@@ -100,16 +100,20 @@ final class MessageRenderer {
     struct ParticipantViews {
         /// Links URLs, e-mail addresses and `@mentions` of these participants in plain text.
         var linkifier: TextLinkifier
-        /// Avatar and header views of every participant (the first with an id), and the display
-        /// name a row gives the sender.
-        var avatars: [String: AvatarView] = [:]
-        var headers: [String: HeaderView] = [:]
-        var names: [String: String] = [:]
+        /// What a row shows of every participant (the first with an id), by id: one lookup per row.
+        var senders: [String: Sender] = [:]
+
+        /// A participant's display name, and its avatar and header views.
+        struct Sender {
+            let name: String
+            let avatar: AvatarView
+            let header: HeaderView
+        }
 
         init(_ conversation: Conversation, remoteMedia: Bool) {
             linkifier = TextLinkifier(participants: conversation.participants)
             let paletteSlots = MessageRenderer.paletteSlots(conversation.participants, me: conversation.me)
-            for participant in conversation.participants where names[participant.id] == nil {
+            for participant in conversation.participants where senders[participant.id] == nil {
                 let (colorClass, colorStyle) = MessageRenderer.colour(
                     participant, slot: paletteSlots[participant.id] ?? 0)
                 var src: String?
@@ -118,13 +122,14 @@ final class MessageRenderer {
                 {
                     src = url
                 }
-                avatars[participant.id] = AvatarView(
-                    name: participant.name, initials: HTMLText.initials(participant.name), colorClass: colorClass,
-                    colorStyle: colorStyle, src: src)
-                headers[participant.id] = HeaderView(
-                    name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
-                    colorClass: colorClass, colorStyle: colorStyle)
-                names[participant.id] = participant.name
+                senders[participant.id] = Sender(
+                    name: participant.name,
+                    avatar: AvatarView(
+                        name: participant.name, initials: HTMLText.initials(participant.name),
+                        colorClass: colorClass, colorStyle: colorStyle, src: src),
+                    header: HeaderView(
+                        name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
+                        colorClass: colorClass, colorStyle: colorStyle))
             }
         }
     }
@@ -237,7 +242,11 @@ final class MessageRenderer {
 
     /// Appends row `row` of page `pageIndex` and a line feed to `output`.
     func render(_ row: PlannedRow, pageIndex: Int, into output: HTMLBuffer) {
-        currentFile = plan.pageFileName(pageIndex)
+        if pageIndex != currentPage {
+            currentPage = pageIndex
+            pageHasMessage = false
+            currentFile = plan.pageFileName(pageIndex)
+        }
         switch row {
         case .daySeparator(let separator):
             day.text = separator.day.text
@@ -259,10 +268,6 @@ final class MessageRenderer {
     /// The row of `plan.conversation.messages[index]` (read in place: a copy of a message retains
     /// all it holds).
     private func renderMessage(_ index: Int, decisions: RowDecisions, pageIndex: Int, into output: HTMLBuffer) {
-        if pageIndex != currentPage {
-            currentPage = pageIndex
-            pageHasMessage = false
-        }
         let messages = plan.conversation.messages
         if plan.isThreadReference(index), let reference = plan.threadReference(ofMessage: index) {
             // A broadcast reply's place in the timeline: a link to its message element.
@@ -284,7 +289,8 @@ final class MessageRenderer {
         let anchor = anchors.anchor(source.id)
         let isSystem = source.kind == .system
         let senderID = isSystem ? nil : source.sender
-        let senderName = senderID.flatMap { participantViews.names[$0] }
+        let sender = senderID.flatMap { participantViews.senders[$0] }
+        let senderName = sender?.name
         let timeText = plan.timeText(ofMessage: index)
 
         message.anchor = anchor
@@ -295,9 +301,9 @@ final class MessageRenderer {
         message.position = decisions.groupPosition.rawValue
         message.avatar = nil
         message.header = nil
-        if let senderID {
-            if showsAvatars, decisions.showsAvatar { message.avatar = participantViews.avatars[senderID] }
-            if showsHeaders, decisions.showsHeader { message.header = participantViews.headers[senderID] }
+        if let sender {
+            if showsAvatars, decisions.showsAvatar { message.avatar = sender.avatar }
+            if showsHeaders, decisions.showsHeader { message.header = sender.header }
         }
         message.timestampTop = nil
         message.timestampBottom = nil
@@ -352,7 +358,7 @@ final class MessageRenderer {
             textBody.text = MessageNotices.deleted
             templates.compiledTemplate("kinds/deleted").render(textBody, into: message.body)
         } else {
-            renderBody(messages.readInPlace(index) { $0.kind }, messageIndex: index, anchor: anchor, into: message.body)
+            messages.readInPlace(index) { renderBody($0.kind, messageIndex: index, anchor: anchor, into: message.body) }
         }
         messageTemplate.render(message, into: output, stack: &stack)
     }
@@ -404,7 +410,7 @@ final class MessageRenderer {
     static func writeSpokenLabel(sender: String?, time: String?, into output: HTMLBuffer) -> Bool {
         output.removeAll()
         guard sender != nil || time != nil else { return false }
-        var sink = output
+        var sink = output.sink
         if let sender {
             raw(sender, &sink)
             if time != nil { sink += ", " }
@@ -423,7 +429,7 @@ final class MessageRenderer {
         case .text(let text):
             // Linkified in place, then printed by the template from there.
             linkified.removeAll()
-            var sink = linkified
+            var sink = linkified.sink
             participantViews.linkifier.append(text, to: &sink)
             htmlBody.html = .bytes(linkified)
             textTemplate.render(htmlBody, into: output, stack: &stack)

@@ -91,7 +91,7 @@ public struct SiteRenderer: Sendable {
         let participants = conversation.participants.map { participant in
             ParticipantView(
                 name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
-                avatar: noAvatars ? nil : rows.participantViews.avatars[participant.id])
+                avatar: noAvatars ? nil : rows.participantViews.senders[participant.id]?.avatar)
         }
         // The participants are listed on the first page only (a log with 200,000 participants
         // repeated them on every page: gigabytes); later pages show their number, linked there.
@@ -138,7 +138,7 @@ public struct SiteRenderer: Sendable {
                 body.threadOf = ReplyView(
                     href: rootFile + "#" + plan.anchors.anchor(thread.rootID),
                     author: root.flatMap {
-                        $0.kind.name == .system ? nil : $0.sender.map { rows.participantViews.names[$0] ?? $0 }
+                        $0.kind.name == .system ? nil : $0.sender.map { rows.participantViews.senders[$0]?.name ?? $0 }
                     },
                     excerpt: root.map(MessageNotices.excerpt) ?? "")
                 for index in 0..<threadPageCount {

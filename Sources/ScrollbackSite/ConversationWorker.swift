@@ -134,7 +134,7 @@ struct ConversationWorker: Sendable {
             outcome.diagnostics = [.error(tooLarge, at: location)]
             return outcome
         }
-        // The log's bytes, read at most once: for its fingerprint, the append fast path and the read.
+        // The log's bytes, read at most once: for its fingerprint and the read.
         var bytes: [UInt8]?
         var contentHash: String?
         if let previous = previousEntries[input.relativePath] {
@@ -154,17 +154,18 @@ struct ConversationWorker: Sendable {
                 }
             }
         }
-        guard let bytes = bytes ?? LogReader.contents(ofFile: input.url.path) else {
-            outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
-            return outcome
-        }
-        if let previous = previousEntries[input.relativePath], contentHash != previous.contentHash,
-            let (entry, searchChange) = appendFast(input, bytes: bytes, previous: previous, stamp: stamp, into: parts)
+        // A log that grew may only have gained messages: the append path reads just what it needs.
+        if let previous = previousEntries[input.relativePath], stamp.size > previous.size,
+            let (entry, searchChange) = appendFast(input, previous: previous, stamp: stamp, into: parts)
         {
             outcome.entry = entry
             outcome.appended = true
             outcome.searchChange = searchChange
             outcome.diagnostics = entry.warnings.map(\.diagnostic)
+            return outcome
+        }
+        guard let bytes = bytes ?? LogReader.contents(ofFile: input.url.path) else {
+            outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
             return outcome
         }
         do {

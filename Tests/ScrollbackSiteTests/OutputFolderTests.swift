@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackReading
 import Testing
 
 @testable import ScrollbackSite
@@ -88,5 +89,30 @@ struct OutputFolderTests {
         let together = bytes.withUnsafeBytes { ContentFingerprint.hexes(ofPrefixes: lengths, of: $0) }
         #expect(together == lengths.map { ContentFingerprint.hex(of: bytes[0..<$0]) })
         #expect(Set(together).count == lengths.count - 1)  // 8 twice
+    }
+
+    @Test("a file fingerprinted a chunk at a time gives the fingerprints of its bytes in memory")
+    func fileFingerprints() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Over two 1 MiB chunks, with prefixes ending before, on and after a chunk's end.
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<((2 << 20) + 13)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let file = try folder.write(Data(bytes), to: "log.json")
+        let chunk = 1 << 20
+        let lengths = [0, 5, chunk - 3, chunk, chunk + 7, 2 * chunk + 1, bytes.count]
+        let log = try #require(LogFile(path: file.path))
+        #expect(log.size == bytes.count)
+        let fromFile = try #require(ContentFingerprint.hexes(ofPrefixes: lengths, of: log))
+        #expect(fromFile == bytes.withUnsafeBytes { ContentFingerprint.hexes(ofPrefixes: lengths, of: $0) })
+        #expect(log.bytes(chunk..<(chunk + 4)) == Array(bytes[chunk..<(chunk + 4)]))
+
+        // A file that shrinks after it was opened gives no fingerprint and no bytes past its end.
+        try Data(bytes.prefix(100)).write(to: file)
+        #expect(ContentFingerprint.hexes(ofPrefixes: [bytes.count], of: log) == nil)
+        #expect(log.bytes(90..<110) == nil)
+        var buffer: [UInt8] = [1, 2]
+        #expect(!log.read(90..<110, appendingTo: &buffer))
+        #expect(buffer == [1, 2])
     }
 }

@@ -72,18 +72,18 @@ final class CompiledTemplate: @unchecked Sendable {
         render(root, into: output, stack: &stack)
     }
 
-    /// The same, with `stack` as the context stack's storage (left empty), so a caller that
-    /// renders a row after another allocates it once.
+    /// The same, with `stack` as the context stack's storage (empty, and left empty), so a
+    /// caller that renders a row after another allocates it once.
     func render(_ root: TemplateObject, into output: HTMLBuffer, stack: inout TemplateStack) {
         switch body {
         case .steps(let steps):
-            stack.removeAll()
+            // Steps leave the stack as they found it: the root is all there is to take off.
             stack.push(.object(root))
             steps.run(&stack, output)
-            stack.removeAll()
+            stack.pop()
         case .mustache(let library, _):
             if let text = library.render(MustacheView(value: .object(root)), withTemplate: name) {
-                var sink = output
+                var sink = output.sink
                 raw(text, &sink)
             }
         case .missing:
@@ -195,13 +195,25 @@ final class StepStore: @unchecked Sendable {
 /// The contexts of a render, innermost last: the values sections pushed, which the stack keeps
 /// alive, and beside them the view models among them unretained, which the field steps (most
 /// steps) read without counting references.
-struct TemplateStack {
-    private(set) var values: [TemplateValue] = []
-    private var objects: [Unmanaged<AnyObject>?] = []
+///
+/// Plain buffers rather than arrays: a row pushes and pops a context for each section it shows,
+/// and an array's uniqueness and capacity checks on each were a measurable part of a row.
+struct TemplateStack: ~Copyable {
+    private var values: UnsafeMutablePointer<TemplateValue>
+    private var objects: UnsafeMutablePointer<Unmanaged<AnyObject>?>
+    private var count = 0
+    private var capacity: Int
 
     init() {
-        values.reserveCapacity(8)
-        objects.reserveCapacity(8)
+        capacity = 16
+        values = .allocate(capacity: capacity)
+        objects = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        values.deinitialize(count: count)
+        values.deallocate()
+        objects.deallocate()
     }
 
     /// `body` with `field` and the view model at `depth`, neither retained; `nil` when that
@@ -214,24 +226,52 @@ struct TemplateStack {
         return object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { body($0, object) } }
     }
 
-    mutating func push(_ value: TemplateValue) {
-        if case .object(let object) = value {
-            objects.append(Unmanaged.passUnretained(object))
-        } else {
-            objects.append(nil)
+    /// The context at `depth` (0 is the root).
+    func value(at depth: Int) -> TemplateValue { values[depth] }
+
+    /// The innermost context that is not `.transparent`, or `.absent`.
+    var innermostValue: TemplateValue {
+        var depth = count - 1
+        while depth >= 0 {
+            if case .transparent = values[depth] {
+                depth -= 1
+                continue
+            }
+            return values[depth]
         }
-        values.append(value)
+        return .absent
     }
 
+    @inline(__always)
+    mutating func push(_ value: consuming TemplateValue) {
+        if count == capacity { grow() }
+        if case .object(let object) = value {
+            objects[count] = Unmanaged.passUnretained(object)
+        } else {
+            objects[count] = nil
+        }
+        (values + count).initialize(to: value)
+        count += 1
+    }
+
+    @inline(__always)
     mutating func pop() {
-        values.removeLast()
-        objects.removeLast()
+        count -= 1
+        (values + count).deinitialize(count: 1)
     }
 
-    /// Empties the stack, keeping its storage.
-    mutating func removeAll() {
-        values.removeAll(keepingCapacity: true)
-        objects.removeAll(keepingCapacity: true)
+    @inline(never)
+    private mutating func grow() {
+        let newCapacity = capacity * 2
+        let newValues = UnsafeMutablePointer<TemplateValue>.allocate(capacity: newCapacity)
+        newValues.moveInitialize(from: values, count: count)
+        values.deallocate()
+        values = newValues
+        let newObjects = UnsafeMutablePointer<Unmanaged<AnyObject>?>.allocate(capacity: newCapacity)
+        newObjects.initialize(from: objects, count: count)
+        objects.deallocate()
+        objects = newObjects
+        capacity = newCapacity
     }
 }
 
@@ -310,18 +350,10 @@ class TemplateStep {
             self.body = body
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
-            let shows: Bool
-            switch TemplateStep.resolve(lookup, stack) {
-            case .absent, .flag(false): shows = true
-            case .objects(let objects): shows = objects.isEmpty
-            case .json(.array(let elements)): shows = !elements.contains { if case .null = $0 { false } else { true } }
-            default: shows = false
-            }
-            if shows {
-                stack.push(.transparent)
-                body.run(&stack, output)
-                stack.pop()
-            }
+            guard TemplateStep.resolve(lookup, stack).isFalsy else { return }
+            stack.push(.transparent)
+            body.run(&stack, output)
+            stack.pop()
         }
     }
 
@@ -377,7 +409,8 @@ class TemplateStep {
         }
     }
 
-    /// `{{^name}}…{{/name}}` on a flag field or a nested view model's field.
+    /// `{{^name}}…{{/name}}` on a field read without making a `TemplateValue` (a flag, a text,
+    /// a number, a nested view model).
     final class FieldInverted: TemplateStep {
         let depth: Int
         let field: Unmanaged<TemplateField>
@@ -388,15 +421,7 @@ class TemplateStep {
             self.body = body
         }
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
-            let shows =
-                stack.using(field, at: depth) { field, context in
-                    switch field.access {
-                    case .flag: !field.flag(context)
-                    case .object: field.object(context) == nil
-                    case .printed, .value: false
-                    }
-                } ?? true  // absent
-            guard shows else { return }
+            guard stack.using(field, at: depth, { $0.isFalsy($1) }) ?? true else { return }  // nil: absent
             stack.push(.transparent)
             body.run(&stack, output)
             stack.pop()
@@ -404,21 +429,17 @@ class TemplateStep {
     }
 
     @inline(__always)
-    static func resolve(_ lookup: TemplateLookup, _ stack: TemplateStack) -> TemplateValue {
+    static func resolve(_ lookup: TemplateLookup, _ stack: borrowing TemplateStack) -> TemplateValue {
         switch lookup {
         case .none:
             return .absent
         case .field(let depth, let field):
             return stack.using(field, at: depth) { $0.read($1) } ?? .absent
         case .current:
-            for value in stack.values.reversed() {
-                if case .transparent = value { continue }
-                return value
-            }
-            return .absent
+            return stack.innermostValue
         case .candidates(let candidates):
             for candidate in candidates {
-                var value = read(stack.values[candidate.depth], candidate.path[0])
+                var value = read(stack.value(at: candidate.depth), candidate.path[0])
                 if case .absent = value { continue }
                 for key in candidate.path.dropFirst() {
                     value = read(value, key)
@@ -445,7 +466,7 @@ class TemplateStep {
 
     /// Prints `value` as `{{value}}` (escaped) or `{{{value}}}` does.
     static func print(_ value: TemplateValue, escaped: Bool, into output: HTMLBuffer) {
-        var sink = output
+        var sink = output.sink
         switch value {
         case .absent, .transparent:
             break
@@ -555,9 +576,7 @@ struct TemplateCompiler {
                 let (found, shape) = lookup(section, stack)
                 if inverted {
                     let body = store.list(try compile(body, name: name, stack: stack + [.scalar]))
-                    if case .field(let depth, let field) = found,
-                        Self.access(field) == .flag || Self.access(field) == .object
-                    {
+                    if case .field(let depth, let field) = found, Self.access(field) != .value {
                         steps.append(TemplateStep.FieldInverted(depth: depth, field: field, body))
                     } else {
                         steps.append(TemplateStep.Inverted(found, body))

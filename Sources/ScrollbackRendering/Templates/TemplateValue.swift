@@ -36,6 +36,16 @@ enum TemplateValue {
     /// What a section on a flag pushes: nothing to look names up in (`{{.}}` skips it).
     case transparent
 
+    /// Whether `{{^name}}` shows for this value (and `{{#name}}` does not).
+    var isFalsy: Bool {
+        switch self {
+        case .absent, .flag(false): true
+        case .objects(let objects): objects.isEmpty
+        case .json(.array(let elements)): !elements.contains { if case .null = $0 { false } else { true } }
+        default: false
+        }
+    }
+
     /// A JSON value as templates see it (`null` is absent, numbers are their source text).
     init(_ json: JSONValue) {
         switch json {
@@ -112,6 +122,8 @@ class TemplateField: @unchecked Sendable {
     func flag(_ object: AnyObject) -> Bool { false }
     /// The nested view model, or `nil` (`access` `.object`).
     func object(_ object: AnyObject) -> TemplateObject? { nil }
+    /// Whether `{{^name}}` shows (`TemplateValue.isFalsy` of `read`, made cheaper where it can be).
+    func isFalsy(_ object: AnyObject) -> Bool { read(object).isFalsy }
 }
 
 /// A text that is always there.
@@ -122,8 +134,9 @@ private final class TextField<Object: TemplateObject>: TemplateField, @unchecked
         super.init(shape: { .scalar }, alwaysPresent: true, access: .printed)
     }
     override func read(_ object: AnyObject) -> TemplateValue { .text(get(unsafeDowncast(object, to: Object.self))) }
+    override func isFalsy(_ object: AnyObject) -> Bool { false }  // an empty text is truthy too
     override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
-        var sink = output
+        var sink = output.sink
         let text = get(unsafeDowncast(object, to: Object.self))
         if escaped { esc(text, &sink) } else { raw(text, &sink) }
     }
@@ -140,9 +153,10 @@ private final class OptionalTextField<Object: TemplateObject>: TemplateField, @u
         guard let text = get(unsafeDowncast(object, to: Object.self)) else { return .absent }
         return .text(text)
     }
+    override func isFalsy(_ object: AnyObject) -> Bool { get(unsafeDowncast(object, to: Object.self)) == nil }
     override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
         guard let text = get(unsafeDowncast(object, to: Object.self)) else { return }
-        var sink = output
+        var sink = output.sink
         if escaped { esc(text, &sink) } else { raw(text, &sink) }
     }
 }
@@ -156,10 +170,11 @@ private final class FlagField<Object: TemplateObject>: TemplateField, @unchecked
     }
     override func read(_ object: AnyObject) -> TemplateValue { .flag(get(unsafeDowncast(object, to: Object.self))) }
     override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
-        var sink = output
+        var sink = output.sink
         sink += get(unsafeDowncast(object, to: Object.self)) ? "true" : "false"
     }
     override func flag(_ object: AnyObject) -> Bool { get(unsafeDowncast(object, to: Object.self)) }
+    override func isFalsy(_ object: AnyObject) -> Bool { !get(unsafeDowncast(object, to: Object.self)) }
 }
 
 /// A number, or `nil` (absent).
@@ -175,7 +190,7 @@ private final class NumberField<Object: TemplateObject>: TemplateField, @uncheck
     }
     override func write(_ object: AnyObject, _ output: HTMLBuffer, _ escaped: Bool) {
         guard let number = get(unsafeDowncast(object, to: Object.self)) else { return }
-        var sink = output
+        var sink = output.sink
         appendDecimal(number, &sink)
     }
 }
@@ -205,6 +220,7 @@ private final class ObjectField<Object: TemplateObject, Child: TemplateObject>: 
         return .object(value)
     }
     override func object(_ object: AnyObject) -> TemplateObject? { get(unsafeDowncast(object, to: Object.self)) }
+    override func isFalsy(_ object: AnyObject) -> Bool { get(unsafeDowncast(object, to: Object.self)) == nil }
 }
 
 /// A list of view models of class `Child`.

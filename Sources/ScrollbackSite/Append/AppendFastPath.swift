@@ -17,10 +17,10 @@ extension ConversationWorker {
     /// message; every other file is linked from the previous output. `nil` means "take the full
     /// path" (which is always right, only slower): the caller then rebuilds from scratch.
     ///
-    /// The log is not read in full: the reader reads its unchanged head, the old messages the
-    /// re-rendered pages need (their own, the one before them, the first message and reply
-    /// targets, by the byte ranges of the checkpoint) and the new tail
-    /// (`LogReader.read(contents:of:arrayOpenOffset:messageRanges:tailStart:)`); the layouter plans
+    /// The log is never held whole: its fingerprints are taken a chunk at a time, and the reader
+    /// reads its unchanged head, the old messages the re-rendered pages need (their own, the one
+    /// before them, the first message and reply targets, by the byte ranges of the checkpoint)
+    /// and the new tail (`LogReader.read(_:of:arrayOpenOffset:messageRanges:tailStart:)`); the layouter plans
     /// that subset with global positions, and the renderer renders the pages from the old last
     /// message's on, as the full build does. Anything unusual falls back: no checkpoint, a
     /// changed head or tail, a diagnostic, a new message dated before the old last one, a new id
@@ -31,13 +31,13 @@ extension ConversationWorker {
     /// Returns the entry, and the conversation's search part before and after (the search step
     /// updates the index from them).
     func appendFast(
-        _ input: InputDiscovery.Input, bytes: [UInt8], previous: BuildManifest.Entry, stamp: FileSystem.Stamp,
-        into parts: String
+        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, into parts: String
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         // A published site's feed lists the latest messages: that takes the full path.
         guard config.baseURL == nil, Self.isJSON(input), previous.checkpoint != nil, config.pageSize > 0,
-            let checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
-            checkpoint.idsAreOwnAnchors, !checkpoint.records.isEmpty
+            var checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
+            checkpoint.idsAreOwnAnchors, !checkpoint.records.isEmpty,
+            let log = LogFile(path: input.url.path)
         else { return nil }
         for media in previous.media {
             guard
@@ -47,26 +47,29 @@ extension ConversationWorker {
         }
         // An append keeps what followed the last message, so the new messages end where that
         // suffix starts: one pass fingerprints the old part, the new part and the whole log.
-        let newPrefixLength = bytes.count - checkpoint.suffixLength
+        let newPrefixLength = log.size - checkpoint.suffixLength
         guard newPrefixLength > checkpoint.prefixLength,
             checkpoint.arrayOpenOffset < checkpoint.prefixLength
         else { return nil }
         // The new tail must go on with `,` (then the new messages): anything else is no append.
         // (Checked before the fingerprints: it costs nothing, they read the whole log.)
-        var tailStart = checkpoint.prefixLength
-        while tailStart < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[tailStart]) { tailStart += 1 }
-        guard tailStart < bytes.count, bytes[tailStart] == UInt8(ascii: ",") else { return nil }
-        let fingerprints = bytes.withUnsafeBytes {
-            ContentFingerprint.hexes(ofPrefixes: [checkpoint.prefixLength, newPrefixLength, bytes.count], of: $0)
-        }
-        guard fingerprints[0] == checkpoint.prefixFingerprint else { return nil }
+        // (Whitespace that long is no append a tool makes: the full path takes it.)
+        guard let between = log.bytes(checkpoint.prefixLength..<min(newPrefixLength, checkpoint.prefixLength + 4096)),
+            let comma = between.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+            between[comma] == UInt8(ascii: ",")
+        else { return nil }
+        let tailStart = checkpoint.prefixLength + comma
+        guard
+            let fingerprints = ContentFingerprint.hexes(
+                ofPrefixes: [checkpoint.prefixLength, newPrefixLength, log.size], of: log),
+            fingerprints[0] == checkpoint.prefixFingerprint
+        else { return nil }
 
-        let records = checkpoint.records
-        let oldCount = records.count
+        let oldCount = checkpoint.records.count
         let perPage = config.pageSize
         let firstPage = (oldCount - 1) / perPage
         var fileIndexOfSorted = [Int](repeating: 0, count: oldCount)
-        for (fileIndex, record) in records.enumerated() {
+        for (fileIndex, record) in checkpoint.records.enumerated() {
             guard record.sortedIndex < oldCount else { return nil }
             fileIndexOfSorted[record.sortedIndex] = fileIndex
         }
@@ -75,7 +78,7 @@ extension ConversationWorker {
         if firstPage > 0 { subset.insert(fileIndexOfSorted[firstPage * perPage - 1]) }
         for position in (firstPage * perPage)..<oldCount { subset.insert(fileIndexOfSorted[position]) }
         for fileIndex in Array(subset) {
-            if let target = records[fileIndex].replyTarget, target < oldCount { subset.insert(target) }
+            if let target = checkpoint.records[fileIndex].replyTarget, target < oldCount { subset.insert(target) }
         }
 
         // Read the head, those messages and the tail; a reply to an old message left out is added, once.
@@ -84,10 +87,13 @@ extension ConversationWorker {
         while true {
             attempt += 1
             let chosen = subset.sorted()
-            let ranges = chosen.map { records[$0].start..<(records[$0].start + records[$0].length) }
+            let ranges = chosen.map { fileIndex in
+                let record = checkpoint.records[fileIndex]
+                return record.start..<(record.start + record.length)
+            }
             guard
                 let read = reader.read(
-                    contents: bytes, of: input.url, arrayOpenOffset: checkpoint.arrayOpenOffset, messageRanges: ranges,
+                    log, of: input.url, arrayOpenOffset: checkpoint.arrayOpenOffset, messageRanges: ranges,
                     tailStart: tailStart)
             else { return nil }
             // An unknown field is reported once per file, at its first use: when the previous
@@ -102,8 +108,8 @@ extension ConversationWorker {
                 var added = false
                 for diagnostic in diagnostics {
                     guard diagnostic.severity == .warning, case .unknownReplyTarget(let id) = diagnostic.problem,
-                        let fileIndex = records.indices.first(where: {
-                            records[$0].idHash == AppendCheckpoint.idHash(id)
+                        let fileIndex = checkpoint.records.indices.first(where: {
+                            checkpoint.records[$0].idHash == AppendCheckpoint.idHash(id)
                         }),
                         !subset.contains(fileIndex)
                     else { return nil }
@@ -115,7 +121,7 @@ extension ConversationWorker {
             guard diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
             else { return nil }
             return appendedEntry(
-                input, previous: previous, stamp: stamp, bytes: bytes, checkpoint: checkpoint,
+                input, previous: previous, stamp: stamp, log: log, checkpoint: consume checkpoint,
                 fingerprints: (newPrefix: fingerprints[1], whole: fingerprints[2]), chosen: chosen,
                 conversation: conversation, trace: trace, firstPage: firstPage, into: parts)
         }
@@ -124,13 +130,12 @@ extension ConversationWorker {
     /// The fast path once the messages were read: checks, layout of the subset,
     /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
     private func appendedEntry(
-        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, bytes: [UInt8],
-        checkpoint: AppendCheckpoint, fingerprints: (newPrefix: String, whole: String), chosen: [Int],
+        _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, log: LogFile,
+        checkpoint: consuming AppendCheckpoint, fingerprints: (newPrefix: String, whole: String), chosen: [Int],
         conversation: Conversation, trace: JSONMessageTrace,
         firstPage: Int, into parts: String
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
-        let records = checkpoint.records
-        let oldCount = records.count
+        let oldCount = checkpoint.records.count
         let chosenCount = chosen.count
         let messages = conversation.messages
         let newCount = messages.count - chosenCount
@@ -154,13 +159,14 @@ extension ConversationWorker {
             newHashes.insert(AppendCheckpoint.idHash(message.id))
         }
         // One pass over the old records (a set of every old id would cost more than the append).
-        guard !records.contains(where: { newHashes.contains($0.idHash) }) else { return nil }
+        guard !checkpoint.records.contains(where: { newHashes.contains($0.idHash) }) else { return nil }
         for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
         guard !Self.reachesBack(messages) else { return nil }
         // The rest of the file after the last message must be what followed the old last one.
         let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound
-        guard bytes.count - newPrefixLength == checkpoint.suffixLength,
-            ContentFingerprint.hex(of: bytes[newPrefixLength..<bytes.count]) == checkpoint.suffixFingerprint
+        guard log.size - newPrefixLength == checkpoint.suffixLength,
+            let suffix = log.bytes(newPrefixLength..<log.size),
+            ContentFingerprint.hex(of: suffix[...]) == checkpoint.suffixFingerprint
         else { return nil }
         let totalCount = oldCount + newCount
         let perPage = config.pageSize
@@ -170,7 +176,7 @@ extension ConversationWorker {
         guard pageCount == previous.pageCount else { return nil }
 
         // Global positions: old messages keep theirs, new ones follow in their own order.
-        var globalIndexes = chosen.map { records[$0].sortedIndex }.sorted()
+        var globalIndexes = chosen.map { checkpoint.records[$0].sortedIndex }.sorted()
         globalIndexes += (0..<newCount).map { oldCount + $0 }
         let plan = layouter.plan(
             conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount, pageDays: previous.pageDays)
@@ -181,7 +187,9 @@ extension ConversationWorker {
             fileIndexOfReadSorted[sortedPosition(readIndex)] =
                 readIndex < chosenCount ? chosen[readIndex] : oldCount + readIndex - chosenCount
         }
-        var newRecords = records
+        // Taken out of the old checkpoint, not copied: a large log has millions of records.
+        var newRecords: [AppendCheckpoint.Record] = []
+        swap(&newRecords, &checkpoint.records)
         newRecords.reserveCapacity(totalCount)
         for readIndex in chosenCount..<messages.count {
             let position = sortedPosition(readIndex)
