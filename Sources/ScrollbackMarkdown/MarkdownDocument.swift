@@ -190,13 +190,30 @@ public final class MarkdownDocument {
         }
         cmark_iter_free(iterator)
         for link in links {
-            let original = cmark_node_get_url(link).map { String(cString: $0) } ?? ""
-            // Browsers skip leading controls and spaces, and tabs and line breaks anywhere.
-            let scheme = original.unicodeScalars.lazy.filter { $0.value > 0x20 }.prefix(5)
-            guard String(String.UnicodeScalarView(scheme)).lowercased() == "data:" else { continue }
+            guard let url = cmark_node_get_url(link), Self.isDataURL(url) else { continue }
+            let original = String(cString: url)
             cmark_node_set_url(link, "")
             restorations.append(.url(image: link, original: original))
         }
+    }
+
+    /// Whether the URL `url` (UTF-8, NUL-terminated) has the scheme `data:`, as a browser reads
+    /// it: browsers skip leading controls and spaces, and tabs and line breaks anywhere. Byte by
+    /// byte, so the common link costs no string: a byte of a non-ASCII character never matches.
+    private static func isDataURL(_ url: UnsafePointer<CChar>) -> Bool {
+        let scheme: StaticString = "data:"
+        var matched = 0
+        var index = 0
+        while matched < scheme.utf8CodeUnitCount {
+            let byte = UInt8(bitPattern: url[index])
+            if byte == 0 { return false }
+            index += 1
+            if byte <= 0x20 { continue }
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard lowered == scheme.utf8Start[matched] else { return false }
+            matched += 1
+        }
+        return true
     }
 
     /// Undoes `rewriteImages`, last change first.

@@ -45,6 +45,9 @@ import Testing
     @Test(arguments: [
         "[x](javascript:alert(1))", "[x](JAVASCRIPT:alert(1))", "[x](vbscript:msgbox)", "[x](file:///etc/passwd)",
         "[x](data:text/html;base64,PHNjcmlwdD4=)", "![x](javascript:alert(1))", "<javascript:alert(1)>",
+        // cmark-gfm's safe mode keeps `data:image/…` links; the renderer empties them, however spelt.
+        "[x](data:image/png;base64,AAAA)", "[x](DaTa:image/png;base64,AAAA)", "[x](&#100;ata:image/png;base64,AAAA)",
+        "[x](&#x20;data:image/png;base64,AAAA)", "<data:image/png;base64,AAAA>",
     ])
     func dropsUnsafeURLs(_ markdown: String) {
         let html = renderer.render(markdown).html.lowercased()
@@ -53,6 +56,12 @@ import Testing
         #expect(!html.contains("href=\"vbscript:"))
         #expect(!html.contains("href=\"file:"))
         #expect(!html.contains("href=\"data:"))
+    }
+
+    @Test func keepsLinksThatOnlyMentionData() {
+        for url in ["https://example.com/?q=data:", "datasheet.pdf", "da/ta:x"] {
+            #expect(renderer.render("[x](\(url))").html.contains("href=\"\(url)\""))
+        }
     }
 
     @Test func filteredTagsNeverReachTheOutput() {

@@ -229,6 +229,9 @@ struct TemplateStack: ~Copyable {
     /// The context at `depth` (0 is the root).
     func value(at depth: Int) -> TemplateValue { values[depth] }
 
+    /// The view model at `depth`, unretained; `nil` when that context is another value.
+    func object(at depth: Int) -> Unmanaged<AnyObject>? { objects[depth] }
+
     /// The innermost context that is not `.transparent`, or `.absent`.
     var innermostValue: TemplateValue {
         var depth = count - 1
@@ -409,8 +412,32 @@ class TemplateStep {
         }
     }
 
+    /// `{{#name}}…{{/name}}` on a list of view models: the body once for each, in order.
+    final class ListSection: TemplateStep {
+        let depth: Int
+        let field: Unmanaged<TemplateField>
+        let body: StepList
+        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
+            self.depth = depth
+            self.field = field
+            self.body = body
+        }
+        override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
+            guard let context = stack.object(at: depth) else { return }
+            context._withUnsafeGuaranteedRef { context in
+                field._withUnsafeGuaranteedRef { field in
+                    field.forEachObject(context) { element in
+                        stack.push(.object(element))
+                        body.run(&stack, output)
+                        stack.pop()
+                    }
+                }
+            }
+        }
+    }
+
     /// `{{^name}}…{{/name}}` on a field read without making a `TemplateValue` (a flag, a text,
-    /// a number, a nested view model).
+    /// a number, a nested view model, a list of them).
     final class FieldInverted: TemplateStep {
         let depth: Int
         let field: Unmanaged<TemplateField>
@@ -592,6 +619,8 @@ struct TemplateCompiler {
                         steps.append(TemplateStep.FlagSection(depth: depth, field: field, body))
                     } else if case .field(let depth, let field) = found, Self.access(field) == .object {
                         steps.append(TemplateStep.ObjectSection(depth: depth, field: field, body))
+                    } else if case .field(let depth, let field) = found, Self.access(field) == .list {
+                        steps.append(TemplateStep.ListSection(depth: depth, field: field, body))
                     } else {
                         steps.append(TemplateStep.Section(found, body))
                     }

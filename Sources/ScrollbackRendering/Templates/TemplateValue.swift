@@ -96,7 +96,9 @@ class TemplateField: @unchecked Sendable {
         case flag
         /// A nested view model: `object` reads it.
         case object
-        /// Only `read` (a list, log data).
+        /// A list of view models: `forEachObject` goes through it.
+        case list
+        /// Only `read` (log data).
         case value
     }
 
@@ -124,6 +126,8 @@ class TemplateField: @unchecked Sendable {
     func object(_ object: AnyObject) -> TemplateObject? { nil }
     /// Whether `{{^name}}` shows (`TemplateValue.isFalsy` of `read`, made cheaper where it can be).
     func isFalsy(_ object: AnyObject) -> Bool { read(object).isFalsy }
+    /// Calls `body` with each view model of the list, in order (`access` `.list`).
+    func forEachObject(_ object: AnyObject, _ body: (TemplateObject) -> Void) {}
 }
 
 /// A text that is always there.
@@ -228,9 +232,14 @@ private final class ListField<Object: TemplateObject, Child: TemplateObject>: Te
     let get: (Object) -> [Child]
     init(_ child: @escaping () -> AnyTemplateSchema, _ get: @escaping (Object) -> [Child]) {
         self.get = get
-        super.init(shape: { .list(child()) }, alwaysPresent: true, access: .value)
+        super.init(shape: { .list(child()) }, alwaysPresent: true, access: .list)
     }
     override func read(_ object: AnyObject) -> TemplateValue { .objects(get(unsafeDowncast(object, to: Object.self))) }
+    override func isFalsy(_ object: AnyObject) -> Bool { get(unsafeDowncast(object, to: Object.self)).isEmpty }
+    // Straight from the typed list: `read` makes a `[TemplateObject]` of it, a cast of every element.
+    override func forEachObject(_ object: AnyObject, _ body: (TemplateObject) -> Void) {
+        for child in get(unsafeDowncast(object, to: Object.self)) { body(child) }
+    }
 }
 
 /// Log data, or `nil` (absent).
