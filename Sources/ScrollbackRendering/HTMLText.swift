@@ -28,6 +28,8 @@ enum HTMLText {
 
     /// Appends `text` escaped (see `escape`) to `output`.
     static func appendEscaped<Sink: ByteSink>(_ text: String, to output: inout Sink) {
+        // In place when the text is stored as UTF-8 (a copy for `withUTF8` retains and releases it).
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &output) }) != nil { return }
         var text = text
         text.withUTF8 { appendEscaped($0, to: &output) }
     }
