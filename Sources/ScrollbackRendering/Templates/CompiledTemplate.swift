@@ -376,8 +376,9 @@ class TemplateStep {
         }
     }
 
-    /// `{{#flag}}…{{/flag}}` on a flag field.
-    final class FlagSection: TemplateStep {
+    /// A section on a field of the view model at `depth`, with `body` inside: what the sections
+    /// read straight from a field have in common.
+    class FieldSection: TemplateStep {
         let depth: Int
         let field: Unmanaged<TemplateField>
         let body: StepList
@@ -386,6 +387,10 @@ class TemplateStep {
             self.field = field
             self.body = body
         }
+    }
+
+    /// `{{#flag}}…{{/flag}}` on a flag field.
+    final class FlagSection: FieldSection {
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard stack.using(field, at: depth, { $0.flag($1) }) == true else { return }
             stack.push(.transparent)
@@ -395,15 +400,7 @@ class TemplateStep {
     }
 
     /// `{{#name}}…{{/name}}` on a nested view model's field.
-    final class ObjectSection: TemplateStep {
-        let depth: Int
-        let field: Unmanaged<TemplateField>
-        let body: StepList
-        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
-            self.depth = depth
-            self.field = field
-            self.body = body
-        }
+    final class ObjectSection: FieldSection {
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard let value = stack.using(field, at: depth, { $0.object($1) }) ?? nil else { return }
             stack.push(.object(value))
@@ -413,15 +410,7 @@ class TemplateStep {
     }
 
     /// `{{#name}}…{{/name}}` on a list of view models: the body once for each, in order.
-    final class ListSection: TemplateStep {
-        let depth: Int
-        let field: Unmanaged<TemplateField>
-        let body: StepList
-        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
-            self.depth = depth
-            self.field = field
-            self.body = body
-        }
+    final class ListSection: FieldSection {
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard let context = stack.object(at: depth) else { return }
             context._withUnsafeGuaranteedRef { context in
@@ -438,15 +427,7 @@ class TemplateStep {
 
     /// `{{^name}}…{{/name}}` on a field read without making a `TemplateValue` (a flag, a text,
     /// a number, a nested view model, a list of them).
-    final class FieldInverted: TemplateStep {
-        let depth: Int
-        let field: Unmanaged<TemplateField>
-        let body: StepList
-        init(depth: Int, field: Unmanaged<TemplateField>, _ body: StepList) {
-            self.depth = depth
-            self.field = field
-            self.body = body
-        }
+    final class FieldInverted: FieldSection {
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard stack.using(field, at: depth, { $0.isFalsy($1) }) ?? true else { return }  // nil: absent
             stack.push(.transparent)
