@@ -55,10 +55,15 @@ public final class LogFile {
         return complete
     }
 
-    /// The bytes of `range`, or `nil` when they cannot all be read.
+    /// The bytes of `range`, or `nil` when they cannot all be read (read straight into the
+    /// array: a whole log can be hundreds of megabytes).
     public func bytes(_ range: Range<Int>) -> [UInt8]? {
-        var buffer: [UInt8] = []
-        return read(range, appendingTo: &buffer) ? buffer : nil
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, initialized in
+            complete = range.isEmpty || read(range, into: buffer.baseAddress!)
+            initialized = complete ? range.count : 0
+        }
+        return complete ? bytes : nil
     }
 
     /// Calls `body` with the bytes of `range` in order, a chunk at a time, each chunk but the

@@ -3,14 +3,6 @@ import ScrollbackHTML
 import ScrollbackMarkdown
 import ScrollbackModel
 
-#if canImport(Glibc)
-import Glibc
-private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-import Darwin
-private let systemRead = Darwin.read
-#endif
-
 /// What reading one log file gave: the conversation (unless an error stopped it) and every diagnostic.
 public struct ReadResult: Sendable {
     /// The conversation; `nil` when an error made it unusable.
@@ -168,28 +160,11 @@ extension LogReader {
         return result
     }
 
-    /// The bytes of the file at `path`, read straight into an array (no `Data` copy: logs can
-    /// be hundreds of megabytes), or `nil` if it cannot be read.
+    /// The bytes of the (regular) file at `path`, read straight into an array (no `Data` copy:
+    /// logs can be hundreds of megabytes), or `nil` if it cannot be read.
     public static func contents(ofFile path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(status.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var total = 0
-            while total < size {
-                let count = systemRead(descriptor, buffer.baseAddress! + total, size - total)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                total += count
-            }
-            failed = total != size
-            initialized = total
-        }
-        return failed ? nil : bytes
+        guard let file = LogFile(path: path) else { return nil }
+        return file.bytes(0..<file.size)
     }
 
     /// Every local media file the logs read so far refer to (also images inside rich text,

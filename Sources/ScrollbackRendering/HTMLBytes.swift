@@ -105,11 +105,19 @@ func += <Sink: ByteSink>(output: inout Sink, literal: StaticString) {
     literal.withUTF8Buffer { output.append(contentsOf: $0) }
 }
 
+/// Calls `body` with the UTF-8 bytes of `text`: in place when the string stores them contiguously
+/// (a `var` copy for `withUTF8` would retain and release it on every call), else through a copy.
+@inline(__always)
+func withUTF8Bytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    if let result = try text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var text = text
+    return try text.withUTF8(body)
+}
+
 /// Appends `html`, markup that is already safe (rendered rows, linkified or sanitized text), as it is.
 @inline(__always)
 func raw<Sink: ByteSink>(_ html: String, _ output: inout Sink) {
-    var html = html
-    html.withUTF8 { output.append(contentsOf: $0) }
+    withUTF8Bytes(of: html) { output.append(contentsOf: $0) }
 }
 
 /// Appends `text` escaped as Mustache's `{{ }}` does (`HTMLText.escape`).

@@ -11,8 +11,7 @@ enum HTMLText {
     /// and every code point HTML forbids (controls other than whitespace, noncharacters) replaced
     /// by U+FFFD: logs may hold them, a valid page may not.
     static func escape(_ text: String) -> String {
-        var contiguous = text
-        return contiguous.withUTF8 { bytes -> String in
+        withUTF8Bytes(of: text) { bytes -> String in
             var clean = true
             for byte in bytes where needsEscapeScan(byte) {
                 clean = false
@@ -28,10 +27,7 @@ enum HTMLText {
 
     /// Appends `text` escaped (see `escape`) to `output`.
     static func appendEscaped<Sink: ByteSink>(_ text: String, to output: inout Sink) {
-        // In place when the text is stored as UTF-8 (a copy for `withUTF8` retains and releases it).
-        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &output) }) != nil { return }
-        var text = text
-        text.withUTF8 { appendEscaped($0, to: &output) }
+        withUTF8Bytes(of: text) { appendEscaped($0, to: &output) }
     }
 
     /// Bytes 0x00...0x3F `escape` must look at: controls and `"`, `&`, `'`, `<`, `>`.
@@ -77,8 +73,7 @@ enum HTMLText {
     /// `text` (markup or text that is already escaped) with every code point HTML forbids replaced
     /// by U+FFFD; returned as it is, without copying, when it has none.
     static func replacingForbiddenCodePoints(_ text: String) -> String {
-        var contiguous = text
-        return contiguous.withUTF8 { bytes -> String in
+        withUTF8Bytes(of: text) { bytes -> String in
             var first = -1
             for index in 0..<bytes.count {
                 let byte = bytes[index]

@@ -39,8 +39,7 @@ struct TextLinkifier: Sendable {
 
     /// Appends the HTML of `text` to `output`.
     func append<Sink: ByteSink>(_ text: String, to output: inout Sink) {
-        var contiguous = text
-        contiguous.withUTF8 { append($0, to: &output) }
+        withUTF8Bytes(of: text) { append($0, to: &output) }
     }
 
     private func append<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {

@@ -223,7 +223,16 @@ struct TemplateStack: ~Copyable {
         _ field: Unmanaged<TemplateField>, at depth: Int, _ body: (TemplateField, AnyObject) -> Result
     ) -> Result? {
         guard let object = objects[depth] else { return nil }
-        return object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { body($0, object) } }
+        return Self.borrowing(field, object, body)
+    }
+
+    /// `body` with `field` and `object`, neither retained (for a step that changes the stack
+    /// inside `body`, which `using` cannot allow).
+    @inline(__always)
+    static func borrowing<Result>(
+        _ field: Unmanaged<TemplateField>, _ object: Unmanaged<AnyObject>, _ body: (TemplateField, AnyObject) -> Result
+    ) -> Result {
+        object._withUnsafeGuaranteedRef { object in field._withUnsafeGuaranteedRef { body($0, object) } }
     }
 
     /// The context at `depth` (0 is the root).
@@ -413,13 +422,11 @@ class TemplateStep {
     final class ListSection: FieldSection {
         override func run(_ stack: inout TemplateStack, _ output: HTMLBuffer) {
             guard let context = stack.object(at: depth) else { return }
-            context._withUnsafeGuaranteedRef { context in
-                field._withUnsafeGuaranteedRef { field in
-                    field.forEachObject(context) { element in
-                        stack.push(.object(element))
-                        body.run(&stack, output)
-                        stack.pop()
-                    }
+            TemplateStack.borrowing(field, context) { field, context in
+                field.forEachObject(context) { element in
+                    stack.push(.object(element))
+                    body.run(&stack, output)
+                    stack.pop()
                 }
             }
         }

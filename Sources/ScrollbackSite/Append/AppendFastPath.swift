@@ -35,7 +35,7 @@ extension ConversationWorker {
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
         // A published site's feed lists the latest messages: that takes the full path.
         guard config.baseURL == nil, Self.isJSON(input), previous.checkpoint != nil, config.pageSize > 0,
-            var checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
+            let checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
             checkpoint.idsAreOwnAnchors, !checkpoint.records.isEmpty,
             let log = LogFile(path: input.url.path)
         else { return nil }
