@@ -125,57 +125,68 @@ public struct ConversationLayouter: Sendable {
         // The timeline: messages in no thread, orphans, and broadcast replies as references.
         var timeline: [Message] = []
         var referenceFlags: [Bool] = []
-        var repliesOfRoot: [Int: [Message]] = [:]
+        // Per timeline position that draws its message (not a reference): the message's index.
+        var drawnInTimeline: [(position: Int, index: Int)] = []
+        var repliesOfRoot: [Int: [Int]] = [:]
         for index in messages.indices {
             if let root = rootOf[index] {
-                repliesOfRoot[root, default: []].append(messages[index])
+                repliesOfRoot[root, default: []].append(index)
                 if messages.readInPlace(index, { $0.broadcast }) {
                     timeline.append(messages[index])
                     referenceFlags.append(true)
                 }
             } else {
+                drawnInTimeline.append((timeline.count, index))
                 timeline.append(messages[index])
                 referenceFlags.append(false)
             }
         }
+        let roots = repliesOfRoot.keys.sorted()
         let anchors = AnchorTable(messages: messages)
-        var files = [String: String](minimumCapacity: messages.count)
-        var timelineFileOfRoot: [Int: String] = [:]
-        for position in timeline.indices where !referenceFlags[position] {
-            let id = timeline.readInPlace(position) { $0.id }
-            let file = PageFiles.conversation.name(ofPage: position / messagesPerPage)
-            if files[id] == nil { files[id] = file }
-            if let index = indexOfMessage[id], repliesOfRoot[index] != nil { timelineFileOfRoot[index] = file }
-        }
+        // Each message's page file: the timeline's pages first, then each long thread's.
+        let timelinePageCount = (timeline.count + messagesPerPage - 1) / messagesPerPage
+        var fileNames = (0..<max(timelinePageCount, 1)).map(PageFiles.conversation.name(ofPage:))
+        var fileOfMessage = [Int32](repeating: 0, count: messages.count)
+        for (position, index) in drawnInTimeline { fileOfMessage[index] = Int32(position / messagesPerPage) }
         var pageFilesOfRoot: [Int: PageFiles] = [:]
-        for (root, replies) in repliesOfRoot {
+        for root in roots {
+            let replies = repliesOfRoot[root]!
             let pageFiles: PageFiles
             if replies.count <= options.threadInlineLimit {
-                pageFiles = .inline(file: timelineFileOfRoot[root] ?? PageFiles.conversation.name(ofPage: 0))
+                // Drawn under the root, in its file (the root is in the timeline: it is in no thread).
+                let rootFile = fileOfMessage[root]
+                pageFiles = .inline(file: fileNames[Int(rootFile)])
+                for reply in replies { fileOfMessage[reply] = rootFile }
             } else {
                 pageFiles = .thread(stem: "thread-" + anchors.anchor(ids[root]).dropFirst(2))
+                let firstFile = fileNames.count
+                let pageCount = (replies.count + messagesPerPage - 1) / messagesPerPage
+                fileNames += (0..<pageCount).map(pageFiles.name(ofPage:))
+                for (position, reply) in replies.enumerated() {
+                    fileOfMessage[reply] = Int32(firstFile + position / messagesPerPage)
+                }
             }
             pageFilesOfRoot[root] = pageFiles
-            for position in replies.indices {
-                let id = replies.readInPlace(position) { $0.id }
-                // (An inline thread's file is its root's.)
-                if files[id] == nil { files[id] = pageFiles.name(ofPage: position / messagesPerPage) }
-            }
         }
         let participants = Self.participantsByID(conversation.participants)
         let directory = MessageDirectory(
-            messages: messages, indexOfMessage: indexOfMessage, files: files, participants: participants)
-        let pinned = messages.filter(\.pinned).map { message in
-            PinnedMessage(
-                messageID: message.id, fileName: files[message.id] ?? "index.html",
+            messages: messages, indexOfMessage: indexOfMessage, fileNames: fileNames, fileOfMessage: fileOfMessage,
+            participants: participants)
+        let pinned = messages.indices.filter { index in messages.readInPlace(index) { $0.pinned } }.map { index in
+            let message = messages[index]
+            return PinnedMessage(
+                messageID: message.id, fileName: directory.fileName(ofMessageAt: index),
                 senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
         }
 
         let formats = ConversationDateFormats(
             options: options, timeZone: Self.timeZone(named: conversation.timeZone ?? options.timeZone))
+        var whole = conversation
+        whole.messages = messages
+        let summary = Self.summary(whole, participants: participants, formats: formats, messageCount: messages.count)
         var threadsByRoot: [String: ThreadPlan] = [:]
-        for root in repliesOfRoot.keys.sorted() {
-            let replies = repliesOfRoot[root]!
+        for root in roots {
+            let replies = repliesOfRoot[root]!.map { messages[$0] }
             let pageFiles = pageFilesOfRoot[root]!
             var thread = conversation
             thread.messages = replies
@@ -185,7 +196,7 @@ public struct ConversationLayouter: Sendable {
                 thread, globalIndexes: nil, totalMessageCount: nil,
                 extras: PlanExtras(
                     anchors: anchors, pageFiles: pageFiles, directory: directory, threadsByRoot: [:],
-                    referenceFlags: [], pinned: pinned, summary: nil, formats: formats))
+                    referenceFlags: [], pinned: pinned, summary: summary, formats: formats))
             var names: [String] = []
             var seen: Set<String> = []
             for reply in replies {
@@ -198,7 +209,8 @@ public struct ConversationLayouter: Sendable {
             if case .inline = pageFiles { isInline = true } else { isInline = false }
             let summary = ThreadSummary(
                 replyCount: replies.count, replierNames: names,
-                lastReply: plan.summary.lastDate ?? FormattedDate(text: "", iso: ""), isInline: isInline,
+                lastReply: replies.last.map { formats.dayAndTime($0.date) } ?? FormattedDate(text: "", iso: ""),
+                isInline: isInline,
                 firstFile: pageFiles.name(ofPage: 0))
             let rootID = ids[root]
             if threadsByRoot[rootID] == nil {
@@ -207,9 +219,6 @@ public struct ConversationLayouter: Sendable {
         }
         var main = conversation
         main.messages = timeline
-        var whole = conversation
-        whole.messages = messages
-        let summary = Self.summary(whole, participants: participants, formats: formats, messageCount: messages.count)
         return plan(
             main, globalIndexes: nil, totalMessageCount: nil,
             extras: PlanExtras(
@@ -291,10 +300,13 @@ public struct ConversationLayouter: Sendable {
         let totalCount = totalMessageCount ?? count
         let messagesPerPage = pageSize > 0 ? pageSize : max(totalCount, 1)
         let pageCount = max(1, (totalCount + messagesPerPage - 1) / messagesPerPage)
-        // Each page's own count and date range, for the pages whose messages are all here.
+        // Each page's own count and date range, for the pages whose messages are all here. (A
+        // thread drawn in place has no page of its own to head.)
         var pageHeaders = [PageHeader?](repeating: nil, count: pageCount)
         var pageDays = (0..<pageCount).map { $0 < knownPageDays.count ? knownPageDays[$0] : nil }
-        for page in 0..<pageCount {
+        var hasPages = true
+        if case .inline = extras?.pageFiles { hasPages = false }
+        for page in 0..<pageCount where hasPages {
             let bounds = ConversationPlan.localBounds(
                 ofPage: page, messagesPerPage: messagesPerPage, count: count, globalIndexes: globalIndexes)
             let globalCount = min(totalCount, (page + 1) * messagesPerPage) - page * messagesPerPage

@@ -106,7 +106,7 @@ public final class ConversationPlan: Sendable {
 
     /// The page file that holds message `id`, wherever it is drawn (timeline or thread).
     public func fileName(ofMessage id: String) -> String? {
-        if let directory { return directory.files[id] }
+        if let directory { return directory.fileName(ofMessage: id) }
         return pageIndex(ofMessage: id).map(pageFileName)
     }
 
@@ -116,7 +116,9 @@ public final class ConversationPlan: Sendable {
     /// `fileName(ofMessage:)`, no lookup by id when there is no directory (a repeated id keeps
     /// its own page).
     public func fileName(ofMessageAt messageIndex: Int, listedOnPage page: Int) -> String {
-        if let directory, let file = directory.files[conversation.messages.readInPlace(messageIndex) { $0.id }] {
+        if let directory,
+            let file = directory.fileName(ofMessage: conversation.messages.readInPlace(messageIndex) { $0.id })
+        {
             return file
         }
         return pageFileName(page)
@@ -163,7 +165,7 @@ public final class ConversationPlan: Sendable {
         guard isThreadReference(messageIndex), let directory else { return nil }
         let message = conversation.messages[messageIndex]
         return ReplyPreview(
-            messageID: message.id, pageIndex: 0, fileName: directory.files[message.id] ?? pageFileName(0),
+            messageID: message.id, pageIndex: 0, fileName: directory.fileName(ofMessage: message.id) ?? pageFileName(0),
             senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
     }
 
@@ -367,7 +369,7 @@ public final class ConversationPlan: Sendable {
             guard let targetIndex = directory.indexOfMessage[targetID] else { return nil }
             let target = directory.messages[targetIndex]
             return ReplyPreview(
-                messageID: target.id, pageIndex: 0, fileName: directory.files[target.id] ?? pageFileName(0),
+                messageID: target.id, pageIndex: 0, fileName: directory.fileName(ofMessageAt: targetIndex),
                 senderName: directory.senderName(target), excerpt: MessageNotices.excerpt(target))
         }
         guard let targetIndex = indexOfMessage[targetID] else { return nil }

@@ -155,18 +155,31 @@ final class MessageDirectory: Sendable {
     let messages: [Message]
     /// Position in `messages` of every id (the first of a duplicate id).
     let indexOfMessage: [String: Int]
-    /// The page file (inside the conversation's folder) of every id.
-    let files: [String: String]
+    /// The page files messages are drawn in (inside the conversation's folder), each once.
+    let fileNames: [String]
+    /// Per message of `messages`: its page file, as an index in `fileNames`. (A name per
+    /// message would be a string per message; most share a page.)
+    let fileOfMessage: [Int32]
     let participants: [String: Participant]
 
     init(
-        messages: [Message], indexOfMessage: [String: Int], files: [String: String], participants: [String: Participant]
+        messages: [Message], indexOfMessage: [String: Int], fileNames: [String], fileOfMessage: [Int32],
+        participants: [String: Participant]
     ) {
         self.messages = messages
         self.indexOfMessage = indexOfMessage
-        self.files = files
+        self.fileNames = fileNames
+        self.fileOfMessage = fileOfMessage
         self.participants = participants
     }
+
+    /// The page file of the message with `id`, if the conversation has one.
+    func fileName(ofMessage id: String) -> String? {
+        indexOfMessage[id].map(fileName(ofMessageAt:))
+    }
+
+    /// The page file of `messages[index]`.
+    func fileName(ofMessageAt index: Int) -> String { fileNames[Int(fileOfMessage[index])] }
 
     func senderName(_ message: Message) -> String? {
         message.kind.name == .system ? nil : message.sender.map { participants[$0]?.name ?? $0 }

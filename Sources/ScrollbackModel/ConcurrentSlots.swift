@@ -26,6 +26,11 @@ public final class ConcurrentSlots<Value>: @unchecked Sendable {
         lock.withLock { slots[index].take() }
     }
 
+    /// The sum of `measure` over the stored values.
+    public func total(of measure: (Value) -> Int) -> Int {
+        lock.withLock { slots.indices.reduce(0) { sum, index in sum + (slots[index].map(measure) ?? 0) } }
+    }
+
     /// Every slot in index order (`nil`: never stored).
     public func values() -> [Value?] {
         lock.withLock { slots }

@@ -285,4 +285,39 @@ import Testing
         // An unclosed fence: an empty code span, then a backtick as text.
         #expect(text.markdown(mrkdwn: "_it_ ~gone~ :tada: ```never closed") == "_it_ ~~gone~~ 🎉 ``\\`never closed")
     }
+
+    /// Shortcodes are replaced where the name is known, whatever surrounds them; a colon that
+    /// opens nothing (a time, a URL, a name too long or not made of shortcode characters) stays.
+    @Test func shortcodesAreReplacedOnlyWhereKnown() {
+        #expect(SlackText.replacingShortcodes("no colon") == "no colon")
+        #expect(SlackText.replacingShortcodes("at 10:30, https://x.org:8080/a:b") == "at 10:30, https://x.org:8080/a:b")
+        #expect(SlackText.replacingShortcodes(":tada::+1:x:fire:") == "🎉👍x🔥")
+        #expect(SlackText.replacingShortcodes("a:b:tada:") == "a:b🎉")
+        #expect(
+            SlackText.replacingShortcodes(":tádá: :TADA: :: :\(String(repeating: "a", count: 40)):")
+                == ":tádá: :TADA: :: :\(String(repeating: "a", count: 40)):")
+        #expect(SlackText.replacingShortcodes("é:smile:ü") == "é😄ü")
+    }
+
+    /// Escaping for Markdown works on bytes: every special ASCII character is escaped, wherever
+    /// it stands (before a combining mark too), and other text is left as it is.
+    @Test func markdownEscapingIsPerByte() {
+        #expect(ChatMarkup.escapeMarkdown("plain café 🎉") == "plain café 🎉")
+        #expect(
+            ChatMarkup.escapeMarkdown("a*b_c~d`e#f|g[h]i\\j<k&l") == "a\\*b\\_c\\~d\\`e\\#f\\|g\\[h\\]i\\\\j\\<k\\&l")
+        #expect(ChatMarkup.escapeMarkdown("<\u{301}x") == "\\<\u{301}x")
+    }
+
+    /// Code blocks and spans keep their text; only line breaks around a block are trimmed, by
+    /// Foundation's rules (`trimmingCharacters(in: .newlines)`), also for Unicode line breaks.
+    @Test func codeKeepsItsText() {
+        for code in ["x", "\nx\r\n", "\n\n", "", "\u{2028}x\n", "é\n", "\n 𝑥 \n\u{85}", "a\nb"] {
+            #expect(ChatMarkup.trimmingNewlines(code) == code.trimmingCharacters(in: .newlines))
+        }
+        #expect(ChatMarkup.codeSpan("a\nb") == "`a b`")
+        #expect(ChatMarkup.codeBlock("\nlet x = 1\n") == "\n```\nlet x = 1\n```\n")
+        for text in ["x", " x ", "\tx", "\u{3000}x", "x\u{A0}", "", "  ", "🎉 "] {
+            #expect(SlackConversationReader.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces))
+        }
+    }
 }

@@ -97,6 +97,30 @@ enum ChatMarkup {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` with every character Markdown or HTML would interpret escaped (all of them ASCII:
+    /// the text is escaped byte by byte, and left as it is when it holds none).
+    static func escapeMarkdown(_ text: String) -> String {
+        guard text.utf8.contains(where: isEscaped) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if isEscaped(byte) { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `escapeMarkdown` escapes `byte`.
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"), UInt8(ascii: "#"),
+            UInt8(ascii: "|"):
+            true
+        default: false
+        }
+    }
+
     static let asciiPunctuation = Set("!\"#%&'()*,-./:;?@[\\]_{}".utf8)
 
     static func isShortcodeScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -114,7 +138,21 @@ enum ChatMarkup {
         }
         let fence = String(repeating: "`", count: longest + 1)
         let pad = code.hasPrefix("`") || code.hasSuffix("`") || longest > 0 ? " " : ""
-        return fence + pad + code.replacingOccurrences(of: "\n", with: " ") + pad + fence
+        let oneLine =
+            code.utf8.contains(UInt8(ascii: "\n")) ? code.replacingOccurrences(of: "\n", with: " ") : code
+        return fence + pad + oneLine + pad + fence
+    }
+
+    /// `text.trimmingCharacters(in: .newlines)`: ASCII line breaks are trimmed here; Foundation
+    /// is asked only when the text starts or ends with another character (U+0085, U+2028…).
+    static func trimmingNewlines(_ text: String) -> String {
+        let utf8 = text.utf8
+        let isLineBreak = { (byte: UInt8) in (UInt8(ascii: "\n")...UInt8(ascii: "\r")).contains(byte) }
+        guard let first = utf8.firstIndex(where: { !isLineBreak($0) }),
+            let last = utf8.lastIndex(where: { !isLineBreak($0) })
+        else { return "" }
+        guard utf8[first] < 0x80, utf8[last] < 0x80 else { return text.trimmingCharacters(in: .newlines) }
+        return first == utf8.startIndex && last == utf8.index(before: utf8.endIndex) ? text : String(text[first...last])
     }
 
     /// A fenced code block holding `code` as it is.
@@ -126,6 +164,6 @@ enum ChatMarkup {
             longest = max(longest, run)
         }
         let fence = String(repeating: "`", count: longest + 1)
-        return "\n" + fence + "\n" + code.trimmingCharacters(in: .newlines) + "\n" + fence + "\n"
+        return "\n" + fence + "\n" + trimmingNewlines(code) + "\n" + fence + "\n"
     }
 }

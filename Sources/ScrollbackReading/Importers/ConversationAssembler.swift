@@ -123,6 +123,12 @@ public struct ConversationAssembler {
         messages.append(message)
     }
 
+    /// Makes room for `count` more messages (an importer that knows how many saves the regrowing).
+    public mutating func reserveCapacity(_ count: Int) {
+        messages.reserveCapacity(messages.count + count)
+        usedIDs.reserveCapacity(usedIDs.count + count)
+    }
+
     /// Counts `count` messages of the export that are left out on purpose (hidden system prompts).
     public mutating func leaveOut(_ count: Int = 1) {
         messagesIn += count

@@ -354,6 +354,8 @@ struct JSONStreamedObject {
     /// Members whose names are not among the slots, with where their keys start: reported as
     /// unknown fields (rare, so a `String` each costs nothing in the common case).
     var otherKeys: [JSONMember] = []
+    /// Whether any slot of `dates` is set (most objects have no date slot to empty).
+    var holdsDates = false
 
     init(slotCount: Int) {
         values = Array(repeating: nil, count: slotCount)
@@ -368,8 +370,11 @@ struct JSONStreamedObject {
         values.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices where slots[index] != nil { slots[index] = nil }
         }
-        dates.withUnsafeMutableBufferPointer { slots in
-            for index in slots.indices { slots[index] = nil }
+        if holdsDates {
+            dates.withUnsafeMutableBufferPointer { slots in
+                for index in slots.indices { slots[index] = nil }
+            }
+            holdsDates = false
         }
     }
 }
@@ -564,6 +569,12 @@ private struct JSONScanner {
                 position += 1
                 line += 1
                 lineStart = position
+                // Indentation, eight spaces at a time (exports are pretty-printed).
+                while position + 8 <= end,
+                    UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+                {
+                    position += 8
+                }
             } else {
                 return
             }
@@ -783,6 +794,7 @@ private struct JSONScanner {
                 {
                     streamedObject.values[slot] = JSONNode(.string(""), line: line, column: column)
                     streamedObject.dates[slot] = date
+                    streamedObject.holdsDates = true
                 } else {
                     let value = JSONNode(.string(try parseString()), line: line, column: column)
                     if let slot, streamedObject.values[slot] == nil { streamedObject.values[slot] = value }

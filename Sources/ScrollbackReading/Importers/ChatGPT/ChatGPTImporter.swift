@@ -132,7 +132,7 @@ public enum ChatGPTImporter: ExportImporter {
                         let type = part["content_type"]?.string ?? "attachment"
                         let pointer = part["asset_pointer"]?.string ?? ""
                         pieces.append(
-                            "📎 " + SlackText.escapeMarkdown(type + (pointer.isEmpty ? "" : ": " + pointer))
+                            "📎 " + ChatMarkup.escapeMarkdown(type + (pointer.isEmpty ? "" : ": " + pointer))
                                 + " (not in this export)")
                         diagnostics.append(.warning(.missingMediaFile(pointer.isEmpty ? type : pointer), at: location))
                     }
@@ -144,7 +144,7 @@ public enum ChatGPTImporter: ExportImporter {
                 markdown = "```" + (language == "unknown" ? "" : language) + "\n" + code + "\n```"
             default:
                 let text = content?["text"]?.string ?? content?["result"]?.string ?? textParts.joined(separator: "\n\n")
-                markdown = "*Unsupported content (\(SlackText.escapeMarkdown(contentType)))*"
+                markdown = "*Unsupported content (\(ChatMarkup.escapeMarkdown(contentType)))*"
                 if !text.isEmpty { markdown += "\n\n```\n" + text + "\n```" }
                 diagnostics.append(
                     .warning(

@@ -267,16 +267,16 @@ public enum DiscordImporter: ExportImporter {
             case .local(let asset):
                 if ["png", "jpg", "jpeg", "gif", "webp"].contains((name as NSString).pathExtension.lowercased()) {
                     markdown +=
-                        "\n\n![" + SlackText.escapeMarkdown(name) + "](<" + localPath(attachment["url"]?.string ?? "")
+                        "\n\n![" + ChatMarkup.escapeMarkdown(name) + "](<" + localPath(attachment["url"]?.string ?? "")
                         + ">)"
                 } else {
-                    markdown += "\n\n📎 [" + SlackText.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
+                    markdown += "\n\n📎 [" + ChatMarkup.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
                 }
-            default: markdown += "\n\n📎 " + SlackText.escapeMarkdown(name) + " (file not in this export)"
+            default: markdown += "\n\n📎 " + ChatMarkup.escapeMarkdown(name) + " (file not in this export)"
             }
         }
         for sticker in stickers {
-            markdown += "\n\nSticker: " + SlackText.escapeMarkdown(sticker["name"]?.string ?? "sticker")
+            markdown += "\n\nSticker: " + ChatMarkup.escapeMarkdown(sticker["name"]?.string ?? "sticker")
         }
         if let embed, let url = embed["url"]?.string {
             var link = LinkItem(url: url, title: embed["title"]?.string, teaser: embed["description"]?.string)

@@ -228,8 +228,13 @@ struct SlackConversationReader {
 
         mutating func report(_ diagnostic: Diagnostic) { diagnostics.append((messages.count, diagnostic)) }
 
+        /// The id `name(_:_:)` was last asked for: senders come in runs, and a repeat needs no hash.
+        var lastNamed: String?
+
         /// Names `id` unless this day already did (then it is known by the time this message is added).
         mutating func name(_ id: String, _ name: @autoclosure () -> String) {
+            guard id != lastNamed else { return }
+            lastNamed = id
             guard named.insert(id).inserted else { return }
             participants.append(ParticipantNamed(participant: Participant(id: id, name: name())))
         }
@@ -262,20 +267,28 @@ struct SlackConversationReader {
         Parallel.forEach(days.count, jobs: context.jobs) { index in
             decoded.store(decode(day: days[index], in: paths, text: text), at: index)
         }
+        assembler.reserveCapacity(decoded.total { $0.messages.count })
         for index in days.indices {
             // Taken from its slot: its messages move on to the assembler.
-            let day = decoded.take(index) ?? DecodedDay()
+            var day = decoded.take(index) ?? DecodedDay()
             for named in day.participants
             where named.renames || !assembler.hasParticipant(named.participant.id) {
                 assembler.addParticipant(named.participant)
             }
+            // Moved out one by one (`popLast` from the reversed list), not copied: a copy retains
+            // and releases everything a message holds.
+            var messages: [Message] = []
+            swap(&messages, &day.messages)
+            messages.reverse()
             var next = 0
-            for (index, message) in day.messages.enumerated() {
-                while next < day.diagnostics.count, day.diagnostics[next].messagesBefore <= index {
+            var position = 0
+            while let message = messages.popLast() {
+                while next < day.diagnostics.count, day.diagnostics[next].messagesBefore <= position {
                     assembler.report(day.diagnostics[next].diagnostic)
                     next += 1
                 }
                 assembler.append(message)
+                position += 1
             }
             for remaining in day.diagnostics[next...] { assembler.report(remaining.diagnostic) }
         }
@@ -393,7 +406,7 @@ struct SlackConversationReader {
             if let plain, !plain.isEmpty, node[.files] == nil, node[.attachments] == nil {
                 // Emoji hold no ASCII but spaces: a cheap test before the per-character one.
                 if !plain.utf8.contains(where: { $0 < 0x80 && $0 != 0x20 }),
-                    case let trimmed = plain.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty,
+                    case let trimmed = Self.trimmingSpaces(plain), !trimmed.isEmpty,
                     trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) })
                 {
                     message.kind = .emoji(trimmed)
@@ -402,7 +415,7 @@ struct SlackConversationReader {
                 }
             } else {
                 // Plain text is already Markdown once escaped (and needs no mrkdwn conversion).
-                let raw = plain.map(SlackText.escapeMarkdown) ?? markdown()
+                let raw = plain.map(ChatMarkup.escapeMarkdown) ?? markdown()
                 message.kind = body(
                     node, markdown: subtype == "me_message" ? "_" + raw + "_" : raw, plain: plain, file: file,
                     location: location, diagnostics: &diagnostics)
@@ -421,6 +434,15 @@ struct SlackConversationReader {
         day.messages.append(message)
     }
 
+    /// `text.trimmingCharacters(in: .whitespaces)`; without Foundation's work when the text
+    /// neither starts nor ends with a space.
+    static func trimmingSpaces(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+            CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last)
+        else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     /// `user_profile.display_name` of a message (its bytes, already checked): only asked for a
     /// sender that `users.json` does not name, once per day file, so the profile Slack repeats
     /// on every message is otherwise never built.
@@ -435,7 +457,10 @@ struct SlackConversationReader {
         diagnostics: inout [Diagnostic]
     ) -> MessageKind {
         let files = node[.files]?.elements ?? []
-        let hasText = markdown.unicodeScalars.contains { !$0.properties.isWhitespace }
+        // (A printable ASCII byte answers at once; only other text asks Unicode's properties.)
+        let hasText =
+            markdown.utf8.contains { $0 > 0x20 && $0 < 0x80 }
+            || markdown.unicodeScalars.contains { !$0.properties.isWhitespace }
         if files.count == 1 {
             // One file is its card (or image), as Slack shows it; the text sent with it is the
             // caption, as plain text (as a link preview's text is).
@@ -454,9 +479,9 @@ struct SlackConversationReader {
             let source = fileSource(item, location: location, diagnostics: &diagnostics)
             switch source {
             case .local(let asset):
-                lines += "\n\n📎 [" + SlackText.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
+                lines += "\n\n📎 [" + ChatMarkup.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
             default:
-                lines += "\n\n📎 " + SlackText.escapeMarkdown(name) + " (file not in this export)"
+                lines += "\n\n📎 " + ChatMarkup.escapeMarkdown(name) + " (file not in this export)"
             }
         }
         if files.isEmpty, let attachment = node[.attachments]?.elements?.first,
@@ -482,7 +507,7 @@ struct SlackConversationReader {
                     attachment["fallback"]?.string,
                 ]
                 .compactMap { $0 }.filter { !$0.isEmpty }
-                if let first = parts.first { lines += "\n\n> " + SlackText.escapeMarkdown(first) }
+                if let first = parts.first { lines += "\n\n> " + ChatMarkup.escapeMarkdown(first) }
             }
         }
         let rich = context.richText(markdown: lines, relativeTo: file, at: location, diagnostics: &diagnostics)

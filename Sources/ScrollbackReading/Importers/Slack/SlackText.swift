@@ -30,19 +30,6 @@ struct SlackText {
         return shortcodes[base]
     }
 
-    /// `text` with every character Markdown or HTML would interpret escaped.
-    static func escapeMarkdown(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "\\", "<", "&", "[", "]", "*", "_", "~", "`", "#", "|": out += "\\" + String(character)
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     /// Decodes the three entities Slack escapes in text.
     /// One pass over the bytes: the three never overlap, and what a replacement writes is never
     /// read again, so this is the same as replacing `&lt;`, then `&gt;`, then `&amp;`.
@@ -137,7 +124,9 @@ struct SlackText {
     /// in Slack). `nil` when it does hold formatting: then it goes through `markdown(mrkdwn:)`
     /// and cmark-gfm. Most chat messages are plain, and they need no Markdown parse.
     func plainText(ifSimple mrkdwn: String) -> String? {
-        var hasReferenceEntityOrShortcode = false
+        var hasReferenceOrEntity = false
+        // Fewer than two colons: no `:shortcode:` to replace.
+        var colonCount = 0
         var text = mrkdwn
         let hasFormatting = text.withUTF8 { bytes in
             var index = 0
@@ -152,13 +141,14 @@ struct SlackText {
                 switch byte {
                 case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"): return true
                 case UInt8(ascii: ":"):
-                    hasReferenceEntityOrShortcode = true
+                    colonCount += 1
                     // `:open_mouth:`: its underscores are no emphasis.
                     if let end = Self.shortcodeEnd(bytes, colon: index) {
+                        colonCount += 1
                         index = end
                         continue
                     }
-                case UInt8(ascii: "<"), UInt8(ascii: "&"): hasReferenceEntityOrShortcode = true
+                case UInt8(ascii: "<"), UInt8(ascii: "&"): hasReferenceOrEntity = true
                 default: break
                 }
                 index += 1
@@ -167,7 +157,7 @@ struct SlackText {
         }
         if hasFormatting { return nil }
         // Most messages: text as it is.
-        guard hasReferenceEntityOrShortcode else { return mrkdwn }
+        guard hasReferenceOrEntity else { return colonCount < 2 ? mrkdwn : Self.replacingShortcodes(mrkdwn) }
         var out = ""
         var rest = Substring(mrkdwn)
         while let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")) {
@@ -192,18 +182,15 @@ struct SlackText {
     /// ASCII letters, digits, `+`, `-` and `_`, each `_` between two letters or digits: such an
     /// underscore is inside a word, never emphasis (`ChatMarkup.emphasis` keeps it as text).
     static func shortcodeEnd(_ bytes: UnsafeBufferPointer<UInt8>, colon: Int) -> Int? {
-        func isAlphanumeric(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
         var index = colon + 1
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ":") { return index > colon + 1 ? index + 1 : nil }
             if byte == UInt8(ascii: "_") {
-                guard index + 1 < bytes.count, isAlphanumeric(bytes[index - 1]), isAlphanumeric(bytes[index + 1])
+                guard index + 1 < bytes.count, isASCIIAlphanumeric(bytes[index - 1]),
+                    isASCIIAlphanumeric(bytes[index + 1])
                 else { return nil }
-            } else if !(isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) {
+            } else if !(isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) {
                 return nil
             }
             index += 1
@@ -218,24 +205,45 @@ struct SlackText {
     static func replacingShortcodes(_ text: String) -> String {
         let colon = UInt8(ascii: ":")
         guard text.utf8.contains(colon) else { return text }
-        // Over the bytes: `:` is ASCII, and what lies between two of them is copied or replaced whole.
-        let bytes = Array(text.utf8)
+        // Over the bytes: `:` is ASCII, and what lies between two of them is copied or replaced
+        // whole. Known names are short ASCII: anything else between two colons is no shortcode,
+        // and needs no `String` to find that out.
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == colon, let end = bytes[(index + 1)...].firstIndex(of: colon), end > index + 1 {
-                let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-                if name.unicodeScalars.allSatisfy(ChatMarkup.isShortcodeScalar), let found = emoji(name) {
+        var copied = 0
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == colon, let end = bytes[(index + 1)...].firstIndex(of: colon),
+                    (2...longestShortcode + 1).contains(end - index),
+                    bytes[(index + 1)..<end].allSatisfy(isShortcodeByte),
+                    let found = emoji(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+                {
+                    out.append(contentsOf: bytes[copied..<index])
                     out.append(contentsOf: found.utf8)
                     index = end + 1
+                    copied = index
                     continue
                 }
+                index += 1
             }
-            out.append(bytes[index])
-            index += 1
+            if copied > 0 { out.append(contentsOf: bytes[copied...]) }
         }
-        return String(decoding: out, as: UTF8.self)
+        return copied > 0 ? String(decoding: out, as: UTF8.self) : text
+    }
+
+    /// The longest name in `shortcodes`.
+    static let longestShortcode = shortcodes.keys.map(\.utf8.count).max() ?? 0
+
+    /// A byte a shortcode name may hold (`ChatMarkup.isShortcodeScalar`, for ASCII).
+    static func isShortcodeByte(_ byte: UInt8) -> Bool {
+        isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+
+    /// An ASCII letter or digit.
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// What a `<…>` reference shows and, for links, where it goes.
@@ -271,9 +279,9 @@ struct SlackText {
             let (label, url) = reference(rest[rest.utf8.index(after: open)..<close])
             if let url, url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("mailto:") {
                 let target = url.utf8.contains(UInt8(ascii: ">")) ? url.replacingOccurrences(of: ">", with: "%3E") : url
-                out += "[" + Self.escapeMarkdown(label) + "](<" + target + ">)"
+                out += "[" + ChatMarkup.escapeMarkdown(label) + "](<" + target + ">)"
             } else {
-                out += Self.escapeMarkdown(label)
+                out += ChatMarkup.escapeMarkdown(label)
             }
             rest = rest[rest.utf8.index(after: close)...]
         }
@@ -326,23 +334,23 @@ struct SlackText {
             let text = element["text"]?.string ?? ""
             let style = element["style"]
             if style?["code"]?.bool == true { return "`" + text + "`" }
-            var out = Self.escapeMarkdown(text).replacingOccurrences(of: "\n", with: "  \n")
+            var out = ChatMarkup.escapeMarkdown(text).replacingOccurrences(of: "\n", with: "  \n")
             if style?["bold"]?.bool == true { out = "**" + out + "**" }
             if style?["italic"]?.bool == true { out = "_" + out + "_" }
             if style?["strike"]?.bool == true { out = "~~" + out + "~~" }
             return out
         case "link":
             guard let url = element["url"]?.string else { return "" }
-            return "[" + Self.escapeMarkdown(element["text"]?.string ?? url) + "](<" + url + ">)"
+            return "[" + ChatMarkup.escapeMarkdown(element["text"]?.string ?? url) + "](<" + url + ">)"
         case "user":
             let id = element["user_id"]?.string ?? ""
-            return Self.escapeMarkdown("@" + (users[id] ?? id))
-        case "channel": return Self.escapeMarkdown("#" + (element["channel_id"]?.string ?? ""))
+            return ChatMarkup.escapeMarkdown("@" + (users[id] ?? id))
+        case "channel": return ChatMarkup.escapeMarkdown("#" + (element["channel_id"]?.string ?? ""))
         case "broadcast": return "@" + (element["range"]?.string ?? "here")
         case "emoji":
             let name = element["name"]?.string ?? ""
             return element["unicode"]?.string.flatMap(Self.unicodeEmoji) ?? Self.emoji(name) ?? ":" + name + ":"
-        default: return Self.escapeMarkdown(element["text"]?.string ?? "")
+        default: return ChatMarkup.escapeMarkdown(element["text"]?.string ?? "")
         }
     }
 
