@@ -88,6 +88,8 @@ public struct ConversationLayouter: Sendable {
         var anchors: AnchorTable
         var pageFiles: PageFiles
         var directory: MessageDirectory
+        /// Where each message of the list is in `directory.messages`.
+        var directoryIndexes: [Int32]
         var threadsByRoot: [String: ThreadPlan]
         var referenceFlags: [Bool]
         var pinned: [PinnedMessage]
@@ -124,6 +126,7 @@ public struct ConversationLayouter: Sendable {
         let messagesPerPage = pageSize > 0 ? pageSize : max(messages.count, 1)
         // The timeline: messages in no thread, orphans, and broadcast replies as references.
         var timeline: [Message] = []
+        var timelineIndexes: [Int32] = []
         var referenceFlags: [Bool] = []
         // Per timeline position that draws its message (not a reference): the message's index.
         var drawnInTimeline: [(position: Int, index: Int)] = []
@@ -133,11 +136,13 @@ public struct ConversationLayouter: Sendable {
                 repliesOfRoot[root, default: []].append(index)
                 if messages.readInPlace(index, { $0.broadcast }) {
                     timeline.append(messages[index])
+                    timelineIndexes.append(Int32(index))
                     referenceFlags.append(true)
                 }
             } else {
                 drawnInTimeline.append((timeline.count, index))
                 timeline.append(messages[index])
+                timelineIndexes.append(Int32(index))
                 referenceFlags.append(false)
             }
         }
@@ -186,7 +191,8 @@ public struct ConversationLayouter: Sendable {
         let summary = Self.summary(whole, participants: participants, formats: formats, messageCount: messages.count)
         var threadsByRoot: [String: ThreadPlan] = [:]
         for root in roots {
-            let replies = repliesOfRoot[root]!.map { messages[$0] }
+            let replyIndexes = repliesOfRoot[root]!
+            let replies = replyIndexes.map { messages[$0] }
             let pageFiles = pageFilesOfRoot[root]!
             var thread = conversation
             thread.messages = replies
@@ -195,7 +201,8 @@ public struct ConversationLayouter: Sendable {
             let plan = layouter.plan(
                 thread, globalIndexes: nil, totalMessageCount: nil,
                 extras: PlanExtras(
-                    anchors: anchors, pageFiles: pageFiles, directory: directory, threadsByRoot: [:],
+                    anchors: anchors, pageFiles: pageFiles, directory: directory,
+                    directoryIndexes: replyIndexes.map(Int32.init), threadsByRoot: [:],
                     referenceFlags: [], pinned: pinned, summary: summary, formats: formats))
             var names: [String] = []
             var seen: Set<String> = []
@@ -222,7 +229,8 @@ public struct ConversationLayouter: Sendable {
         return plan(
             main, globalIndexes: nil, totalMessageCount: nil,
             extras: PlanExtras(
-                anchors: anchors, pageFiles: .conversation, directory: directory, threadsByRoot: threadsByRoot,
+                anchors: anchors, pageFiles: .conversation, directory: directory, directoryIndexes: timelineIndexes,
+                threadsByRoot: threadsByRoot,
                 referenceFlags: referenceFlags, pinned: pinned, summary: summary, formats: formats))
     }
 
@@ -327,7 +335,8 @@ public struct ConversationLayouter: Sendable {
             editedTimes: editedTimes, isoOutsideYears1To9999: isoOutsideYears1To9999,
             globalIndexes: globalIndexes, totalMessageCount: totalCount, pageHeaders: pageHeaders, pageDays: pageDays,
             anchors: extras?.anchors ?? AnchorTable(messages: messages), pageFiles: extras?.pageFiles ?? .conversation,
-            directory: extras?.directory, threadsByRoot: extras?.threadsByRoot ?? [:],
+            directory: extras?.directory, directoryIndexes: extras?.directoryIndexes ?? [],
+            threadsByRoot: extras?.threadsByRoot ?? [:],
             referenceFlags: extras?.referenceFlags ?? [], pinned: extras?.pinned ?? [])
     }
 

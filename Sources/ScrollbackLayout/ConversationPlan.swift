@@ -54,6 +54,8 @@ public final class ConversationPlan: Sendable {
     public let pageFiles: PageFiles
     /// Every message of the conversation with its page file, when it has threads or pins.
     let directory: MessageDirectory?
+    /// With a directory: where each of this list's messages is in `directory.messages`.
+    let directoryIndexes: [Int32]
     /// The threads whose roots are in this list, by root id.
     let threadsByRoot: [String: ThreadPlan]
     /// Per message: whether it is a broadcast reply's reference in the main timeline (its
@@ -70,8 +72,8 @@ public final class ConversationPlan: Sendable {
         editedTimes: [Int: FormattedDate], isoOutsideYears1To9999: [Int: String], globalIndexes: [Int]?,
         totalMessageCount: Int, pageHeaders: [PageHeader?], pageDays: [PageDays?], anchors: AnchorTable,
         pageFiles: PageFiles,
-        directory: MessageDirectory?, threadsByRoot: [String: ThreadPlan], referenceFlags: [Bool],
-        pinned: [PinnedMessage]
+        directory: MessageDirectory?, directoryIndexes: [Int32], threadsByRoot: [String: ThreadPlan],
+        referenceFlags: [Bool], pinned: [PinnedMessage]
     ) {
         self.conversation = conversation
         self.options = options
@@ -96,6 +98,7 @@ public final class ConversationPlan: Sendable {
         self.directory = directory
         self.threadsByRoot = threadsByRoot
         self.referenceFlags = referenceFlags
+        self.directoryIndexes = directoryIndexes
         self.pinned = pinned
     }
 
@@ -113,15 +116,10 @@ public final class ConversationPlan: Sendable {
     /// The file that draws `conversation.messages[messageIndex]`, listed on page `page` of this
     /// list: where the conversation's directory puts it when it keeps one (threads, pins: a
     /// message may be drawn off the page that lists it), else that page's file. Unlike
-    /// `fileName(ofMessage:)`, no lookup by id when there is no directory (a repeated id keeps
-    /// its own page).
+    /// `fileName(ofMessage:)`, no lookup by id (a repeated id keeps its own page).
     public func fileName(ofMessageAt messageIndex: Int, listedOnPage page: Int) -> String {
-        if let directory,
-            let file = directory.fileName(ofMessage: conversation.messages.readInPlace(messageIndex) { $0.id })
-        {
-            return file
-        }
-        return pageFileName(page)
+        guard let directory else { return pageFileName(page) }
+        return directory.fileName(ofMessageAt: Int(directoryIndexes[messageIndex]))
     }
 
     /// The thread whose root is `conversation.messages[messageIndex]`, if it has replies.
@@ -165,7 +163,8 @@ public final class ConversationPlan: Sendable {
         guard isThreadReference(messageIndex), let directory else { return nil }
         let message = conversation.messages[messageIndex]
         return ReplyPreview(
-            messageID: message.id, pageIndex: 0, fileName: directory.fileName(ofMessage: message.id) ?? pageFileName(0),
+            messageID: message.id, pageIndex: 0,
+            fileName: directory.fileName(ofMessageAt: Int(directoryIndexes[messageIndex])),
             senderName: directory.senderName(message), excerpt: MessageNotices.excerpt(message))
     }
 

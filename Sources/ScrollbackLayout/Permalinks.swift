@@ -16,18 +16,26 @@ public enum Slug {
 
     /// Appends the slug of `text` to `output` (`make` without the `String`).
     static func append(_ text: String, to output: inout [UInt8]) {
-        let start = output.count
+        forEachByte(ofSlugOf: text) { output.append($0) }
+    }
+
+    /// Hands out the bytes of `text`'s slug, in order: never more than `text` has.
+    @inline(__always)
+    static func forEachByte(ofSlugOf text: String, _ emit: (UInt8) -> Void) {
         var pendingDash = false
+        var emitted = false
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                if pendingDash, output.count > start { output.append(UInt8(ascii: "-")) }
+                if pendingDash, emitted { emit(UInt8(ascii: "-")) }
                 pendingDash = false
-                output.append(byte)
+                emitted = true
+                emit(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if pendingDash, output.count > start { output.append(UInt8(ascii: "-")) }
+                if pendingDash, emitted { emit(UInt8(ascii: "-")) }
                 pendingDash = false
-                output.append(byte + 32)
+                emitted = true
+                emit(byte + 32)
             default:
                 pendingDash = true
             }
@@ -115,7 +123,17 @@ public struct AnchorTable: Sendable {
     public func anchor(_ id: String) -> String {
         guard slugsIDs else { return "m-" + id }  // no hashing in the common case
         if !renamed.isEmpty, let anchor = renamed[id] { return "m-" + anchor }
-        return "m-" + Slug.make(id)
+        // Written straight into the string: one allocation per anchor, which rows ask for often.
+        return String(unsafeUninitializedCapacity: id.utf8.count + 2) { buffer in
+            buffer[0] = UInt8(ascii: "m")
+            buffer[1] = UInt8(ascii: "-")
+            var count = 2
+            Slug.forEachByte(ofSlugOf: id) { byte in
+                buffer[count] = byte
+                count += 1
+            }
+            return count
+        }
     }
 }
 
