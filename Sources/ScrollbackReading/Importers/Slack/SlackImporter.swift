@@ -270,25 +270,18 @@ struct SlackConversationReader {
         assembler.reserveCapacity(decoded.total { $0.messages.count })
         for index in days.indices {
             // Taken from its slot: its messages move on to the assembler.
-            var day = decoded.take(index) ?? DecodedDay()
+            let day = decoded.take(index) ?? DecodedDay()
             for named in day.participants
             where named.renames || !assembler.hasParticipant(named.participant.id) {
                 assembler.addParticipant(named.participant)
             }
-            // Moved out one by one (`popLast` from the reversed list), not copied: a copy retains
-            // and releases everything a message holds.
-            var messages: [Message] = []
-            swap(&messages, &day.messages)
-            messages.reverse()
             var next = 0
-            var position = 0
-            while let message = messages.popLast() {
+            for (position, message) in day.messages.enumerated() {
                 while next < day.diagnostics.count, day.diagnostics[next].messagesBefore <= position {
                     assembler.report(day.diagnostics[next].diagnostic)
                     next += 1
                 }
                 assembler.append(message)
-                position += 1
             }
             for remaining in day.diagnostics[next...] { assembler.report(remaining.diagnostic) }
         }
