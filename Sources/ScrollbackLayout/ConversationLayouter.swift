@@ -128,8 +128,6 @@ public struct ConversationLayouter: Sendable {
         var timeline: [Message] = []
         var timelineIndexes: [Int32] = []
         var referenceFlags: [Bool] = []
-        // Per timeline position that draws its message (not a reference): the message's index.
-        var drawnInTimeline: [(position: Int, index: Int)] = []
         var repliesOfRoot: [Int: [Int]] = [:]
         for index in messages.indices {
             if let root = rootOf[index] {
@@ -140,7 +138,6 @@ public struct ConversationLayouter: Sendable {
                     referenceFlags.append(true)
                 }
             } else {
-                drawnInTimeline.append((timeline.count, index))
                 timeline.append(messages[index])
                 timelineIndexes.append(Int32(index))
                 referenceFlags.append(false)
@@ -152,7 +149,10 @@ public struct ConversationLayouter: Sendable {
         let timelinePageCount = (timeline.count + messagesPerPage - 1) / messagesPerPage
         var fileNames = (0..<max(timelinePageCount, 1)).map(PageFiles.conversation.name(ofPage:))
         var fileOfMessage = [Int32](repeating: 0, count: messages.count)
-        for (position, index) in drawnInTimeline { fileOfMessage[index] = Int32(position / messagesPerPage) }
+        // (A reference's message is drawn in its thread, below.)
+        for position in timeline.indices where !referenceFlags[position] {
+            fileOfMessage[Int(timelineIndexes[position])] = Int32(position / messagesPerPage)
+        }
         var pageFilesOfRoot: [Int: PageFiles] = [:]
         for root in roots {
             let replies = repliesOfRoot[root]!
@@ -197,7 +197,7 @@ public struct ConversationLayouter: Sendable {
             var thread = conversation
             thread.messages = replies
             var layouter = self
-            if case .inline = pageFiles { layouter.pageSize = 0 }
+            if pageFiles.isInline { layouter.pageSize = 0 }
             let plan = layouter.plan(
                 thread, globalIndexes: nil, totalMessageCount: nil,
                 extras: PlanExtras(
@@ -212,12 +212,10 @@ public struct ConversationLayouter: Sendable {
                 }
                 names.append(participants[sender]?.name ?? sender)
             }
-            let isInline: Bool
-            if case .inline = pageFiles { isInline = true } else { isInline = false }
             let summary = ThreadSummary(
                 replyCount: replies.count, replierNames: names,
                 lastReply: replies.last.map { formats.dayAndTime($0.date) } ?? FormattedDate(text: "", iso: ""),
-                isInline: isInline,
+                isInline: pageFiles.isInline,
                 firstFile: pageFiles.name(ofPage: 0))
             let rootID = ids[root]
             if threadsByRoot[rootID] == nil {
@@ -312,9 +310,7 @@ public struct ConversationLayouter: Sendable {
         // thread drawn in place has no page of its own to head.)
         var pageHeaders = [PageHeader?](repeating: nil, count: pageCount)
         var pageDays = (0..<pageCount).map { $0 < knownPageDays.count ? knownPageDays[$0] : nil }
-        var hasPages = true
-        if case .inline = extras?.pageFiles { hasPages = false }
-        for page in 0..<pageCount where hasPages {
+        for page in 0..<pageCount where extras?.pageFiles.isInline != true {
             let bounds = ConversationPlan.localBounds(
                 ofPage: page, messagesPerPage: messagesPerPage, count: count, globalIndexes: globalIndexes)
             let globalCount = min(totalCount, (page + 1) * messagesPerPage) - page * messagesPerPage

@@ -146,6 +146,11 @@ public enum PageFiles: Sendable, Hashable {
     /// A short thread, drawn in place under its root, in the root's page file.
     case inline(file: String)
 
+    /// Whether these are no pages of their own (a thread drawn under its root).
+    public var isInline: Bool {
+        if case .inline = self { true } else { false }
+    }
+
     /// The file name of page `index` (0-based).
     public func name(ofPage index: Int) -> String {
         switch self {

@@ -312,12 +312,12 @@ import Testing
     /// Foundation's rules (`trimmingCharacters(in: .newlines)`), also for Unicode line breaks.
     @Test func codeKeepsItsText() {
         for code in ["x", "\nx\r\n", "\n\n", "", "\u{2028}x\n", "é\n", "\n 𝑥 \n\u{85}", "a\nb"] {
-            #expect(ChatMarkup.trimmingNewlines(code) == code.trimmingCharacters(in: .newlines))
+            #expect(ChatMarkup.trimming(code, in: .newlines) == code.trimmingCharacters(in: .newlines))
         }
         #expect(ChatMarkup.codeSpan("a\nb") == "`a b`")
         #expect(ChatMarkup.codeBlock("\nlet x = 1\n") == "\n```\nlet x = 1\n```\n")
         for text in ["x", " x ", "\tx", "\u{3000}x", "x\u{A0}", "", "  ", "🎉 "] {
-            #expect(SlackConversationReader.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces))
+            #expect(ChatMarkup.trimming(text, in: .whitespaces) == text.trimmingCharacters(in: .whitespaces))
         }
     }
 }

@@ -71,13 +71,9 @@ enum ChatMarkup {
                     out.append(byte)
                 }
             case UInt8(ascii: ":") where emoji != nil:
-                var end = index + 1
-                while let next = scalar(at: end), next != ":", isShortcodeScalar(next) { end += next.utf8.count }
-                if end < bytes.count, end > index + 1, bytes[end] == UInt8(ascii: ":"),
-                    let found = emoji?(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
-                {
+                if let (found, closingColon) = shortcode(atColon: index, in: bytes, emoji: emoji!) {
                     out.append(contentsOf: found.utf8)
-                    index = end
+                    index = closingColon
                 } else {
                     out.append(byte)
                 }
@@ -85,8 +81,7 @@ enum ChatMarkup {
                 out.append(byte)
             case UInt8(ascii: "\n"):
                 out.append(contentsOf: "  \n".utf8)  // chat apps keep line breaks
-            case UInt8(ascii: "\\"), UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                UInt8(ascii: "`"), UInt8(ascii: "#"), UInt8(ascii: "|"):
+            case _ where isEscaped(byte):  // (the emphasis markers are taken above)
                 out.append(UInt8(ascii: "\\"))
                 out.append(byte)
             default:
@@ -123,9 +118,28 @@ enum ChatMarkup {
 
     static let asciiPunctuation = Set("!\"#%&'()*,-./:;?@[\\]_{}".utf8)
 
-    static func isShortcodeScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_" || scalar == "+"
-            || scalar == "-"
+    /// The emoji of the `:name:` whose first colon is at `colon` in `bytes`, with the offset of its
+    /// closing colon, when `emoji` knows `name`. Names are made of ASCII letters, digits, `_`, `+`
+    /// and `-`, so anything else between two colons is passed over without making a `String`.
+    static func shortcode<Bytes: RandomAccessCollection<UInt8>>(
+        atColon colon: Int, in bytes: Bytes, emoji: (String) -> String?
+    ) -> (emoji: String, closingColon: Int)? where Bytes.Index == Int {
+        guard let end = bytes[(colon + 1)...].firstIndex(of: UInt8(ascii: ":")), end > colon + 1,
+            bytes[(colon + 1)..<end].allSatisfy(isShortcodeByte),
+            let found = emoji(String(decoding: bytes[(colon + 1)..<end], as: UTF8.self))
+        else { return nil }
+        return (found, end)
+    }
+
+    /// A byte a shortcode name may hold.
+    static func isShortcodeByte(_ byte: UInt8) -> Bool {
+        isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+
+    /// An ASCII letter or digit.
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// A code span holding `code` as it is, with a fence longer than any run of backticks in it.
@@ -143,16 +157,15 @@ enum ChatMarkup {
         return fence + pad + oneLine + pad + fence
     }
 
-    /// `text.trimmingCharacters(in: .newlines)`: ASCII line breaks are trimmed here; Foundation
-    /// is asked only when the text starts or ends with another character (U+0085, U+2028…).
-    static func trimmingNewlines(_ text: String) -> String {
-        let utf8 = text.utf8
-        let isLineBreak = { (byte: UInt8) in (UInt8(ascii: "\n")...UInt8(ascii: "\r")).contains(byte) }
-        guard let first = utf8.firstIndex(where: { !isLineBreak($0) }),
-            let last = utf8.lastIndex(where: { !isLineBreak($0) })
+    /// `text.trimmingCharacters(in: set)` (the scalars of `set` taken off both ends), without
+    /// Foundation's bridging: `text` itself when there is nothing to trim, as for most messages.
+    static func trimming(_ text: String, in set: CharacterSet) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !set.contains($0) }),
+            let last = scalars.lastIndex(where: { !set.contains($0) })
         else { return "" }
-        guard utf8[first] < 0x80, utf8[last] < 0x80 else { return text.trimmingCharacters(in: .newlines) }
-        return first == utf8.startIndex && last == utf8.index(before: utf8.endIndex) ? text : String(text[first...last])
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
     }
 
     /// A fenced code block holding `code` as it is.
@@ -164,6 +177,6 @@ enum ChatMarkup {
             longest = max(longest, run)
         }
         let fence = String(repeating: "`", count: longest + 1)
-        return "\n" + fence + "\n" + trimmingNewlines(code) + "\n" + fence + "\n"
+        return "\n" + fence + "\n" + trimming(code, in: .newlines) + "\n" + fence + "\n"
     }
 }

@@ -399,7 +399,7 @@ struct SlackConversationReader {
             if let plain, !plain.isEmpty, node[.files] == nil, node[.attachments] == nil {
                 // Emoji hold no ASCII but spaces: a cheap test before the per-character one.
                 if !plain.utf8.contains(where: { $0 < 0x80 && $0 != 0x20 }),
-                    case let trimmed = Self.trimmingSpaces(plain), !trimmed.isEmpty,
+                    case let trimmed = ChatMarkup.trimming(plain, in: .whitespaces), !trimmed.isEmpty,
                     trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) })
                 {
                     message.kind = .emoji(trimmed)
@@ -425,15 +425,6 @@ struct SlackConversationReader {
         }
         for diagnostic in diagnostics { day.report(diagnostic) }
         day.messages.append(message)
-    }
-
-    /// `text.trimmingCharacters(in: .whitespaces)`; without Foundation's work when the text
-    /// neither starts nor ends with a space.
-    static func trimmingSpaces(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-            CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last)
-        else { return text }
-        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// `user_profile.display_name` of a message (its bytes, already checked): only asked for a

@@ -187,10 +187,11 @@ struct SlackText {
             let byte = bytes[index]
             if byte == UInt8(ascii: ":") { return index > colon + 1 ? index + 1 : nil }
             if byte == UInt8(ascii: "_") {
-                guard index + 1 < bytes.count, isASCIIAlphanumeric(bytes[index - 1]),
-                    isASCIIAlphanumeric(bytes[index + 1])
+                guard index + 1 < bytes.count, ChatMarkup.isASCIIAlphanumeric(bytes[index - 1]),
+                    ChatMarkup.isASCIIAlphanumeric(bytes[index + 1])
                 else { return nil }
-            } else if !(isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) {
+            } else if !(ChatMarkup.isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-"))
+            {
                 return nil
             }
             index += 1
@@ -203,25 +204,20 @@ struct SlackText {
 
     /// `:name:` replaced by its emoji where the name is known; everything else as written.
     static func replacingShortcodes(_ text: String) -> String {
-        let colon = UInt8(ascii: ":")
-        guard text.utf8.contains(colon) else { return text }
-        // Over the bytes: `:` is ASCII, and what lies between two of them is copied or replaced
-        // whole. Known names are short ASCII: anything else between two colons is no shortcode,
-        // and needs no `String` to find that out.
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return text }
+        // Over the bytes: `:` is ASCII, and what lies between two of them is copied or replaced whole.
         var out: [UInt8] = []
         var copied = 0
         var text = text
         text.withUTF8 { bytes in
             var index = 0
             while index < bytes.count {
-                if bytes[index] == colon, let end = bytes[(index + 1)...].firstIndex(of: colon),
-                    (2...longestShortcode + 1).contains(end - index),
-                    bytes[(index + 1)..<end].allSatisfy(isShortcodeByte),
-                    let found = emoji(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+                if bytes[index] == UInt8(ascii: ":"),
+                    let (found, closingColon) = ChatMarkup.shortcode(atColon: index, in: bytes, emoji: emoji)
                 {
                     out.append(contentsOf: bytes[copied..<index])
                     out.append(contentsOf: found.utf8)
-                    index = end + 1
+                    index = closingColon + 1
                     copied = index
                     continue
                 }
@@ -230,20 +226,6 @@ struct SlackText {
             if copied > 0 { out.append(contentsOf: bytes[copied...]) }
         }
         return copied > 0 ? String(decoding: out, as: UTF8.self) : text
-    }
-
-    /// The longest name in `shortcodes`.
-    static let longestShortcode = shortcodes.keys.map(\.utf8.count).max() ?? 0
-
-    /// A byte a shortcode name may hold (`ChatMarkup.isShortcodeScalar`, for ASCII).
-    static func isShortcodeByte(_ byte: UInt8) -> Bool {
-        isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-    }
-
-    /// An ASCII letter or digit.
-    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// What a `<…>` reference shows and, for links, where it goes.
