@@ -2,8 +2,8 @@
 .PHONY: site serve test lint install fuzz fuzz-ci bench bench-quick bench-10m bench-search deps deps-test clean
 
 SCROLLBACK := .build/release/scrollback
-# The release binary: the Swift standard library and Foundation linked in, templates embedded.
-RELEASE_BUILD := swift build -c release --product scrollback --static-swift-stdlib
+# The release binary: the Swift standard library, Foundation and jemalloc linked in, templates embedded.
+RELEASE_BUILD := bash scripts/build-release.sh
 PREFIX ?= /usr/local
 
 # Build the sample site into _site/ (installs the C libraries and builds the release binary).

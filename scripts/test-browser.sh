@@ -29,7 +29,7 @@ bash scripts/python-env.sh
 # --- The release binary (make test builds it first; build it here when run alone). ---
 binary="$repo_root/.build/release/scrollback"
 if [ ! -x "$binary" ]; then
-  swift build -c release --product scrollback --static-swift-stdlib
+  bash scripts/build-release.sh
 fi
 
 # --- Fixtures and sites. Generated fresh every run, never committed. ---

@@ -21,6 +21,17 @@ work=$(realpath "$work")
 case $work/ in "$repo"/*) echo "test-portable-binary: temporary folder $work is inside the checkout" >&2; exit 1 ;; esac
 trap 'rm -rf "$work"' EXIT
 
+# jemalloc is in the binary (scripts/build-release.sh) as the malloc every library in the process
+# binds to: exported, and no shared library of its own to install.
+if ! readelf --wide --dyn-syms "$binary" | awk '$4 == "FUNC" && $5 == "GLOBAL" && $8 == "malloc" { found = 1 } END { exit !found }'; then
+    echo "test-portable-binary: FAILED: $binary does not export malloc (jemalloc not linked in as an object)" >&2
+    exit 1
+fi
+if readelf -d "$binary" | grep -q 'NEEDED.*jemalloc'; then
+    echo "test-portable-binary: FAILED: $binary needs jemalloc's shared library at run time" >&2
+    exit 1
+fi
+
 # The reference: the in-tree build of the checkout's sample-logs/.
 "$binary" build "$repo/sample-logs" -o "$work/in-tree" --quiet
 

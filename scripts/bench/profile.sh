@@ -36,7 +36,7 @@ if ! command -v perf >/dev/null; then
   $sudo_cmd apt-get install -y -qq -o DPkg::Lock::Timeout=300 linux-perf
 fi
 
-swift build -c release --product scrollback --static-swift-stdlib
+bash "$repo/scripts/build-release.sh"
 scrollback="$repo/.build/release/scrollback"
 corpus="$work/corpus-$messages-c$conversations-s$seed"
 if [ ! -f "$corpus/.complete" ]; then

@@ -104,7 +104,7 @@ fi
 
 # --- the binary under test -------------------------------------------------------------
 log "building the release binary"
-swift build -c release --product scrollback --static-swift-stdlib
+bash "$repo/scripts/build-release.sh"
 scrollback="$repo/.build/release/scrollback"
 
 # --- corpus and baseline inputs (cached by size, seed and script contents) --------------

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the release binary, .build/release/scrollback: the one way the Makefile, the tests and the
+# benchmark build it. Extra arguments go to `swift build`.
+#
+#   - `--static-swift-stdlib`: the Swift runtime and Foundation linked in, so the binary runs
+#     without the toolchain (scripts/test-portable-binary.sh).
+#   - jemalloc (Debian's libjemalloc-dev) as the process's malloc: a build allocates and frees
+#     millions of small values on both cores at once, where glibc's malloc costs about a tenth of
+#     the build (scripts/bench/RESULTS.md, 2026-11-25 sixteenth session).
+#
+# jemalloc goes in as one relocatable object made from its static archive, not as `-ljemalloc`:
+# the shared library would be one more runtime package, and `--static-swift-stdlib` links with
+# `--exclude-libs ALL`, which makes every archive's symbols local. An archive's malloc would then
+# serve only the binary's own code while libc, libxml2 and cmark-gfm kept glibc's, and memory
+# that one allocates and the other frees (strdup, realpath, a parser's output) would crash. An
+# object file is not an archive: its malloc is exported, and every library in the process binds
+# to it (test-portable-binary.sh checks that too).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+cd "$repo"
+
+archive="$(pkg-config --variable=libdir jemalloc)/libjemalloc_pic.a"
+[[ -f $archive ]] || { echo "build-release: no $archive; run scripts/install-deps.sh" >&2; exit 1; }
+object=.build/jemalloc.o
+if [[ ! $object -nt $archive ]]; then
+    mkdir -p .build
+    ld -r --whole-archive "$archive" -o "$object.tmp"
+    mv "$object.tmp" "$object"
+fi
+exec swift build -c release --product scrollback --static-swift-stdlib -Xlinker "$repo/$object" "$@"
