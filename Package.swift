@@ -15,6 +15,7 @@
 //   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
 //   ScrollbackServe      the dev server (Hummingbird): static files, watcher, live reload, error overlay
 //   ScrollbackCLI        the `scrollback` command (build, serve, init)
+//   CMallocOptions       jemalloc's options for the command (scripts/build-release.sh links jemalloc)
 import PackageDescription
 
 let package = Package(
@@ -48,6 +49,8 @@ let package = Package(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlibDeflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // jemalloc's options for the command (scripts/build-release.sh links jemalloc in).
+        .target(name: "CMallocOptions"),
         .target(name: "ScrollbackModel"),
         .target(name: "ScrollbackMarkdown", dependencies: ["CCMarkGFM"]),
         .target(name: "ScrollbackHTML", dependencies: ["CLibXML2"]),
@@ -89,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "ScrollbackCLI",
             dependencies: [
-                "ScrollbackSite", "ScrollbackServe",
+                "ScrollbackSite", "ScrollbackServe", "CMallocOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "ScrollbackMarkdownTests", dependencies: ["ScrollbackMarkdown"]),
