@@ -14,7 +14,10 @@
 # serve only the binary's own code while libc, libxml2 and cmark-gfm kept glibc's, and memory
 # that one allocates and the other frees (strdup, realpath, a parser's output) would crash. An
 # object file is not an archive: its malloc is exported, and every library in the process binds
-# to it (test-portable-binary.sh checks that too).
+# to it (test-portable-binary.sh checks that too). The object leaves out the archive's C++
+# `operator new` and `delete` (jemalloc_cpp): `swift build` links it into the build tools too
+# (EmbedTemplatesTool), which have no C++ runtime; libstdc++'s own `operator new` calls malloc,
+# which is jemalloc's anyway.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 cd "$repo"
@@ -22,9 +25,14 @@ cd "$repo"
 archive="$(pkg-config --variable=libdir jemalloc)/libjemalloc_pic.a"
 [[ -f $archive ]] || { echo "build-release: no $archive; run scripts/install-deps.sh" >&2; exit 1; }
 object=.build/jemalloc.o
-if [[ ! $object -nt $archive ]]; then
+if [[ ! $object -nt $archive || ! $object -nt ${BASH_SOURCE[0]} ]]; then
     mkdir -p .build
-    ld -r --whole-archive "$archive" -o "$object.tmp"
+    members=$(mktemp -d)
+    (cd "$members" && ar x "$archive" && rm -f jemalloc_cpp*.o)
+    ld -r "$members"/*.o -o "$object.tmp"
+    rm -rf "$members"
     mv "$object.tmp" "$object"
+    # SwiftPM does not know the object is an input: a binary linked with the old one goes.
+    rm -f .build/release/scrollback
 fi
 exec swift build -c release --product scrollback --static-swift-stdlib -Xlinker "$repo/$object" "$@"

@@ -14,7 +14,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 binary=$(realpath "${1:-$repo/.build/release/scrollback}")
 toolchain=/opt/swift
-[[ -x $binary ]] || { echo "test-portable-binary: no binary at $binary; run swift build -c release first" >&2; exit 1; }
+[[ -x $binary ]] || { echo "test-portable-binary: no binary at $binary; run scripts/build-release.sh first" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/scrollback-portable.XXXXXX")
 work=$(realpath "$work")
