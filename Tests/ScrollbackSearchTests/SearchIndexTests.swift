@@ -182,8 +182,13 @@ final class SearchIndexTests: XCTestCase {
     static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
 
     func testIndexDoesNotDependOnTheNumberOfJobs() {
-        let a = part(id: "alpha", count: 700) { "alpha \($0) common w\($0 % 50)" }
-        let b = part(id: "beta", count: 600, start: 1_714_000_500) { "beta w\($0 % 50)" }
+        // Enough documents for several chunks, so that several threads write them.
+        let a = part(id: "alpha", count: 5 * SearchIndex.minimumChunkDocuments + 60) {
+            "alpha \($0) common w\($0 % 50)"
+        }
+        let b = part(id: "beta", count: 5 * SearchIndex.minimumChunkDocuments - 40, start: 1_714_000_500) {
+            "beta w\($0 % 50)"
+        }
         let one = SearchIndex.build(parts: [a, b], jobs: 1)
         XCTAssertGreaterThan(one.filter { $0.path.hasPrefix("search/d/") }.count, 4)
         for jobs in [2, 4] {
