@@ -163,17 +163,20 @@ def is_local(url, origin=None):
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(url, width=1280, height=900, dark=False, image_delay=0, javascript=True) → WatchedPage.
+    """open_page(url, width=1280, height=900, dark=False, image_delay=0, javascript=True,
+    reduced_motion="reduce") → WatchedPage.
 
     Every request to another host is recorded and aborted (the suite runs offline);
     `image_delay` holds each image response back that many seconds; `javascript=False` opens
-    the page as a reader with script turned off."""
+    the page as a reader with script turned off; `reduced_motion="no-preference"` as a reader
+    who has not asked for less motion (most people)."""
     contexts = []
 
-    def opener(url, width=1280, height=900, dark=False, image_delay=0.0, wait_until="load", javascript=True):
+    def opener(url, width=1280, height=900, dark=False, image_delay=0.0, wait_until="load", javascript=True,
+               reduced_motion="reduce"):
         context = browser.new_context(viewport={"width": width, "height": height},
                                       color_scheme="dark" if dark else "light",
-                                      reduced_motion="reduce", java_script_enabled=javascript)
+                                      reduced_motion=reduced_motion, java_script_enabled=javascript)
         contexts.append(context)
         page = context.new_page()
         watched = WatchedPage(page)

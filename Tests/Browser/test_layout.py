@@ -251,3 +251,27 @@ def test_nothing_scrolls_sideways_on_a_phone(open_page, site, rel, width):
                  + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''))})""")
     assert sizes["scrollWidth"] <= sizes["innerWidth"], \
         f"page is {sizes['scrollWidth']}px wide at {width}px; overflowing: {sizes['widest']}"
+
+
+@pytest.mark.parametrize("from_end", [120, 2])
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("reduced_motion", ["no-preference", "reduce"])
+def test_a_permalink_deep_in_a_long_page_opens_at_its_message(open_page, server, reduced_motion, width, from_end):
+    """A permalink to a message far down a 1,000-message page, among the rows whose rendering
+    `content-visibility` skips until they are near (or among the last rows), opens with that
+    message in view and marked, whether or not the reader asked for less motion (a smooth scroll
+    aimed at the rows' guessed heights once stopped thousands of pixels short)."""
+    rel = "long/page-2.html"
+    require_page("long", rel)
+    ids = open_page(server.url("long", rel)).page.evaluate(
+        "() => [...document.querySelectorAll('[data-message-id]')].map((m) => m.id)")
+    assert len(ids) >= 900, len(ids)
+    anchor = ids[-from_end]
+    page = open_page(server.url("long", f"{rel}#{anchor}"), width=width, reduced_motion=reduced_motion).page
+    page.wait_for_timeout(1500)  # longer than any smooth scroll takes
+    position = page.evaluate("""(id) => { const r = document.getElementById(id).getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, height: innerHeight, target: document.querySelector(':target')?.id}; }""",
+                             anchor)
+    assert position["target"] == anchor, position
+    assert position["bottom"] > 0 and position["top"] < position["height"], \
+        f"#{anchor} is at {position['top']:.0f}px, outside the {position['height']}px window"
