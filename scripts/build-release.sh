@@ -5,8 +5,8 @@
 #   - `--static-swift-stdlib`: the Swift runtime and Foundation linked in, so the binary runs
 #     without the toolchain (scripts/test-portable-binary.sh).
 #   - jemalloc (Debian's libjemalloc-dev) as the process's malloc: a build allocates and frees
-#     millions of small values on both cores at once, where glibc's malloc costs about a tenth of
-#     the build (scripts/bench/RESULTS.md, the 69f3f04 run).
+#     millions of small values on both cores at once, and glibc's malloc was a large share of
+#     it (the measurements are in scripts/bench/RESULTS.md).
 #
 # jemalloc goes in as one relocatable object made from its static archive, not as `-ljemalloc`:
 # the shared library would be one more runtime package, and `--static-swift-stdlib` links with

@@ -4,7 +4,7 @@
 //
 // background_thread: memory freed in bulk (a Slack export's day files, a conversation's pages
 // once written) goes back to the system from jemalloc's own thread, not from the threads that
-// free it in `madvise` calls, which took a tenth of a Slack build's time (scripts/bench/RESULTS.md).
+// free it, in `madvise` calls on the build's own threads (measured in scripts/bench/RESULTS.md).
 
 #include "CMallocOptions.h"
 

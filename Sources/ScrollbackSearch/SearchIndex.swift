@@ -30,9 +30,9 @@ public enum SearchIndex {
     public static let folder = "search"
     /// A chunk holds at least this many documents (but the last)…
     ///
-    /// The chunk size weighs the files a site holds against the bytes a query fetches: at a
-    /// million messages, 512 documents a chunk make 2,439 index files instead of 4,448 with 256,
-    /// for 99 KB instead of 86 KB on a first query (scripts/bench/RESULTS.md, seventeenth session).
+    /// The chunk size weighs the files a site holds (each one an inode to create, and a file to
+    /// upload) against the bytes a query fetches; the measurements behind it are in
+    /// scripts/bench/RESULTS.md.
     public static let minimumChunkDocuments = 256
     /// …then closes before a document whose identity hashes to a multiple of this (on average
     /// 512 documents a chunk)…

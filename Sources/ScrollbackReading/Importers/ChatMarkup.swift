@@ -70,8 +70,8 @@ enum ChatMarkup {
                     out.append(UInt8(ascii: "\\"))
                     out.append(byte)
                 }
-            case UInt8(ascii: ":") where emoji != nil:
-                if let (found, closingColon) = shortcode(atColon: index, in: bytes, emoji: emoji!) {
+            case UInt8(ascii: ":"):
+                if let emoji, let (found, closingColon) = shortcode(atColon: index, in: bytes, emoji: emoji) {
                     out.append(contentsOf: found.utf8)
                     index = closingColon
                 } else {

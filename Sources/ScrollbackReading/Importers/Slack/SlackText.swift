@@ -186,11 +186,10 @@ struct SlackText {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ":") { return index > colon + 1 ? index + 1 : nil }
-            if byte == UInt8(ascii: "_") {
-                guard index + 1 < bytes.count, ChatMarkup.isASCIIAlphanumeric(bytes[index - 1]),
-                    ChatMarkup.isASCIIAlphanumeric(bytes[index + 1])
-                else { return nil }
-            } else if !(ChatMarkup.isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-"))
+            guard ChatMarkup.isShortcodeByte(byte) else { return nil }
+            if byte == UInt8(ascii: "_"),
+                !(index + 1 < bytes.count && ChatMarkup.isASCIIAlphanumeric(bytes[index - 1])
+                    && ChatMarkup.isASCIIAlphanumeric(bytes[index + 1]))
             {
                 return nil
             }
