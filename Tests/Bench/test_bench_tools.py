@@ -203,6 +203,30 @@ class GeneratedCorpus(unittest.TestCase):
         self.assertGreater(broadcasts, 0)
         self.assertEqual(files, sum(1 for m in self.all_messages() if m.get("kind") == "photo"))
 
+    def test_twice_holds_every_channel_twice_as_hard_links(self):
+        out = os.path.join(self.tmp.name, "slack")
+        generate_slack_export.main(["--corpus", self.corpus, "--out", out])
+        twice = os.path.join(self.tmp.name, "slack-twice")
+        generate_slack_export.main(["--twice", out, "--out", twice])
+        with open(os.path.join(out, "channels.json"), encoding="utf-8") as f:
+            channels = json.load(f)
+        with open(os.path.join(twice, "channels.json"), encoding="utf-8") as f:
+            doubled = json.load(f)
+        self.assertEqual(doubled[:len(channels)], channels)
+        copies = doubled[len(channels):]
+        self.assertEqual([c["name"] for c in copies], [c["name"] + "-2" for c in channels])
+        self.assertEqual(len({c["id"] for c in doubled}), 2 * len(channels))
+        for channel in channels:
+            folder = os.path.join(out, channel["name"])
+            for copy in (channel["name"], channel["name"] + "-2"):
+                self.assertEqual(sorted(os.listdir(os.path.join(twice, copy))), sorted(os.listdir(folder)))
+            day = sorted(d for d in os.listdir(folder) if d.endswith(".json"))[0]
+            self.assertTrue(os.path.samefile(os.path.join(folder, day),
+                                             os.path.join(twice, channel["name"] + "-2", day)))
+        # The export itself is untouched (its channels.json was a link before it was written anew).
+        with open(os.path.join(out, "channels.json"), encoding="utf-8") as f:
+            self.assertEqual(json.load(f), channels)
+
     def test_baselines_render_every_message(self):
         out = os.path.join(self.tmp.name, "baselines")
         prepare_baselines.main(["--corpus", self.corpus, "--hugo", os.path.join(out, "hugo"),
@@ -340,6 +364,30 @@ class ReportTable(unittest.TestCase):
             self.assertEqual((same_page["value"], same_page["status"]), ("0.75 s", "MISS"))  # target ≤ 0.5 s
             identity = rows["  (after the appends) a clean build gives the same site"]
             self.assertEqual((identity["value"], identity["status"]), ("different", "MISS"))
+
+    def test_slack_rows_compare_with_the_imported_logs_only_when_their_site_is_the_same(self):
+        for identity, expected in (("identical", 1.25), ("different", None)):
+            with tempfile.TemporaryDirectory() as root:
+                results = self.results_folder(root)
+                self.write_run(results, "scrollback-clean.1", 4.0, 200, cpu=7.0)
+                self.write_run(results, "slack-clean.1", 10.0, 700, cpu=18.0)
+                self.write_run(results, "slack-logs-clean.1", 8.0, 560, cpu=16.0)
+                self.write_run(results, "slack-once-nosearch", 8.0, 500)
+                self.write_run(results, "slack-twice-nosearch", 15.0, 560)
+                with open(os.path.join(results, "slack-logs-identical.txt"), "w") as f:
+                    f.write(identity + "\n")
+                parsed = self.run_report(root, "--slack-site", self.site(root, "slack"))
+                derived = parsed["derived"]
+                self.assertEqual(derived["slack_over_native"], 2.5)  # over the corpus's logs, always
+                self.assertEqual(derived["slack_over_logs"], expected)
+                rows = {row["metric"]: row for row in parsed["table"]}
+                logs = rows["Slack / imported logs: wall, CPU, peak RSS"]
+                memory = rows["Slack peak RSS, search: false: export, every conversation twice"]
+                self.assertEqual(memory["status"], "MISS")  # 560 MB is 1.12× the 500 MB of once
+                if expected:
+                    self.assertEqual((logs["value"], logs["status"]), ("1.25×, 1.12×, 1.25×", "ok"))
+                else:
+                    self.assertEqual(logs["status"], "n/a")
 
     def test_without_a_single_site_the_rows_stay_blank(self):
         with tempfile.TemporaryDirectory() as root:

@@ -257,13 +257,36 @@ class ExportWriter:
         return out
 
 
+def write_twice(export, out):
+    """`export` with every channel twice: hard links of its files, the copies as channels of their own."""
+    shutil.copytree(export, out, copy_function=os.link)
+    with open(os.path.join(export, "channels.json"), encoding="utf-8") as f:
+        channels = json.load(f)
+    copies = []
+    for channel in channels:
+        copy = dict(channel, id=channel["id"] + "2", name=channel["name"] + "-2")
+        shutil.copytree(os.path.join(export, channel["name"]), os.path.join(out, copy["name"]),
+                        copy_function=os.link)
+        copies.append(copy)
+    os.unlink(os.path.join(out, "channels.json"))  # a link to the export's own: written anew
+    with open(os.path.join(out, "channels.json"), "w", encoding="utf-8", newline="\n") as f:
+        json.dump(channels + copies, f, ensure_ascii=False, indent=4)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", required=True, help="a folder written by generate_corpus.py")
+    parser.add_argument("--corpus", help="a folder written by generate_corpus.py")
+    parser.add_argument("--twice", metavar="EXPORT",
+                        help="instead: write EXPORT (written by this script) with every channel twice")
     parser.add_argument("--out", required=True, help="the export folder (replaced)")
     args = parser.parse_args(argv)
+    if not args.corpus and not args.twice:
+        parser.error("give --corpus or --twice")
     if os.path.exists(args.out):
         shutil.rmtree(args.out)
+    if args.twice:
+        write_twice(args.twice, args.out)
+        return 0
     os.makedirs(args.out)
     writer = ExportWriter(args.corpus, args.out)
     logs = sorted(name for name in os.listdir(args.corpus) if re.fullmatch(r"conv-\d+\.json", name))

@@ -14,7 +14,9 @@
 # site's own templates take the same path: within 1.5x), (a'') a clean build with `search: false`
 # (what the search index costs), and, with --baseline-binary, a clean
 # build by another scrollback binary (e.g. the previous revision's) in the same run, (g) a clean
-# build of the same messages as a Slack export, (h) a clean build of the same number of messages
+# build of the same messages as a Slack export, taking turns with (g') one of the native logs
+# `scrollback import` makes of that export, and (g'') its peak RSS with every channel twice
+# (search: false), (h) a clean build of the same number of messages
 # generated as ONE conversation (issue 15). Prints a table and writes bench-work/results.json.
 # --only-clean (the 10M run, `make bench-10m`): only the clean builds (a), and with
 # --reference-messages M also those of the M-message corpus (conversations scaled alike) in the
@@ -45,7 +47,7 @@ while [ $# -gt 0 ]; do
     --only-clean) only_clean=1; skip_hugo=1; skip_browser=1; skip_slack=1; shift ;;
     --reference-messages) reference_messages="$2"; shift 2 ;;
     --baseline-binary) baseline_binary="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -167,12 +169,16 @@ timed() {
 
 # Three clean builds of INPUT by BINARY, each into an empty SITE (as Hugo gets an empty public/),
 # timed as NAME.1 to NAME.3: the report takes the median by wall time and lists all three, since
-# one run on a shared 2-core machine can be off.
+# one run on a shared 2-core machine can be off. More NAME BINARY INPUT SITE groups take turns
+# run by run (a ratio between two of them then sees the same load).
 clean_builds() {
-  local name="$1" binary="$2" input="$3" out="$4"
   for run in 1 2 3; do
-    fresh_output "$out"
-    timed "$name.$run" "$binary" build "$input" -o "$out" $clean_flag
+    local group=("$@")
+    while [ ${#group[@]} -ge 4 ]; do
+      fresh_output "${group[3]}"
+      timed "${group[0]}.$run" "${group[1]}" build "${group[2]}" -o "${group[3]}" $clean_flag
+      group=("${group[@]:4}")
+    done
   done
 }
 
@@ -252,11 +258,38 @@ if [ -n "$baseline_binary" ]; then
 fi
 
 # --- (g) the same messages built from the Slack export -----------------------------------------
-# Right after (a), under the same load; the report gives the ratio to (a).
+# Taking turns with (g'), the export's own messages as native logs: what `scrollback import`
+# writes from it (issue 10: "within 1.5× of building the same messages as native JSON logs").
+# Its site must be (g)'s, byte for byte; the report gives (g) over (g') and over (a), whose
+# corpus has the same messages but replies where the export has threads.
 slack_site="$work/site-slack-$messages"
 if [ "$skip_slack" = 0 ]; then
-  log "(g) scrollback build of the Slack export (clean)"
-  clean_builds slack-clean "$scrollback" "$slack" "$slack_site"
+  slack_logs="$work/slack-$messages-c$conversations-s$seed-imported"
+  log "(g') scrollback import of the Slack export into native logs (not timed)"
+  rm -rf "$slack_logs"
+  "$scrollback" import slack "$slack" -o "$slack_logs" > "$results/slack-import.log" 2>&1
+  log "(g) scrollback build of the Slack export (clean), taking turns with (g') the imported logs"
+  clean_builds slack-clean "$scrollback" "$slack" "$slack_site" \
+    slack-logs-clean "$scrollback" "$slack_logs" "$slack_site-logs"
+  if diff -r --exclude=.scrollback "$slack_site" "$slack_site-logs" > "$results/slack-logs-diff.txt" 2>&1; then
+    echo identical > "$results/slack-logs-identical.txt"
+  else
+    echo different > "$results/slack-logs-identical.txt"
+  fi
+  # Memory follows one conversation: the export with every conversation twice (hard links)
+  # peaks as the export does. With `search: false`: the search index's merge holds every
+  # conversation's part whatever the input format (issue 15).
+  slack_twice="$work/slack-$messages-c$conversations-s$seed-twice"
+  rm -rf "$slack_twice" "$slack_twice-once"
+  python3 "$bench/generate_slack_export.py" --twice "$slack" --out "$slack_twice"
+  cp -al "$slack" "$slack_twice-once"
+  printf 'search: false\n' | tee "$slack_twice/scrollback.yml" > "$slack_twice-once/scrollback.yml"
+  log "(g'') scrollback build (clean, search: false) of the Slack export, once and with every conversation twice"
+  fresh_output "$slack_site-once"
+  timed slack-once-nosearch "$scrollback" build "$slack_twice-once" -o "$slack_site-once" $clean_flag
+  fresh_output "$slack_site-twice"
+  timed slack-twice-nosearch "$scrollback" build "$slack_twice" -o "$slack_site-twice" $clean_flag
+  rm -rf "$slack_site-logs" "$slack_site-once" "$slack_site-twice" "$slack_logs" "$slack_twice" "$slack_twice-once"
 fi
 
 # --- (e) the generated page in Chromium (before the rebuilds change the corpus) -------------
