@@ -258,13 +258,16 @@ class ExportWriter:
 
 
 def write_twice(export, out):
-    """`export` with every channel twice: hard links of its files, the copies as channels of their own."""
+    """`export` with every channel twice: hard links of its files, the copies as channels of their own
+    (`again-<name>`: in name order the copies come before every original, none next to its own;
+    the build reads one conversation ahead, and a copy next to its original would put the two
+    largest conversations in memory at once, which the export alone never does)."""
     shutil.copytree(export, out, copy_function=os.link)
     with open(os.path.join(export, "channels.json"), encoding="utf-8") as f:
         channels = json.load(f)
     copies = []
     for channel in channels:
-        copy = dict(channel, id=channel["id"] + "2", name=channel["name"] + "-2")
+        copy = dict(channel, id=channel["id"] + "2", name="again-" + channel["name"])
         shutil.copytree(os.path.join(export, channel["name"]), os.path.join(out, copy["name"]),
                         copy_function=os.link)
         copies.append(copy)
