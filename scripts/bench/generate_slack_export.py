@@ -262,7 +262,8 @@ def write_twice(export, out):
     (`again-<name>`: in name order the copies come before every original, none next to its own;
     the build reads one conversation ahead, and a copy next to its original would put the two
     largest conversations in memory at once, which the export alone never does)."""
-    shutil.copytree(export, out, copy_function=os.link)
+    # (Not channels.json: a link to the export's own would be written through.)
+    shutil.copytree(export, out, copy_function=os.link, ignore=shutil.ignore_patterns("channels.json"))
     with open(os.path.join(export, "channels.json"), encoding="utf-8") as f:
         channels = json.load(f)
     copies = []
@@ -271,7 +272,6 @@ def write_twice(export, out):
         shutil.copytree(os.path.join(export, channel["name"]), os.path.join(out, copy["name"]),
                         copy_function=os.link)
         copies.append(copy)
-    os.unlink(os.path.join(out, "channels.json"))  # a link to the export's own: written anew
     with open(os.path.join(out, "channels.json"), "w", encoding="utf-8", newline="\n") as f:
         json.dump(channels + copies, f, ensure_ascii=False, indent=4)
 

@@ -147,8 +147,9 @@ def repeated_run(results, name):
 
 def highest_peak(run):
     """The highest peak RSS among a `repeated_run`'s runs (`None` without one)."""
-    peaks = [r["peak_rss_bytes"] for r in (run or {}).get("repeats", [run] if run else [])
-             if r.get("peak_rss_bytes") is not None]
+    if not run:
+        return None
+    peaks = [r["peak_rss_bytes"] for r in run.get("repeats", [run]) if r.get("peak_rss_bytes") is not None]
     return max(peaks) if peaks else None
 
 

@@ -167,12 +167,15 @@ timed() {
   grep -E 'Elapsed|Maximum resident|Exit status' "$results/$name.time" | sed "s/^/  $name: /" >&2 || true
 }
 
-# Three clean builds of INPUT by BINARY, each into an empty SITE (as Hugo gets an empty public/),
-# timed as NAME.1 to NAME.3: the report takes the median by wall time and lists all three, since
-# one run on a shared 2-core machine can be off. More NAME BINARY INPUT SITE groups take turns
-# run by run (a ratio between two of them then sees the same load).
+# clean_builds [--runs N] NAME BINARY INPUT SITE [NAME BINARY INPUT SITE ...]
+# Three (or N) clean builds of INPUT by BINARY, each into an empty SITE (as Hugo gets an empty
+# public/), timed as NAME.1 to NAME.3: the report takes the median by wall time and lists all
+# three, since one run on a shared 2-core machine can be off. More groups take turns run by run
+# (a ratio between two of them then sees the same load).
 clean_builds() {
-  for run in 1 2 3; do
+  local runs=3
+  if [ "$1" = --runs ]; then runs="$2"; shift 2; fi
+  for run in $(seq "$runs"); do
     local group=("$@")
     while [ ${#group[@]} -ge 4 ]; do
       fresh_output "${group[3]}"
@@ -180,6 +183,16 @@ clean_builds() {
       group=("${group[@]:4}")
     done
   done
+}
+
+# same_site NAME SITE OTHER: writes "identical" or "different" to NAME-identical.txt (the diff to
+# NAME-diff.txt) as the two sites are the same or not, `.scrollback/` (the build's cache) aside.
+same_site() {
+  if diff -r --exclude=.scrollback "$2" "$3" > "$results/$1-diff.txt" 2>&1; then
+    echo identical > "$results/$1-identical.txt"
+  else
+    echo different > "$results/$1-identical.txt"
+  fi
 }
 
 # Restore the two logs the rebuild step appends to, whatever happens.
@@ -271,11 +284,7 @@ if [ "$skip_slack" = 0 ]; then
   log "(g) scrollback build of the Slack export (clean), taking turns with (g') the imported logs"
   clean_builds slack-clean "$scrollback" "$slack" "$slack_site" \
     slack-logs-clean "$scrollback" "$slack_logs" "$slack_site-logs"
-  if diff -r --exclude=.scrollback "$slack_site" "$slack_site-logs" > "$results/slack-logs-diff.txt" 2>&1; then
-    echo identical > "$results/slack-logs-identical.txt"
-  else
-    echo different > "$results/slack-logs-identical.txt"
-  fi
+  same_site slack-logs "$slack_site" "$slack_site-logs"
   # Memory follows one conversation: the export with every conversation twice (hard links)
   # peaks as the export does. With `search: false`: the search index's merge holds every
   # conversation's part whatever the input format (issue 15).
@@ -286,12 +295,8 @@ if [ "$skip_slack" = 0 ]; then
   printf 'search: false\n' | tee "$slack_twice/scrollback.yml" > "$slack_twice-once/scrollback.yml"
   # (Two turns each: one build's peak moves by up to a fifth with the allocator's timing.)
   log "(g'') scrollback build (clean, search: false) of the Slack export, once and with every conversation twice"
-  for run in 1 2; do
-    fresh_output "$slack_site-once"
-    timed "slack-once-nosearch.$run" "$scrollback" build "$slack_twice-once" -o "$slack_site-once" $clean_flag
-    fresh_output "$slack_site-twice"
-    timed "slack-twice-nosearch.$run" "$scrollback" build "$slack_twice" -o "$slack_site-twice" $clean_flag
-  done
+  clean_builds --runs 2 slack-once-nosearch "$scrollback" "$slack_twice-once" "$slack_site-once" \
+    slack-twice-nosearch "$scrollback" "$slack_twice" "$slack_site-twice"
   rm -rf "$slack_site-logs" "$slack_site-once" "$slack_site-twice" "$slack_logs" "$slack_twice" "$slack_twice-once"
 fi
 
@@ -328,11 +333,7 @@ if [ "$skip_single" = 0 ] && [ -d "$single_site" ]; then
   timed rebuild-single-append "$scrollback" build "$single" -o "$single_site"
   fresh_output "$single_site-check"
   "$scrollback" build "$single" -o "$single_site-check" > "$results/single-append-check.log" 2>&1 || true
-  if diff -r --exclude=.scrollback "$single_site" "$single_site-check" > "$results/single-append-diff.txt" 2>&1; then
-    echo identical > "$results/single-append-identical.txt"
-  else
-    echo different > "$results/single-append-identical.txt"
-  fi
+  same_site single-append "$single_site" "$single_site-check"
   rm -rf "$single_site-check"
 fi
 restore_corpus
