@@ -59,114 +59,6 @@ public enum SearchIndex {
     static let manifestPath = folder + "/manifest.json"
     static let daysPath = folder + "/days.json"
 
-    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
-    public static func build(parts: [SearchPart], jobs: Int = Parallel.defaultJobs) -> [(path: String, bytes: [UInt8])]
-    {
-        let files = CollectedFiles()
-        build(parts: parts, jobs: jobs) { path, bytes in files.add(path, bytes) }
-        return files.sorted()
-    }
-
-    /// Makes the index files for `parts` (in any order) and hands each to `write` with its site
-    /// path, from several threads at once (the document chunks are made and written `jobs` at a
-    /// time while the calling thread merges the posting lists; with `jobs` 1, one after the other
-    /// on the calling thread); rethrows the first error of `write`. The files do not depend on
-    /// `jobs`.
-    /// Each document names the file that draws it (`SearchPart.Document.file`), so results link
-    /// to thread pages as well as timeline pages.
-    public static func build<Failure: Error>(
-        parts unsorted: [SearchPart], jobs: Int,
-        write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
-    ) throws(Failure) {
-        let parts = unsorted.sorted { $0.conversationID < $1.conversationID }
-        precondition(parts.allSatisfy { $0.firstLoadedPage == 0 }, "the index is built from whole parts")
-        let failure = FirstError<Failure>()
-        let senders = SenderTable(parts.map(\.senders))
-
-        // Documents in date order; ties by conversation, then position.
-        var slots: [DocumentSlot] = []
-        slots.reserveCapacity(parts.reduce(0) { $0 + $1.documents.count })
-        for (partIndex, part) in parts.enumerated() {
-            for (index, document) in part.documents.enumerated() {
-                slots.append(DocumentSlot(date: document.date, part: Int32(partIndex), index: Int32(index)))
-            }
-        }
-        slots.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
-
-        // The document chunks, `jobs` at a time beside this thread's merge of the postings.
-        let rowIdentity: @Sendable (DocumentSlot, inout JSONWriter) -> Void = { slot, writer in
-            appendRowIdentity(
-                parts[Int(slot.part)].documents[Int(slot.index)], part: Int(slot.part), senders: senders, to: &writer)
-        }
-        let chunkCounts = ChunkCounts()
-        let writeChunks: @Sendable () -> Void = { [slots] in
-            let bounds = chunkBounds(slots, jobs: jobs, identity: rowIdentity)
-            chunkCounts.set(bounds.map(\.count))
-            Parallel.forEach(bounds.count, jobs: jobs) { number in
-                var chunk = ChunkText()
-                for slot in slots[bounds[number]] {
-                    chunk.startRow()
-                    rowIdentity(slot, &chunk.writer)
-                    appendRowRest(parts[Int(slot.part)].documents[Int(slot.index)], to: &chunk.writer)
-                }
-                let bytes = chunk.finish()
-                failure.run { () throws(Failure) in try write(chunkPath(number), deflate(bytes)) }
-            }
-        }
-        let chunking = DispatchGroup()
-        if jobs > 1 { Parallel.start(in: chunking, writeChunks) }
-
-        // Tokens: the union of the parts' vocabularies and one `in:` token per conversation,
-        // in UTF-8 byte order (the client compares code points: the same order).
-        var tokenSet = Set<String>()
-        for part in parts {
-            tokenSet.formUnion(part.vocabulary)
-            tokenSet.insert("in:" + part.conversationID)
-        }
-        let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let tokenNumber = Dictionary(uniqueKeysWithValues: tokens.enumerated().map { ($1, $0) })
-        let tokenMaps: [[Int]] = parts.map { $0.vocabulary.map { tokenNumber[$0]! } }
-        let inTokens = parts.map { tokenNumber["in:" + $0.conversationID]! }
-
-        var postings = [[Int32]](repeating: [], count: tokens.count)
-        var days: [Day] = []
-        for (number, slot) in slots.enumerated() {
-            let part = Int(slot.part)
-            let document = parts[part].documents[Int(slot.index)]
-            let map = tokenMaps[part]
-            for token in document.tokens { postings[map[token]].append(Int32(number)) }
-            postings[inTokens[part]].append(Int32(number))
-            let day = day(of: document.date)
-            if days.last?.day != day { days.append(Day(day: day, first: number)) }
-        }
-
-        var shards = ShardPacker()
-        for (number, token) in tokens.enumerated() where !postings[number].isEmpty {
-            if let closed = shards.add(token, entry: entry(token, postings[number])) {
-                failure.run { () throws(Failure) in try write(shardPath(closed.number), closed.bytes) }
-            }
-        }
-        if let closed = shards.finish() {
-            failure.run { () throws(Failure) in try write(shardPath(closed.number), closed.bytes) }
-        }
-        failure.run { () throws(Failure) in try write(daysPath, daysFile(days)) }
-
-        if jobs <= 1 { writeChunks() }
-        chunking.wait()
-        let manifest = manifestFile(
-            documents: slots.count, chunks: chunkCounts.get(),
-            conversations: parts.map { ($0.conversationID, $0.title) }, senders: senders, shards: shards.firstTokens)
-        failure.run { () throws(Failure) in try write(manifestPath, manifest) }
-        try failure.rethrow()
-    }
-
-    /// Where a document sits among the parts, and its date (the index's order).
-    private struct DocumentSlot {
-        var date: Int64
-        var part: Int32
-        var index: Int32
-    }
-
     // MARK: Rows and chunks
 
     /// Writes the identifying fields of the row of `document` of part `part`,
@@ -205,38 +97,6 @@ public enum SearchIndex {
     /// from there on.
     static func closesChunk(holding count: Int, before hash: UInt64) -> Bool {
         count >= maximumChunkDocuments || (count >= minimumChunkDocuments && (hash >> 32) % chunkDivisor == 0)
-    }
-
-    /// The ranges of `items` that make the chunks, given how to write each item's identifying
-    /// fields (`appendRowIdentity`), whose hashes are computed `jobs` at a time.
-    static func chunkBounds<Item: Sendable>(
-        _ items: [Item], jobs: Int, identity: @escaping @Sendable (Item, inout JSONWriter) -> Void
-    ) -> [Range<Int>] {
-        let block = 16_384
-        let hashes = ConcurrentSlots<[UInt64]>(count: (items.count + block - 1) / block)
-        Parallel.forEach((items.count + block - 1) / block, jobs: jobs) { number in
-            var scratch = JSONWriter()
-            let blockHashes = items[(number * block)..<min(items.count, (number + 1) * block)].map { item in
-                scratch.bytes.removeAll(keepingCapacity: true)
-                identity(item, &scratch)
-                return identityHash(scratch.bytes[...])
-            }
-            hashes.store(blockHashes, at: number)
-        }
-        var bounds: [Range<Int>] = []
-        var start = 0
-        var index = 0
-        for blockHashes in hashes.values() {
-            for hash in blockHashes! {
-                if index > start, closesChunk(holding: index - start, before: hash) {
-                    bounds.append(start..<index)
-                    start = index
-                }
-                index += 1
-            }
-        }
-        if index > start { bounds.append(start..<index) }
-        return bounds
     }
 
     /// A chunk's text before compression: `[`, one row per line (a row's strings hold no raw
@@ -282,10 +142,13 @@ public enum SearchIndex {
     // MARK: Shards, days, manifest
 
     /// One token's shard entry: the token, then its posting list (`encodePostings`).
-    static func entry(_ token: String, _ documents: [Int32]) -> [UInt8] {
+    static func entry(_ token: String, _ documents: [Int32]) -> [UInt8] { entry(token, PostingList(documents)) }
+
+    /// One token's shard entry, from its posting list.
+    static func entry(_ token: String, _ list: PostingList) -> [UInt8] {
         var writer = ByteWriter()
         writer.string(token)
-        encodePostings(documents, into: &writer)
+        list.encode(into: &writer)
         return writer.bytes
     }
 
@@ -468,29 +331,54 @@ public enum SearchIndex {
     /// Document count, then mode 0 (delta varints) or 1 (bitmap from the first document),
     /// whichever is smaller, then the payload's byte length and the payload.
     static func encodePostings(_ documents: [Int32], into writer: inout ByteWriter) {
-        var deltas = ByteWriter()
-        var previous: Int32 = 0
-        for document in documents {
-            deltas.varint(Int(document - previous))
-            previous = document
+        PostingList(documents).encode(into: &writer)
+    }
+
+    /// A posting list being filled in document order, kept as its delta varints (mode 0's
+    /// payload): a merge holds every token's list at once, at a byte or two a posting.
+    struct PostingList {
+        private(set) var deltas = ByteWriter()
+        private(set) var count = 0
+        private var first: Int32 = 0
+        private var last: Int32 = 0
+
+        init() {}
+
+        /// The list of `documents`, ascending.
+        init(_ documents: [Int32]) {
+            for document in documents { add(document) }
         }
-        let first = Int(documents[0])
-        let bitmapLength = (Int(documents[documents.count - 1]) - first) / 8 + 1
-        writer.varint(documents.count)
-        if bitmapLength + 4 < deltas.bytes.count {
-            var bitmap = [UInt8](repeating: 0, count: bitmapLength)
-            for document in documents {
-                let offset = Int(document) - first
-                bitmap[offset >> 3] |= 1 << UInt8(offset & 7)
+
+        /// Adds `document`, greater than the last one added.
+        mutating func add(_ document: Int32) {
+            if count == 0 { first = document }
+            deltas.varint(Int(document - last))
+            last = document
+            count += 1
+        }
+
+        /// Writes the list as `encodePostings` describes.
+        func encode(into writer: inout ByteWriter) {
+            let bitmapLength = Int(last - first) / 8 + 1
+            writer.varint(count)
+            if bitmapLength + 4 < deltas.bytes.count {
+                var bitmap = [UInt8](repeating: 0, count: bitmapLength)
+                var reader = ByteReader(deltas.bytes)
+                var document = 0
+                while let delta = reader.varint() {
+                    document += delta
+                    let offset = document - Int(first)
+                    bitmap[offset >> 3] |= 1 << UInt8(offset & 7)
+                }
+                writer.varint(1)
+                writer.varint(Int(first))
+                writer.varint(bitmap.count)
+                writer.bytes += bitmap
+            } else {
+                writer.varint(0)
+                writer.varint(deltas.bytes.count)
+                writer.bytes += deltas.bytes
             }
-            writer.varint(1)
-            writer.varint(first)
-            writer.varint(bitmap.count)
-            writer.bytes += bitmap
-        } else {
-            writer.varint(0)
-            writer.varint(deltas.bytes.count)
-            writer.bytes += deltas.bytes
         }
     }
 
@@ -518,48 +406,6 @@ public enum SearchIndex {
             }
         }
         return documents.count == count ? documents : nil
-    }
-}
-
-/// The first error of work that writes from several threads (the rest goes on: the files of a
-/// failed build are thrown away with its staging folder).
-private final class FirstError<Failure: Error>: @unchecked Sendable {
-    private var error: Failure?
-    private let lock = NSLock()
-
-    func run(_ body: () throws(Failure) -> Void) {
-        do throws(Failure) {
-            try body()
-        } catch {
-            lock.withLock { if self.error == nil { self.error = error } }
-        }
-    }
-
-    func rethrow() throws(Failure) {
-        if let error = lock.withLock({ error }) { throw error }
-    }
-}
-
-/// The chunks' sizes, learnt on the chunking thread and read once it is done.
-private final class ChunkCounts: @unchecked Sendable {
-    private var counts: [Int] = []
-    private let lock = NSLock()
-
-    func set(_ counts: [Int]) { lock.withLock { self.counts = counts } }
-    func get() -> [Int] { lock.withLock { counts } }
-}
-
-/// Files handed over from several threads, collected for `SearchIndex.build(parts:)`.
-private final class CollectedFiles: @unchecked Sendable {
-    private var files: [(path: String, bytes: [UInt8])] = []
-    private let lock = NSLock()
-
-    func add(_ path: String, _ bytes: [UInt8]) {
-        lock.withLock { files.append((path, bytes)) }
-    }
-
-    func sorted() -> [(path: String, bytes: [UInt8])] {
-        lock.withLock { files.sorted { $0.path < $1.path } }
     }
 }
 

@@ -181,6 +181,38 @@ final class SearchIndexTests: XCTestCase {
 
     static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
 
+    func testTheMergeReadsRowsInPiecesOfAnySizeFromHeadsAlone() throws {
+        // Two conversations whose dates interleave, with rows longer than a piece: every row is
+        // read across several pieces, and the merge alternates between the parts.
+        let a = part(id: "alpha", count: 700) { "alpha \($0) " + String(repeating: "long words here ", count: $0 % 9) }
+        let b = part(id: "beta", count: 500, start: 1_714_000_500) { "beta w\($0 % 50)" }
+        let expected = SearchIndex.build(parts: [b, a], jobs: 2)
+        // Heads as a build reads them: no documents; the whole part is loaded when its turn comes.
+        let heads = try [b, a].map { whole in
+            try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
+        }
+        XCTAssertTrue(heads.allSatisfy(\.documents.isEmpty))
+        for (jobs, piece) in [(1, 7), (3, 1), (2, 100_000)] {
+            let stored = Locked<[Int: [UInt8]]>([:])
+            let files = Locked<[String: [UInt8]]>([:])
+            let reads = Locked(0)
+            let rows = SearchIndex.RowStore<Never>(
+                store: { part, bytes in stored.update { $0[part] = bytes } },
+                read: { part, offset, count in
+                    reads.update { $0 += 1 }
+                    let bytes = stored.value[part]!
+                    return Array(bytes[min(offset, bytes.count)..<min(offset + min(count, piece), bytes.count)])
+                })
+            SearchIndex.build(heads: heads, load: { [b, a][$0] }, rows: rows, jobs: jobs) { path, bytes in
+                files.update { $0[path] = bytes }
+            }
+            XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs), pieces of \(piece)")
+            XCTAssertEqual(
+                expected.map { files.value[$0.path] }, expected.map(\.bytes), "jobs \(jobs), pieces of \(piece)")
+            if piece < 10 { XCTAssertGreaterThan(reads.value, 1000) }
+        }
+    }
+
     func testIndexDoesNotDependOnTheNumberOfJobs() {
         // Enough documents for several chunks, so that several threads write them.
         let a = part(id: "alpha", count: 5 * SearchIndex.minimumChunkDocuments + 60) {
@@ -472,4 +504,16 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertNil(SearchIndex.inflate(compressed + [0x00, 0x01]), "bytes after the stream")
         XCTAssertNil(SearchIndex.inflate(Array("not deflate at all, just text".utf8)))
     }
+}
+
+/// A value several threads read and change under a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
