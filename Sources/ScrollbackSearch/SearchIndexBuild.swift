@@ -4,28 +4,31 @@ import ScrollbackModel
 /// Building the index from every part, in two passes, so that what grows with the archive in
 /// memory is its posting lists (a byte or two a posting), not its documents:
 ///
-/// 1. Each part on its own (`jobs` at a time): its documents become rows (`PartRows`), sorted in
-///    the index's order, with their token numbers in the site's vocabulary; the caller keeps them
-///    (`RowStore`: files in a build).
-/// 2. One merge of the parts' rows in date order (one cursor per part) numbers the documents,
+/// 1. Each run of up to `pagesPerRowRun` pages of a part on its own (`jobs` at a time): its
+///    documents become rows (`PartRows`), sorted in the index's order, with their token numbers
+///    in the site's vocabulary; the caller keeps them (`RowStore`: files in a build).
+/// 2. One merge of the runs' rows in the index's order (a cursor per run) numbers the documents,
 ///    fills every token's posting list (a byte or two a posting) and cuts the document chunks,
 ///    which are compressed `jobs` at a time as they fill.
 ///
-/// What stays in memory is the vocabulary, the posting lists and a buffer per part, plus the
-/// one part each job turns into rows (as large as the largest conversation).
+/// What stays in memory is the vocabularies, the posting lists and a buffer per run, plus the
+/// documents of the run each job turns into rows: not the documents of a whole conversation.
 extension SearchIndex {
-    /// Where the merge keeps each part's rows between its two passes: the caller's files (a
+    /// A run of pages is turned into rows on its own: its documents are what a job holds.
+    public static let pagesPerRowRun = 64
+
+    /// Where the merge keeps each run's rows between its two passes: the caller's files (a
     /// build), or memory (`build(parts:)`).
     public struct RowStore<Failure: Error>: Sendable {
-        /// Keeps `bytes` as the rows of part `part` (called once a part, from several threads).
-        public var store: @Sendable (_ part: Int, _ bytes: [UInt8]) throws(Failure) -> Void
-        /// Up to `count` bytes of part `part`'s rows from `offset` (fewer is fine); none only past
+        /// Keeps `bytes` as the rows of run `run` (called once a run, from several threads).
+        public var store: @Sendable (_ run: Int, _ bytes: [UInt8]) throws(Failure) -> Void
+        /// Up to `count` bytes of run `run`'s rows from `offset` (fewer is fine); none only past
         /// their end.
-        public var read: @Sendable (_ part: Int, _ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
+        public var read: @Sendable (_ run: Int, _ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
 
         public init(
-            store: @escaping @Sendable (_ part: Int, _ bytes: [UInt8]) throws(Failure) -> Void,
-            read: @escaping @Sendable (_ part: Int, _ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
+            store: @escaping @Sendable (_ run: Int, _ bytes: [UInt8]) throws(Failure) -> Void,
+            read: @escaping @Sendable (_ run: Int, _ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
         ) {
             self.store = store
             self.read = read
@@ -39,27 +42,33 @@ extension SearchIndex {
         let files = CollectedFiles()
         let rows = CollectedFiles()
         let store = RowStore<Never>(
-            store: { part, bytes in rows.add(String(part), bytes) },
-            read: { part, offset, count in
-                let bytes = rows.bytes(at: String(part))
+            store: { run, bytes in rows.add(String(run), bytes) },
+            read: { run, offset, count in
+                let bytes = rows.bytes(at: String(run))
                 return Array(bytes[min(offset, bytes.count)..<min(offset + count, bytes.count)])
             })
-        build(heads: parts, load: { parts[$0] }, rows: store, jobs: jobs) { path, bytes in files.add(path, bytes) }
+        precondition(parts.allSatisfy { $0.firstLoadedPage == 0 }, "the index is built from whole parts")
+        build(heads: parts, page: { Array(parts[$0].documents(ofPage: $1)) }, rows: store, jobs: jobs) {
+            path, bytes in files.add(path, bytes)
+        }
         return files.sorted()
     }
 
     /// Makes the index files for the parts whose heads are `heads` (in any order; each needs its
-    /// id, title, senders and vocabulary) and hands each to `write` with its site path, from
-    /// several threads at once; rethrows the first error of `load`, `rows` or `write`. The
+    /// id, title, senders, vocabulary, page document counts and documents of no page) and hands
+    /// each to `write` with its site path, from several threads at once; rethrows the first
+    /// error of `page`, `rows` or `write`. The
     /// files do not depend on `jobs`. Each document names the file that draws it
     /// (`SearchPart.Document.file`), so results link to thread pages as well as timeline pages.
     ///
     /// - Parameters:
-    ///   - load: the whole part of `heads[n]`, with the documents of every page (called once a
-    ///     part, `jobs` at a time).
-    ///   - rows: where the parts' rows wait for the merge.
+    ///   - page: the documents of page `page` of the part of `heads[part]` (called once a page,
+    ///     `jobs` at a time).
+    ///   - rows: where the runs' rows wait for the merge.
     public static func build<Failure: Error>(
-        heads: [SearchPart], load: @escaping @Sendable (Int) throws(Failure) -> SearchPart, rows: RowStore<Failure>,
+        heads: [SearchPart],
+        page: @escaping @Sendable (_ part: Int, _ page: Int) throws(Failure) -> [SearchPart.Document],
+        rows: RowStore<Failure>,
         jobs: Int, write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         // Parts in conversation order; `order[n]` is the index in `heads` of part n.
@@ -79,29 +88,45 @@ extension SearchIndex {
         let inTokens = order.map { tokenNumber["in:" + heads[$0].conversationID]! }
         let conversations = order.map { (id: heads[$0].conversationID, title: heads[$0].title) }
 
-        // Pass 1: each part's rows.
+        // Pass 1: each run's rows. The documents of no page go with a part's last run.
+        var runs: [PartRows.Run] = []
+        for (number, index) in order.enumerated() {
+            let counts = heads[index].pageDocumentCounts
+            var firstDocument = 0
+            for start in stride(from: 0, to: max(counts.count, 1), by: pagesPerRowRun) {
+                let pages = start..<min(start + pagesPerRowRun, counts.count)
+                let documents = counts[pages].reduce(0, +)
+                let unpaged = pages.upperBound == counts.count ? heads[index].unpagedDocuments.count : 0
+                runs.append(
+                    PartRows.Run(part: number, pages: pages, firstDocument: firstDocument, count: documents + unpaged))
+                firstDocument += documents
+            }
+        }
         let failure = FirstError<Failure>()
-        let counts = ConcurrentSlots<Int>(count: order.count)
-        Parallel.forEach(order.count, jobs: jobs) { number in
+        Parallel.forEach(runs.count, jobs: jobs) { number in
             failure.run { () throws(Failure) in
-                let part = try load(order[number])
-                precondition(part.firstLoadedPage == 0, "the index is built from whole parts")
-                precondition(part.vocabulary.count == tokenMaps[number].count, "a part matches its head")
+                let run = runs[number]
+                let head = heads[order[run.part]]
+                var documents: [SearchPart.Document] = []
+                for number in run.pages { documents += try page(order[run.part], number) }
+                if run.pages.upperBound == head.pageDocumentCounts.count { documents += head.unpagedDocuments }
+                precondition(documents.count == run.count, "a part's pages match its head")
                 try rows.store(
-                    number, PartRows.encode(part, number: number, tokenMap: tokenMaps[number], senders: senders))
-                counts.store(part.documents.count, at: number)
+                    number,
+                    PartRows.encode(
+                        documents, firstDocument: run.firstDocument, part: run.part, tokenMap: tokenMaps[run.part],
+                        senders: senders))
             }
         }
         try failure.rethrow()
 
         // Pass 2: the merge.
-        var cursors: [PartRows.Cursor] = []
-        for (number, count) in counts.values().enumerated() {
-            cursors.append(PartRows.Cursor(part: number, count: count!))
-        }
+        var cursors = runs.indices.map { PartRows.Cursor(run: $0, count: runs[$0].count) }
         var queue = MergeQueue()
         for number in cursors.indices {
-            if let date = try cursors[number].advance(rows) { queue.push(date: date, part: number) }
+            if try cursors[number].advance(rows) {
+                queue.push(cursors[number].row.key(part: runs[number].part), cursor: number)
+            }
         }
         var postings = [PostingList](repeating: PostingList(), count: tokens.count)
         var days: [Day] = []
@@ -125,23 +150,25 @@ extension SearchIndex {
             while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
         }
         var number: Int32 = 0
-        while let (date, part) = queue.pop() {
+        while let (key, cursor) = queue.pop() {
+            let (date, part) = (key.date, key.part)
             do {
                 // Read in place: a copy of the row would make `advance` copy its buffers.
-                for token in cursors[part].row.tokens { postings[Int(token)].add(number) }
+                for token in cursors[cursor].row.tokens { postings[Int(token)].add(number) }
                 postings[Int(inTokens[part])].add(number)
                 let day = day(of: date)
                 if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
-                if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(cursors[part].row.identity))
+                if chunk.count > 0,
+                    closesChunk(holding: chunk.count, before: identityHash(cursors[cursor].row.identity))
                 {
                     closeChunk()
                 }
                 chunk.startRow()
-                chunk.writer.bytes += cursors[part].row.identity
-                chunk.writer.bytes += cursors[part].row.rest
+                chunk.writer.bytes += cursors[cursor].row.identity
+                chunk.writer.bytes += cursors[cursor].row.rest
             }
             number += 1
-            if let next = try cursors[part].advance(rows) { queue.push(date: next, part: part) }
+            if try cursors[cursor].advance(rows) { queue.push(cursors[cursor].row.key(part: part), cursor: cursor) }
         }
         if chunk.count > 0 { closeChunk() }
         chunks.close()
@@ -164,23 +191,48 @@ extension SearchIndex {
     }
 }
 
-/// One part's documents as the merge reads them: in the index's order (date, then position),
-/// each with its token numbers in the site's vocabulary and its chunk row's two halves
+/// A run of a part's documents as the merge reads them: in the index's order (date, then
+/// position), each with its token numbers in the site's vocabulary and its chunk row's two halves
 /// (`appendRowIdentity`, `appendRowRest`) already written.
 enum PartRows {
+    /// Pages of one part whose rows are made together.
+    struct Run {
+        /// The part's number in the index.
+        var part: Int
+        var pages: Range<Int>
+        /// The position in the part of the run's first document.
+        var firstDocument: Int
+        /// How many documents the run holds.
+        var count: Int
+    }
+
+    /// Where a row goes in the index: by date, then part, then position in the part.
+    struct Key: Comparable {
+        var date: Int64
+        var part: Int
+        var position: Int
+
+        static func < (a: Key, b: Key) -> Bool { (a.date, a.part, a.position) < (b.date, b.part, b.position) }
+    }
+
     /// A row read back.
     struct Row {
+        var date: Int64 = 0
+        var position = 0
         var tokens: [Int32] = []
         var identity: ArraySlice<UInt8> = []
         var rest: ArraySlice<UInt8> = []
+
+        func key(part: Int) -> Key { Key(date: date, part: part, position: position) }
     }
 
-    /// The rows of `part`, part number `number` of the index: each is its byte length, then
-    /// the date (zig-zag), the token count and numbers, and the two halves, each with its length.
+    /// The rows of `documents`, the run of part number `part` whose first document is at
+    /// `firstDocument` in the part: each is its byte length, then the date (zig-zag), the
+    /// position, the token count and numbers, and the two halves, each with its length.
     static func encode(
-        _ part: SearchPart, number: Int, tokenMap: [Int32], senders: SearchIndex.SenderTable
+        _ documents: [SearchPart.Document], firstDocument: Int, part: Int, tokenMap: [Int32],
+        senders: SearchIndex.SenderTable
     ) -> [UInt8] {
-        let documents = part.documents
         let order = documents.indices.sorted { (documents[$0].date, $0) < (documents[$1].date, $1) }
         var output = ByteWriter()
         var row = ByteWriter()
@@ -189,10 +241,11 @@ enum PartRows {
             let document = documents[index]
             row.bytes.removeAll(keepingCapacity: true)
             row.signed(document.date)
+            row.varint(firstDocument + index)
             row.varint(document.tokens.count)
             for token in document.tokens { row.varint(Int(tokenMap[token])) }
             text.bytes.removeAll(keepingCapacity: true)
-            SearchIndex.appendRowIdentity(document, part: number, senders: senders, to: &text)
+            SearchIndex.appendRowIdentity(document, part: part, senders: senders, to: &text)
             row.varint(text.bytes.count)
             row.bytes += text.bytes
             text.bytes.removeAll(keepingCapacity: true)
@@ -205,12 +258,12 @@ enum PartRows {
         return output.bytes
     }
 
-    /// Reads one part's rows from a `RowStore` in order, a buffer at a time.
+    /// Reads one run's rows from a `RowStore` in order, a buffer at a time.
     struct Cursor {
         /// Bytes read from the store at a time (more for a longer row).
         static let readSize = 64 * 1024
 
-        let part: Int
+        let run: Int
         private var remaining: Int
         private var buffer: [UInt8] = []
         private var position = 0
@@ -218,14 +271,14 @@ enum PartRows {
         /// The row `advance` read last.
         private(set) var row = Row()
 
-        init(part: Int, count: Int) {
-            self.part = part
+        init(run: Int, count: Int) {
+            self.run = run
             self.remaining = count
         }
 
-        /// Reads the next row into `row` and returns its date; `nil` after the last.
-        mutating func advance<Failure: Error>(_ store: SearchIndex.RowStore<Failure>) throws(Failure) -> Int64? {
-            guard remaining > 0 else { return nil }
+        /// Reads the next row into `row`; `false` after the last.
+        mutating func advance<Failure: Error>(_ store: SearchIndex.RowStore<Failure>) throws(Failure) -> Bool {
+            guard remaining > 0 else { return false }
             remaining -= 1
             var header = ByteReader(buffer)
             header.offset = position
@@ -237,8 +290,8 @@ enum PartRows {
                 buffer.removeFirst(position)
                 position = 0
                 repeat {
-                    let more = try store.read(part, storeOffset, max(Self.readSize, (length ?? 0) + 16))
-                    precondition(!more.isEmpty, "a part's rows end early")
+                    let more = try store.read(run, storeOffset, max(Self.readSize, (length ?? 0) + 16))
+                    precondition(!more.isEmpty, "a run's rows end early")
                     storeOffset += more.count
                     buffer += more
                     header = ByteReader(buffer)
@@ -248,7 +301,8 @@ enum PartRows {
             var reader = ByteReader(buffer)
             reader.offset = header.offset
             position = header.offset + length!
-            let date = reader.signed()!
+            row.date = reader.signed()!
+            row.position = reader.varint()!
             let tokenCount = reader.varint()!
             row.tokens.removeAll(keepingCapacity: true)
             for _ in 0..<tokenCount { row.tokens.append(Int32(reader.varint()!)) }
@@ -257,32 +311,28 @@ enum PartRows {
             reader.offset += identityLength
             let restLength = reader.varint()!
             row.rest = buffer[reader.offset..<(reader.offset + restLength)]
-            return date
+            return true
         }
     }
 }
 
-/// The parts whose next row is the earliest, by date then part number (the index's order:
-/// each part's rows are already in it): a binary heap.
+/// The cursors whose next row comes first in the index (each run's rows are already in its
+/// order): a binary heap.
 struct MergeQueue {
-    private var entries: [(date: Int64, part: Int)] = []
+    private var entries: [(key: PartRows.Key, cursor: Int)] = []
 
-    private static func precedes(_ a: (date: Int64, part: Int), _ b: (date: Int64, part: Int)) -> Bool {
-        (a.date, a.part) < (b.date, b.part)
-    }
-
-    mutating func push(date: Int64, part: Int) {
-        entries.append((date, part))
+    mutating func push(_ key: PartRows.Key, cursor: Int) {
+        entries.append((key, cursor))
         var child = entries.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Self.precedes(entries[child], entries[parent]) else { break }
+            guard entries[child].key < entries[parent].key else { break }
             entries.swapAt(child, parent)
             child = parent
         }
     }
 
-    mutating func pop() -> (date: Int64, part: Int)? {
+    mutating func pop() -> (key: PartRows.Key, cursor: Int)? {
         guard let first = entries.first else { return nil }
         let last = entries.removeLast()
         if !entries.isEmpty {
@@ -292,8 +342,8 @@ struct MergeQueue {
                 let left = 2 * parent + 1
                 guard left < entries.count else { break }
                 var least = left
-                if left + 1 < entries.count, Self.precedes(entries[left + 1], entries[left]) { least = left + 1 }
-                guard Self.precedes(entries[least], entries[parent]) else { break }
+                if left + 1 < entries.count, entries[left + 1].key < entries[left].key { least = left + 1 }
+                guard entries[least].key < entries[parent].key else { break }
                 entries.swapAt(least, parent)
                 parent = least
             }

@@ -524,6 +524,27 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
+    /// The documents held of page `page` (`firstLoadedPage` or later).
+    public func documents(ofPage page: Int) -> ArraySlice<Document> {
+        let start = pageDocumentCounts[firstLoadedPage..<page].reduce(0, +)
+        return documents[start..<(start + pageDocumentCounts[page])]
+    }
+
+    /// The documents of no page, after the pages' (see `documents`).
+    public var unpagedDocuments: ArraySlice<Document> {
+        documents[pageDocumentCounts[firstLoadedPage...].reduce(0, +)...]
+    }
+
+    /// The documents of a page's file (`encodedPages`) of a part whose vocabulary holds
+    /// `tokenCount` tokens; `nil` when the bytes are not such a file.
+    public static func documents(decodingPage bytes: [UInt8], tokenCount: Int) -> [Document]? {
+        guard bytes.starts(with: pageMagic) else { return nil }
+        var reader = ByteReader(bytes)
+        reader.offset = pageMagic.count
+        guard let documents = readDocuments(from: &reader, tokenCount: tokenCount), reader.atEnd else { return nil }
+        return documents
+    }
+
     /// `write`'s documents, read from `reader`; `nil` when the bytes are not such documents.
     private static func readDocuments(from reader: inout ByteReader, tokenCount: Int) -> [Document]? {
         guard let documentCount = reader.varint() else { return nil }
@@ -593,11 +614,9 @@ public struct SearchPart: Equatable, Sendable {
         guard reader.atEnd else { return nil }
         firstLoadedPage = min(max(0, firstPage), pageDocumentCounts.count)
         for number in firstLoadedPage..<pageDocumentCounts.count {
-            guard let bytes = page(number), bytes.starts(with: Self.pageMagic) else { return nil }
-            var pageReader = ByteReader(bytes)
-            pageReader.offset = Self.pageMagic.count
-            guard let pageDocuments = Self.readDocuments(from: &pageReader, tokenCount: tokenCount),
-                pageDocuments.count == pageDocumentCounts[number], pageReader.atEnd
+            guard let bytes = page(number),
+                let pageDocuments = Self.documents(decodingPage: bytes, tokenCount: tokenCount),
+                pageDocuments.count == pageDocumentCounts[number]
             else { return nil }
             documents += pageDocuments
         }

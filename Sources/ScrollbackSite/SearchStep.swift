@@ -78,8 +78,9 @@ extension BuildRun {
             report.searchIndexUpdated = true
             return
         }
-        // The heads first (the vocabularies make the index's); each whole part is read once,
-        // `jobs` at a time, while the index turns it into rows it keeps in `rowsFolder`.
+        // The heads first (the vocabularies make the index's); then each page's documents are
+        // read once, `jobs` runs of pages at a time, while the index turns them into rows it
+        // keeps in `rowsFolder`.
         let entries = outcomes.compactMap(\.entry)
         var heads: [SearchPart] = []
         for entry in entries {
@@ -92,17 +93,21 @@ extension BuildRun {
         try FileSystem.makeDirectory(rowsFolder)
         defer { FileSystem.removeTree(rowsFolder) }
         let rows = SearchIndex.RowStore<any Error>(
-            store: { part, bytes in try FileSystem.writeFile(bytes, to: rowsFolder + "/\(part).bin") },
-            read: { part, offset, count in
-                try FileSystem.readBytes(rowsFolder + "/\(part).bin", offset: offset, count: count)
+            store: { run, bytes in try FileSystem.writeFile(bytes, to: rowsFolder + "/\(run).bin") },
+            read: { run, offset, count in
+                try FileSystem.readBytes(rowsFolder + "/\(run).bin", offset: offset, count: count)
             })
+        let tokenCounts = heads.map(\.vocabulary.count)
+        let pageCounts = heads.map(\.pageDocumentCounts)
         try SearchIndex.build(
             heads: heads,
-            load: { number throws(any Error) in
-                guard let part = SearchStep.readPart(conversationID: entries[number].conversationID, in: root) else {
-                    throw Self.damagedSearchPart(entries[number])
-                }
-                return part
+            page: { part, page throws(any Error) in
+                let path = root + "/" + SearchStep.pagePath(conversationID: entries[part].conversationID, page: page)
+                guard let bytes = LogReader.contents(ofFile: path),
+                    let documents = SearchPart.documents(decodingPage: bytes, tokenCount: tokenCounts[part]),
+                    documents.count == pageCounts[part][page]
+                else { throw Self.damagedSearchPart(entries[part]) }
+                return documents
             }, rows: rows, jobs: jobs
         ) { path, bytes in
             try FileSystem.writeFile(bytes, to: root + "/" + path)

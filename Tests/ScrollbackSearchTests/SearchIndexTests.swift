@@ -187,7 +187,20 @@ final class SearchIndexTests: XCTestCase {
         let a = part(id: "alpha", count: 700) { "alpha \($0) " + String(repeating: "long words here ", count: $0 % 9) }
         let b = part(id: "beta", count: 500, start: 1_714_000_500) { "beta w\($0 % 50)" }
         let expected = SearchIndex.build(parts: [b, a], jobs: 2)
-        // Heads as a build reads them: no documents; the whole part is loaded when its turn comes.
+        // Alpha's 70 pages make two runs of rows, beta's 50 one: the merge takes rows from three
+        // runs at once, and the chunks hold every document once, in date order.
+        var dates: [Int] = []
+        let chunks = Dictionary(uniqueKeysWithValues: expected.map { ($0.path, $0.bytes) })
+        for number in 0..<expected.filter({ $0.path.hasPrefix("search/d/") }).count {
+            let text = try XCTUnwrap(SearchIndex.inflate(try XCTUnwrap(chunks["search/d/\(number).json.deflate"])))
+            for row in try XCTUnwrap(SearchIndex.ChunkText.rows(of: text)) {
+                let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(row)) as? [Any])
+                dates.append(try XCTUnwrap(fields[2] as? Int))
+            }
+        }
+        XCTAssertEqual(dates.count, 1200)
+        XCTAssertEqual(dates, dates.sorted())
+        // Heads as a build reads them: no documents; the pages are read when their run's turn comes.
         let heads = try [b, a].map { whole in
             try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
         }
@@ -203,7 +216,8 @@ final class SearchIndexTests: XCTestCase {
                     let bytes = stored.value[part]!
                     return Array(bytes[min(offset, bytes.count)..<min(offset + min(count, piece), bytes.count)])
                 })
-            SearchIndex.build(heads: heads, load: { [b, a][$0] }, rows: rows, jobs: jobs) { path, bytes in
+            SearchIndex.build(heads: heads, page: { Array([b, a][$0].documents(ofPage: $1)) }, rows: rows, jobs: jobs) {
+                path, bytes in
                 files.update { $0[path] = bytes }
             }
             XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs), pieces of \(piece)")
