@@ -370,6 +370,15 @@ public struct SearchPart: Equatable, Sendable {
         text.utf8.count <= maxTextLength ? text : String(text.prefix(maxTextLength))
     }
 
+    /// Drops the documents of the pages before `page`, once their files are written: the part
+    /// then holds those of `page` and later, as one read for an append does
+    /// (`init(decodingHead:fromPage:page:)`), and its head stays the same.
+    public mutating func forgetPages(before page: Int) {
+        precondition(page >= firstLoadedPage && page <= pageDocumentCounts.count, "only pages held are forgotten")
+        documents.removeFirst(pageDocumentCounts[firstLoadedPage..<page].reduce(0, +))
+        firstLoadedPage = page
+    }
+
     /// Drops the messages and days of pages `page` and later (an append re-adds them).
     public mutating func removePages(from page: Int) {
         precondition(page >= firstLoadedPage, "pages before the first one read cannot be dropped")

@@ -274,8 +274,11 @@ struct ConversationWorker: Sendable {
         let runs = Self.renderRuns(pageCount: plan.pageCount)
         // The plan's messages are the timeline's (thread replies are in their threads' plans).
         let anchor = { (index: Int) in plan.anchors.anchor(plan.conversation.messages.readInPlace(index) { $0.id }) }
-        typealias RenderedRun = (files: [String], warnings: [Diagnostic], search: SearchPart.Run)
+        typealias RenderedRun = (files: [String], warnings: [Diagnostic])
         let rendered = ConcurrentSlots<Result<RenderedRun, any Error>>(count: runs.count)
+        let search = SearchPartStream(
+            SearchPart(conversationID: conversation.id, title: plan.summary.title), folder: folder,
+            writesPages: config.search)
         Parallel.forEach(runs.count, jobs: threads.available) { run in
             var runFolder = folder
             var runFiles: [String] = []
@@ -288,23 +291,24 @@ struct ConversationWorker: Sendable {
                     runFiles.append(path)
                 }
                 // The run's share of the search index and the date list, while its pages are fresh.
-                let search = SearchPart.Run(
-                    plan, pages: runs[run], anchor: anchor, sender: SearchStep.sender, tokenizesText: config.search)
-                return (runFiles, warnings, search)
+                search.add(
+                    SearchPart.Run(
+                        plan, pages: runs[run], anchor: anchor, sender: SearchStep.sender,
+                        tokenizesText: config.search),
+                    number: run)
+                return (runFiles, warnings)
             }
             rendered.store(result, at: run)
         }
-        var part = SearchPart(conversationID: conversation.id, title: plan.summary.title)
-        var newest: SearchPart.Document?
         for number in runs.indices {
-            // Taken out of its slot: a run's documents are not held twice once in the part.
-            let (runFiles, warnings, search) = try rendered.take(number)!.get()
+            let (runFiles, warnings) = try rendered.take(number)!.get()
             files += runFiles
             diagnostics += warnings
-            if let last = part.append(consume search) { newest = last }
         }
+        let (part, newest) = try search.finish()
+        // Its pages' files are written: the head and the date list are left.
         let searchFiles = try writeSearchPart(
-            part, newest: newest, plan: plan, pages: 0..<plan.pageCount, into: &folder)
+            part, newest: newest, plan: plan, pages: plan.pageCount..<plan.pageCount, into: &folder)
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }

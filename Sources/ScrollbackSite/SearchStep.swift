@@ -67,6 +67,63 @@ extension ConversationWorker {
     }
 }
 
+/// A conversation's search part, to which the runs of pages rendered on several threads are
+/// added in page order as soon as the runs before them are: each run's page files are written
+/// and its documents dropped at once, so a long conversation's documents are never all in
+/// memory (the part keeps its vocabulary, senders and days for its head and date list).
+final class SearchPartStream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var part: SearchPart
+    private var folder: StagedFolder
+    private let writesPages: Bool
+    private var waiting: [Int: SearchPart.Run] = [:]
+    private var next = 0
+    private var newest: SearchPart.Document?
+    private var error: (any Error)?
+
+    /// A stream into `part` (no pages yet) whose page files go into `folder`; none when
+    /// `writesPages` is false (a site without search keeps only its days and newest message).
+    init(_ part: SearchPart, folder: StagedFolder, writesPages: Bool) {
+        self.part = part
+        self.folder = folder
+        self.writesPages = writesPages
+    }
+
+    /// Adds run number `number` (runs are numbered in page order, from 0), then every waiting
+    /// run that now follows the part's pages.
+    func add(_ run: SearchPart.Run, number: Int) {
+        lock.withLock {
+            waiting[number] = run
+            while let run = waiting.removeValue(forKey: next) {
+                next += 1
+                let pages = run.pages
+                if let last = part.append(run) { newest = last }
+                guard writesPages, error == nil else { continue }
+                do {
+                    for (offset, bytes) in part.encodedPages(from: pages.lowerBound).enumerated() {
+                        let page = pages.lowerBound + offset
+                        try folder.write(
+                            bytes, at: SearchStep.pagePath(conversationID: part.conversationID, page: page))
+                    }
+                } catch {
+                    self.error = error
+                }
+                part.forgetPages(before: pages.upperBound)
+            }
+        }
+    }
+
+    /// The part (its pages' documents dropped) and its newest timeline message, once every run
+    /// was added; rethrows the first error writing a page's file.
+    func finish() throws -> (SearchPart, newest: SearchPart.Document?) {
+        try lock.withLock {
+            if let error { throw error }
+            precondition(waiting.isEmpty, "every run is added")
+            return (part, newest)
+        }
+    }
+}
+
 extension BuildRun {
     /// Step: merges the parts of the published conversations into `search/` (nothing when
     /// `search: false`): updates the previous index when it can, else builds it from every part.

@@ -166,6 +166,19 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    func testForgettingWrittenPagesKeepsTheHeadAndTheLaterPages() {
+        let whole = part(id: "alpha", count: 95) { "word\($0 % 7) w\($0)" }
+        var streamed = whole
+        streamed.forgetPages(before: 4)
+        XCTAssertEqual(streamed.firstLoadedPage, 4)
+        XCTAssertEqual(streamed.documents.count, 55)
+        XCTAssertEqual(streamed.documents(ofPage: 4), whole.documents(ofPage: 4))
+        XCTAssertEqual(streamed.encodedPages(from: 4), whole.encodedPages(from: 4))
+        streamed.forgetPages(before: whole.pageDocumentCounts.count)
+        XCTAssertTrue(streamed.documents.isEmpty)
+        XCTAssertEqual(streamed.encodedHead(), whole.encodedHead())
+    }
+
     func testAppendingPagesGivesTheSamePartAsAFullBuild() {
         let full = part(id: "alpha", count: 30) { "word\($0 % 7)" }
         var partial = part(id: "alpha", count: 30) { "word\($0 % 7)" }
