@@ -286,8 +286,8 @@ if [ "$skip_slack" = 0 ]; then
     slack-logs-clean "$scrollback" "$slack_logs" "$slack_site-logs"
   same_site slack-logs "$slack_site" "$slack_site-logs"
   # Memory follows one conversation: the export with every conversation twice (hard links)
-  # peaks as the export does. With `search: false`: the search index's merge holds every
-  # conversation's part whatever the input format (issue 15).
+  # peaks as the export does. With `search: false`, so that the figure is the conversations'
+  # alone: the search index's posting lists grow with the export (a byte or two a posting).
   slack_twice="$work/slack-$messages-c$conversations-s$seed-twice"
   rm -rf "$slack_twice" "$slack_twice-once"
   python3 "$bench/generate_slack_export.py" --twice "$slack" --out "$slack_twice"
