@@ -95,24 +95,26 @@ extension SearchIndex {
             var firstDocument = 0
             for start in stride(from: 0, to: max(counts.count, 1), by: pagesPerRowRun) {
                 let pages = start..<min(start + pagesPerRowRun, counts.count)
-                let documents = counts[pages].reduce(0, +)
-                let unpaged = pages.upperBound == counts.count ? heads[index].unpagedDocuments.count : 0
+                let paged = counts[pages].reduce(0, +)
+                let holdsUnpaged = pages.upperBound == counts.count
+                let count = paged + (holdsUnpaged ? heads[index].unpagedDocuments.count : 0)
                 runs.append(
-                    PartRows.Run(part: number, pages: pages, firstDocument: firstDocument, count: documents + unpaged))
-                firstDocument += documents
+                    PartRows.Run(
+                        part: number, pages: pages, holdsUnpaged: holdsUnpaged, firstDocument: firstDocument,
+                        count: count))
+                firstDocument += paged
             }
         }
         let failure = FirstError<Failure>()
-        Parallel.forEach(runs.count, jobs: jobs) { number in
+        Parallel.forEach(runs.count, jobs: jobs) { runNumber in
             failure.run { () throws(Failure) in
-                let run = runs[number]
-                let head = heads[order[run.part]]
+                let run = runs[runNumber]
                 var documents: [SearchPart.Document] = []
-                for number in run.pages { documents += try page(order[run.part], number) }
-                if run.pages.upperBound == head.pageDocumentCounts.count { documents += head.unpagedDocuments }
+                for pageNumber in run.pages { documents += try page(order[run.part], pageNumber) }
+                if run.holdsUnpaged { documents += heads[order[run.part]].unpagedDocuments }
                 precondition(documents.count == run.count, "a part's pages match its head")
                 try rows.store(
-                    number,
+                    runNumber,
                     PartRows.encode(
                         documents, firstDocument: run.firstDocument, part: run.part, tokenMap: tokenMaps[run.part],
                         senders: senders))
@@ -151,24 +153,19 @@ extension SearchIndex {
         }
         var number: Int32 = 0
         while let (key, cursor) = queue.pop() {
-            let (date, part) = (key.date, key.part)
-            do {
-                // Read in place: a copy of the row would make `advance` copy its buffers.
-                for token in cursors[cursor].row.tokens { postings[Int(token)].add(number) }
-                postings[Int(inTokens[part])].add(number)
-                let day = day(of: date)
-                if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
-                if chunk.count > 0,
-                    closesChunk(holding: chunk.count, before: identityHash(cursors[cursor].row.identity))
-                {
-                    closeChunk()
-                }
-                chunk.startRow()
-                chunk.writer.bytes += cursors[cursor].row.identity
-                chunk.writer.bytes += cursors[cursor].row.rest
+            // The row is read in place: a copy would make `advance` copy its buffers.
+            for token in cursors[cursor].row.tokens { postings[Int(token)].add(number) }
+            postings[Int(inTokens[key.part])].add(number)
+            let day = day(of: key.date)
+            if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
+            if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(cursors[cursor].row.identity)) {
+                closeChunk()
             }
+            chunk.startRow()
+            chunk.writer.bytes += cursors[cursor].row.identity
+            chunk.writer.bytes += cursors[cursor].row.rest
             number += 1
-            if try cursors[cursor].advance(rows) { queue.push(cursors[cursor].row.key(part: part), cursor: cursor) }
+            if try cursors[cursor].advance(rows) { queue.push(cursors[cursor].row.key(part: key.part), cursor: cursor) }
         }
         if chunk.count > 0 { closeChunk() }
         chunks.close()
@@ -200,6 +197,8 @@ enum PartRows {
         /// The part's number in the index.
         var part: Int
         var pages: Range<Int>
+        /// Whether the part's documents of no page follow (its last run).
+        var holdsUnpaged: Bool
         /// The position in the part of the run's first document.
         var firstDocument: Int
         /// How many documents the run holds.
@@ -260,7 +259,7 @@ enum PartRows {
 
     /// Reads one run's rows from a `RowStore` in order, a buffer at a time.
     struct Cursor {
-        /// Bytes read from the store at a time (more for a longer row).
+        /// Bytes read from the store at a time.
         static let readSize = 64 * 1024
 
         let run: Int
@@ -280,38 +279,33 @@ enum PartRows {
         mutating func advance<Failure: Error>(_ store: SearchIndex.RowStore<Failure>) throws(Failure) -> Bool {
             guard remaining > 0 else { return false }
             remaining -= 1
-            var header = ByteReader(buffer)
-            header.offset = position
-            var length = header.varint()
-            if length == nil || header.offset + length! > buffer.count {
-                // Keep the unread bytes and read on, at least to the end of this row.
+            while true {
+                var reader = ByteReader(buffer)
+                reader.offset = position
+                if let length = reader.varint(), reader.offset + length <= buffer.count {
+                    position = reader.offset + length
+                    row.date = reader.signed()!
+                    row.position = reader.varint()!
+                    let tokenCount = reader.varint()!
+                    row.tokens.removeAll(keepingCapacity: true)
+                    for _ in 0..<tokenCount { row.tokens.append(Int32(reader.varint()!)) }
+                    let identityLength = reader.varint()!
+                    row.identity = buffer[reader.offset..<(reader.offset + identityLength)]
+                    reader.offset += identityLength
+                    let restLength = reader.varint()!
+                    row.rest = buffer[reader.offset..<(reader.offset + restLength)]
+                    return true
+                }
+                // The row goes on past the buffer: keep its unread bytes and read on.
                 row.identity = []
                 row.rest = []
                 buffer.removeFirst(position)
                 position = 0
-                repeat {
-                    let more = try store.read(run, storeOffset, max(Self.readSize, (length ?? 0) + 16))
-                    precondition(!more.isEmpty, "a run's rows end early")
-                    storeOffset += more.count
-                    buffer += more
-                    header = ByteReader(buffer)
-                    length = header.varint()
-                } while length == nil || header.offset + length! > buffer.count
+                let more = try store.read(run, storeOffset, Self.readSize)
+                precondition(!more.isEmpty, "a run's rows end early")
+                storeOffset += more.count
+                buffer += more
             }
-            var reader = ByteReader(buffer)
-            reader.offset = header.offset
-            position = header.offset + length!
-            row.date = reader.signed()!
-            row.position = reader.varint()!
-            let tokenCount = reader.varint()!
-            row.tokens.removeAll(keepingCapacity: true)
-            for _ in 0..<tokenCount { row.tokens.append(Int32(reader.varint()!)) }
-            let identityLength = reader.varint()!
-            row.identity = buffer[reader.offset..<(reader.offset + identityLength)]
-            reader.offset += identityLength
-            let restLength = reader.varint()!
-            row.rest = buffer[reader.offset..<(reader.offset + restLength)]
-            return true
         }
     }
 }

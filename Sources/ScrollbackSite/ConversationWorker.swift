@@ -306,9 +306,7 @@ struct ConversationWorker: Sendable {
             diagnostics += warnings
         }
         let (part, newest) = try search.finish()
-        // Its pages' files are written: the head and the date list are left.
-        let searchFiles = try writeSearchPart(
-            part, newest: newest, plan: plan, pages: plan.pageCount..<plan.pageCount, into: &folder)
+        let searchFiles = try writeSearchPart(part, newest: newest, plan: plan, into: &folder)
         files.append(searchFiles.dateList)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }

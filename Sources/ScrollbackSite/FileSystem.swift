@@ -80,28 +80,6 @@ enum FileSystem {
         }
     }
 
-    /// Up to `count` bytes of the file at `path` from `offset` (fewer only at its end).
-    static func readBytes(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SiteBuildError.fileSystem("cannot open \(path): \(errorText())") }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let result = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled))
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw SiteBuildError.fileSystem("cannot read \(path): \(errorText())")
-            }
-            if result == 0 { break }
-            filled += result
-        }
-        bytes.removeLast(count - filled)
-        return bytes
-    }
-
     /// Puts the file at `source` at `destination` (whose parent must exist): a hard link when
     /// both are on the same file system, else a copy. Returns `false` when `source` is missing.
     @discardableResult

@@ -41,16 +41,22 @@ enum SearchStep {
         return SearchPart.Sender(
             name: participant.name, initials: SiteRenderer.initials(of: participant.name), avatar: avatar)
     }
+
+    /// Writes the files of pages `page` and later of `part` into `folder`.
+    static func writePages(of part: SearchPart, from page: Int, into folder: inout StagedFolder) throws {
+        for (offset, bytes) in part.encodedPages(from: page).enumerated() {
+            try folder.write(bytes, at: pagePath(conversationID: part.conversationID, page: page + offset))
+        }
+    }
 }
 
 extension ConversationWorker {
-    /// Writes the conversation's date list from `part`, to which pages `pages` were just added
-    /// (`newest`: the newest timeline message among them), and the part's head and the files of
-    /// those pages, into `folder`; returns the date list's site path, the part's head path and its
+    /// Writes the conversation's date list from `part` (`newest`: its newest timeline message)
+    /// and the part's head into `folder` (its pages' files are written as they are added:
+    /// `SearchStep.writePages`); returns the date list's site path, the part's head path and its
     /// page count.
     func writeSearchPart(
-        _ part: SearchPart, newest: SearchPart.Document?, plan: ConversationPlan, pages: Range<Int>,
-        into folder: inout StagedFolder
+        _ part: SearchPart, newest: SearchPart.Document?, plan: ConversationPlan, into folder: inout StagedFolder
     ) throws -> (dateList: String, part: String, pageCount: Int) {
         let dateList = renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,
@@ -60,9 +66,6 @@ extension ConversationWorker {
         let id = part.conversationID
         let partPath = SearchStep.partPath(conversationID: id)
         try folder.write(part.encodedHead(), at: partPath)
-        for (offset, bytes) in part.encodedPages(from: pages.lowerBound).enumerated() {
-            try folder.write(bytes, at: SearchStep.pagePath(conversationID: id, page: pages.lowerBound + offset))
-        }
         return (dateList.path, partPath, part.pageDocumentCounts.count)
     }
 }
@@ -100,11 +103,7 @@ final class SearchPartStream: @unchecked Sendable {
                 if let last = part.append(run) { newest = last }
                 guard writesPages, error == nil else { continue }
                 do {
-                    for (offset, bytes) in part.encodedPages(from: pages.lowerBound).enumerated() {
-                        let page = pages.lowerBound + offset
-                        try folder.write(
-                            bytes, at: SearchStep.pagePath(conversationID: part.conversationID, page: page))
-                    }
+                    try SearchStep.writePages(of: part, from: pages.lowerBound, into: &folder)
                 } catch {
                     self.error = error
                 }
@@ -139,11 +138,16 @@ extension BuildRun {
         // read once, `jobs` runs of pages at a time, while the index turns them into rows it
         // keeps in `rowsFolder`.
         let entries = outcomes.compactMap(\.entry)
+        let read = ConcurrentSlots<SearchPart>(count: entries.count)
+        Parallel.forEach(entries.count, jobs: jobs) { number in
+            guard entries[number].searchPart != nil,
+                let head = SearchStep.readPart(conversationID: entries[number].conversationID, in: root, fromPage: .max)
+            else { return }
+            read.store(head, at: number)
+        }
         var heads: [SearchPart] = []
-        for entry in entries {
-            guard entry.searchPart != nil,
-                let head = SearchStep.readPart(conversationID: entry.conversationID, in: root, fromPage: .max)
-            else { throw Self.damagedSearchPart(entry) }
+        for (entry, head) in zip(entries, read.values()) {
+            guard let head else { throw Self.damagedSearchPart(entry) }
             heads.append(head)
         }
         let rowsFolder = root + "/" + BuildManifest.folderName + "/search-rows"
@@ -152,7 +156,10 @@ extension BuildRun {
         let rows = SearchIndex.RowStore<any Error>(
             store: { run, bytes in try FileSystem.writeFile(bytes, to: rowsFolder + "/\(run).bin") },
             read: { run, offset, count in
-                try FileSystem.readBytes(rowsFolder + "/\(run).bin", offset: offset, count: count)
+                let path = rowsFolder + "/\(run).bin"
+                guard let file = LogFile(path: path), let bytes = file.bytes(offset..<min(offset + count, file.size))
+                else { throw SiteBuildError.fileSystem("cannot read \(path)") }
+                return bytes
             })
         let tokenCounts = heads.map(\.vocabulary.count)
         let pageCounts = heads.map(\.pageDocumentCounts)

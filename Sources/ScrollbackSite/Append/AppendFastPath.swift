@@ -238,8 +238,8 @@ extension ConversationWorker {
             let newest = part.add(
                 plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, sender: SearchStep.sender,
                 tokenizesText: config.search)
-            let searchFiles = try writeSearchPart(
-                part, newest: newest, plan: plan, pages: firstPage..<pageCount, into: &folder)
+            try SearchStep.writePages(of: part, from: firstPage, into: &folder)
+            let searchFiles = try writeSearchPart(part, newest: newest, plan: plan, into: &folder)
             written.append(searchFiles.dateList)
             searchPageCount = searchFiles.pageCount
             // The blocks before the one the new records start in are the previous ones.
