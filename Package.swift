@@ -6,7 +6,7 @@
 //   ScrollbackModel      plain value types: conversations, messages, options, diagnostics
 //   ScrollbackMarkdown   the one wrapper around cmark-gfm (C library: CCMarkGFM)
 //   ScrollbackHTML       the one wrapper around libxml2 (C library: CLibXML2)
-//                        (zlib, CZlibDeflate, is wrapped by ScrollbackSearch's RawDeflate: only search uses it)
+//                        (libdeflate, CLibDeflate, is wrapped by ScrollbackSearch's RawDeflate: only search uses it)
 //   ScrollbackReading    read: JSON and Markdown logs, config, media references -> model
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
 //   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
@@ -48,7 +48,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CZlibDeflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // No pkgConfig: its `-ldeflate` would link the shared library (the module map names the archive).
+        .systemLibrary(name: "CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
         // jemalloc's options for the command (scripts/build-release.sh links jemalloc in).
         .target(name: "CMallocOptions"),
         .target(name: "ScrollbackModel"),
@@ -73,7 +74,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),
         .target(
-            name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout", "CZlibDeflate"]),
+            name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout", "CLibDeflate"]),
         .target(
             name: "ScrollbackSite",
             dependencies: [

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Scrollback needs, only those that are missing.
-#   scripts/install-deps.sh          the C libraries the build links (cmark-gfm, libxml2, zlib, jemalloc)
+#   scripts/install-deps.sh          the C libraries the build links (cmark-gfm, libxml2, libdeflate, zlib, jemalloc)
 #   scripts/install-deps.sh --test   also what the browser tests run (chromium, fonts)
 # The Swift toolchain itself is expected on PATH (Swift 6.x); Swift packages come from
 # Package.swift.
 set -euo pipefail
 
-packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libxml2-dev zlib1g-dev libjemalloc-dev)
+packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libxml2-dev libdeflate-dev zlib1g-dev libjemalloc-dev)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium fonts-dejavu-core fonts-noto-color-emoji)
 fi

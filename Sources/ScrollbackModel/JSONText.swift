@@ -16,55 +16,58 @@ public enum JSONText {
     /// `\u` and four hex digits; the rest, `/` and non-ASCII included, copied as UTF-8. Runs of
     /// bytes that need no escape are copied at once.
     public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(0x22)
         var text = text
-        text.withUTF8 { utf8 in
-            var start = 0
-            var index = 0
-            let count = utf8.count
-            func flush() {
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+        text.withUTF8 { appendQuoted(utf8: $0, to: &bytes) }
+    }
+
+    /// Appends the string whose UTF-8 is `utf8` as `appendQuoted(_:to:)` does.
+    public static func appendQuoted(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(0x22)
+        var start = 0
+        var index = 0
+        let count = utf8.count
+        func flush() {
+            if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+        }
+        while index < count {
+            let byte = utf8[index]
+            // Most bytes need nothing: only controls, `"`, `\` and the lead byte of U+2028/9 do.
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
+                index += 1
+                continue
             }
-            while index < count {
-                let byte = utf8[index]
-                // Most bytes need nothing: only controls, `"`, `\` and the lead byte of U+2028/9 do.
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
-                    index += 1
-                    continue
-                }
-                // The character after `\`, or 0x1_0000 plus the code point for `\uXXXX`.
-                var escaped: UInt32?
-                var length = 1
-                switch byte {
-                case 0x22, 0x5C: escaped = UInt32(byte)
-                case 0x0A: escaped = UInt32(UInt8(ascii: "n"))
-                case 0x0D: escaped = UInt32(UInt8(ascii: "r"))
-                case 0x09: escaped = UInt32(UInt8(ascii: "t"))
-                case 0..<0x20: escaped = 0x1_0000 | UInt32(byte)
-                case 0xE2 where index + 2 < count && utf8[index + 1] == 0x80 && (utf8[index + 2] | 1) == 0xA9:
-                    escaped = utf8[index + 2] == 0xA8 ? 0x1_2028 : 0x1_2029
-                    length = 3
-                default: break
-                }
-                guard let escaped else {
-                    index += 1
-                    continue
-                }
-                flush()
-                bytes.append(0x5C)
-                if escaped & 0x1_0000 == 0 {
-                    bytes.append(UInt8(escaped))
-                } else {  // \uXXXX
-                    bytes.append(UInt8(ascii: "u"))
-                    for shift in stride(from: 12, through: 0, by: -4) {
-                        bytes.append(hexDigits[Int((escaped >> UInt32(shift)) & 0xF)])
-                    }
-                }
-                index += length
-                start = index
+            // The character after `\`, or 0x1_0000 plus the code point for `\uXXXX`.
+            var escaped: UInt32?
+            var length = 1
+            switch byte {
+            case 0x22, 0x5C: escaped = UInt32(byte)
+            case 0x0A: escaped = UInt32(UInt8(ascii: "n"))
+            case 0x0D: escaped = UInt32(UInt8(ascii: "r"))
+            case 0x09: escaped = UInt32(UInt8(ascii: "t"))
+            case 0..<0x20: escaped = 0x1_0000 | UInt32(byte)
+            case 0xE2 where index + 2 < count && utf8[index + 1] == 0x80 && (utf8[index + 2] | 1) == 0xA9:
+                escaped = utf8[index + 2] == 0xA8 ? 0x1_2028 : 0x1_2029
+                length = 3
+            default: break
+            }
+            guard let escaped else {
+                index += 1
+                continue
             }
             flush()
+            bytes.append(0x5C)
+            if escaped & 0x1_0000 == 0 {
+                bytes.append(UInt8(escaped))
+            } else {  // \uXXXX
+                bytes.append(UInt8(ascii: "u"))
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    bytes.append(hexDigits[Int((escaped >> UInt32(shift)) & 0xF)])
+                }
+            }
+            index += length
+            start = index
         }
+        flush()
         bytes.append(0x22)
     }
 }

@@ -1,67 +1,66 @@
-import CZlibDeflate
+import CLibDeflate
 
-/// The one wrapper around zlib: raw deflate streams (no zlib or gzip header), which the
-/// browser's `DecompressionStream("deflate-raw")` reads. No zlib pointer leaves this file.
+/// The one wrapper around libdeflate: raw deflate streams (no zlib or gzip header), which the
+/// browser's `DecompressionStream("deflate-raw")` reads. No libdeflate pointer leaves this file.
 ///
 /// The search index compresses about 110 MB of document JSON at 1M messages, on every core at
-/// the end of the build: zlib's fastest level costs half the time of its default for about a
-/// sixth more bytes, and the index stays well under its size budget (1.5× the message text).
+/// the end of the build. libdeflate compresses a whole buffer in one call, without zlib's
+/// streaming state, and its fastest level is about twice as fast as zlib's for slightly smaller
+/// output (the measurements are in scripts/bench/RESULTS.md).
 enum RawDeflate {
-    /// The compression level: zlib's fastest (1, `Z_BEST_SPEED`).
+    /// The compression level: libdeflate's fastest. The index stays well under its size budget
+    /// (1.5× the message text).
     static let level: Int32 = 1
+    /// The largest stream `decompress` inflates: far above any chunk the index writes.
+    static let maximumInflatedBytes = 1 << 30
 
     /// `bytes` compressed as one raw deflate stream.
     static func compress(_ bytes: [UInt8]) -> [UInt8] {
-        var stream = z_stream()
-        // Window bits -15: a raw stream with zlib's largest window; memory level 8 (zlib's default).
-        let started = deflateInit2_(
-            &stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-            Int32(MemoryLayout<z_stream>.size))
-        // zlib fails only without memory or with a bad version; neither is recoverable here.
-        precondition(started == Z_OK, "zlib: deflateInit2 failed (\(started))")
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))))
-        let result = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = UInt32(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = UInt32(out.count)
-                // One call: the output buffer holds deflateBound's worst case.
-                return deflate(&stream, Z_FINISH)
+        // libdeflate fails only without memory; that is not recoverable here.
+        guard let compressor = libdeflate_alloc_compressor(level) else {
+            preconditionFailure("libdeflate: no memory for a compressor")
+        }
+        defer { libdeflate_free_compressor(compressor) }
+        var output = [UInt8](repeating: 0, count: libdeflate_deflate_compress_bound(compressor, bytes.count))
+        let written = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                libdeflate_deflate_compress(compressor, input.baseAddress, input.count, out.baseAddress, out.count)
             }
         }
-        precondition(result == Z_STREAM_END, "zlib: deflate did not finish (\(result))")
-        output.removeLast(output.count - Int(stream.total_out))
+        // The output buffer holds the compressor's own worst case.
+        precondition(written > 0 || bytes.isEmpty, "libdeflate: the output did not fit its bound")
+        output.removeLast(output.count - written)
         return output
     }
 
-    /// The bytes of a raw deflate stream, or `nil` when `bytes` is not one (or is cut short).
+    /// The bytes of a raw deflate stream, or `nil` when `bytes` is not exactly one (cut short,
+    /// or followed by other bytes).
     static func decompress(_ bytes: [UInt8]) -> [UInt8]? {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return nil
-        }
-        defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        return bytes.withUnsafeBufferPointer { input -> [UInt8]? in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
-            while true {
-                let (result, produced) = buffer.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    let result = inflate(&stream, Z_NO_FLUSH)
-                    return (result, out.count - Int(stream.avail_out))
-                }
-                output += buffer[0..<produced]
-                switch result {
-                case Z_STREAM_END: return stream.avail_in == 0 ? output : nil
-                case Z_OK: continue
-                default: return nil  // corrupt data, or input ended before the stream did
+        guard let decompressor = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(decompressor) }
+        // A whole-buffer decompressor needs room for all of it: try larger outputs until it fits.
+        var capacity = max(4096, bytes.count * 4)
+        while capacity <= maximumInflatedBytes {
+            var output = [UInt8](repeating: 0, count: capacity)
+            var read = 0
+            var written = 0
+            let result = bytes.withUnsafeBytes { input in
+                output.withUnsafeMutableBytes { out in
+                    libdeflate_deflate_decompress_ex(
+                        decompressor, input.baseAddress, input.count, out.baseAddress, out.count, &read, &written)
                 }
             }
+            switch result {
+            case LIBDEFLATE_SUCCESS:
+                guard read == bytes.count else { return nil }
+                output.removeLast(output.count - written)
+                return output
+            case LIBDEFLATE_INSUFFICIENT_SPACE:
+                capacity *= 2
+            default:
+                return nil  // corrupt data, or input ended before the stream did
+            }
         }
+        return nil
     }
 }

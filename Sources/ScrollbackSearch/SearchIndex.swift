@@ -61,31 +61,36 @@ public enum SearchIndex {
 
     // MARK: Rows and chunks
 
-    /// Writes the identifying fields of the row of `document` of part `part`,
+    /// Writes the identifying fields of the row of `document` (of `page`) of part `part`,
     /// `[conversation,sender,date,"file","anchor"`: their bytes decide where chunks end
     /// (`identityHash`).
     static func appendRowIdentity(
-        _ document: SearchPart.Document, part: Int, senders: SenderTable, to writer: inout JSONWriter
+        _ document: SearchPart.StoredDocument, of page: SearchPart.StoredPage, part: Int, senders: SenderTable,
+        to bytes: inout [UInt8]
     ) {
-        writer.raw("[")
-        writer.number(part)
-        writer.raw(",")
-        writer.number(senders.number(ofSender: document.sender, inPart: part))
-        writer.raw(",")
-        writer.number(Int(document.date))
-        writer.raw(",")
-        writer.string(document.file)
-        writer.raw(",")
-        writer.string(document.anchor)
+        bytes.append(UInt8(ascii: "["))
+        DecimalText.withDigits(of: part) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: ","))
+        DecimalText.withDigits(of: senders.number(ofSender: document.sender, inPart: part)) {
+            bytes.append(contentsOf: $0)
+        }
+        bytes.append(UInt8(ascii: ","))
+        DecimalText.withDigits(of: Int(document.date)) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: ","))
+        page.withBytes(document.file) { JSONText.appendQuoted(utf8: $0, to: &bytes) }
+        bytes.append(UInt8(ascii: ","))
+        page.withBytes(document.anchor) { JSONText.appendQuoted(utf8: $0, to: &bytes) }
     }
 
     /// Writes the rest of a document's row after `appendRowIdentity`: `,flags,"text"]`.
-    static func appendRowRest(_ document: SearchPart.Document, to writer: inout JSONWriter) {
-        writer.raw(",")
-        writer.number(document.flags)
-        writer.raw(",")
-        writer.string(document.text)
-        writer.raw("]")
+    static func appendRowRest(
+        _ document: SearchPart.StoredDocument, of page: SearchPart.StoredPage, to bytes: inout [UInt8]
+    ) {
+        bytes.append(UInt8(ascii: ","))
+        DecimalText.withDigits(of: document.flags) { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: ","))
+        page.withBytes(document.text) { JSONText.appendQuoted(utf8: $0, to: &bytes) }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// The hash of a row's identifying fields (`appendRowIdentity`'s bytes).

@@ -48,7 +48,7 @@ extension SearchIndex {
                 return Array(bytes[min(offset, bytes.count)..<min(offset + count, bytes.count)])
             })
         precondition(parts.allSatisfy { $0.firstLoadedPage == 0 }, "the index is built from whole parts")
-        build(heads: parts, page: { Array(parts[$0].documents(ofPage: $1)) }, rows: store, jobs: jobs) {
+        build(heads: parts, page: { .init(encoding: parts[$0].documents(ofPage: $1)) }, rows: store, jobs: jobs) {
             path, bytes in files.add(path, bytes)
         }
         return files.sorted()
@@ -67,7 +67,7 @@ extension SearchIndex {
     ///   - rows: where the runs' rows wait for the merge.
     public static func build<Failure: Error>(
         heads: [SearchPart],
-        page: @escaping @Sendable (_ part: Int, _ page: Int) throws(Failure) -> [SearchPart.Document],
+        page: @escaping @Sendable (_ part: Int, _ page: Int) throws(Failure) -> SearchPart.StoredPage,
         rows: RowStore<Failure>,
         jobs: Int, write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
@@ -109,14 +109,14 @@ extension SearchIndex {
         Parallel.forEach(runs.count, jobs: jobs) { runNumber in
             failure.run { () throws(Failure) in
                 let run = runs[runNumber]
-                var documents: [SearchPart.Document] = []
-                for pageNumber in run.pages { documents += try page(order[run.part], pageNumber) }
-                if run.holdsUnpaged { documents += heads[order[run.part]].unpagedDocuments }
-                precondition(documents.count == run.count, "a part's pages match its head")
+                var pages: [SearchPart.StoredPage] = []
+                for pageNumber in run.pages { pages.append(try page(order[run.part], pageNumber)) }
+                if run.holdsUnpaged { pages.append(.init(encoding: heads[order[run.part]].unpagedDocuments)) }
+                precondition(pages.reduce(0) { $0 + $1.documents.count } == run.count, "a part's pages match its head")
                 try rows.store(
                     runNumber,
                     PartRows.encode(
-                        documents, firstDocument: run.firstDocument, part: run.part, tokenMap: tokenMaps[run.part],
+                        pages, firstDocument: run.firstDocument, part: run.part, tokenMap: tokenMaps[run.part],
                         senders: senders))
             }
         }
@@ -225,34 +225,41 @@ enum PartRows {
         func key(part: Int) -> Key { Key(date: date, part: part, position: position) }
     }
 
-    /// The rows of `documents`, the run of part number `part` whose first document is at
-    /// `firstDocument` in the part: each is its byte length, then the date (zig-zag), the
-    /// position, the token count and numbers, and the two halves, each with its length.
+    /// The rows of the documents of `pages`, in order, the run of part number `part` whose first
+    /// document is at `firstDocument` in the part: each is its byte length, then the date
+    /// (zig-zag), the position, the token count and numbers, and the two halves, each with its
+    /// length. The lengths are four bytes (little-endian), written after what they measure:
+    /// each row is written where it stays.
     static func encode(
-        _ documents: [SearchPart.Document], firstDocument: Int, part: Int, tokenMap: [Int32],
+        _ pages: [SearchPart.StoredPage], firstDocument: Int, part: Int, tokenMap: [Int32],
         senders: SearchIndex.SenderTable
     ) -> [UInt8] {
-        let order = documents.indices.sorted { (documents[$0].date, $0) < (documents[$1].date, $1) }
+        // (date, position in the run, page, index in the page), sorted: the index's order.
+        var order: [(date: Int64, position: Int, page: Int, index: Int)] = []
+        order.reserveCapacity(pages.reduce(0) { $0 + $1.documents.count })
+        for (pageNumber, page) in pages.enumerated() {
+            for (index, document) in page.documents.enumerated() {
+                order.append((document.date, order.count, pageNumber, index))
+            }
+        }
+        order.sort { ($0.date, $0.position) < ($1.date, $1.position) }
         var output = ByteWriter()
-        var row = ByteWriter()
-        var text = JSONWriter()
-        for index in order {
-            let document = documents[index]
-            row.bytes.removeAll(keepingCapacity: true)
-            row.signed(document.date)
-            row.varint(firstDocument + index)
-            row.varint(document.tokens.count)
-            for token in document.tokens { row.varint(Int(tokenMap[token])) }
-            text.bytes.removeAll(keepingCapacity: true)
-            SearchIndex.appendRowIdentity(document, part: part, senders: senders, to: &text)
-            row.varint(text.bytes.count)
-            row.bytes += text.bytes
-            text.bytes.removeAll(keepingCapacity: true)
-            SearchIndex.appendRowRest(document, to: &text)
-            row.varint(text.bytes.count)
-            row.bytes += text.bytes
-            output.varint(row.bytes.count)
-            output.bytes += row.bytes
+        output.bytes.reserveCapacity(pages.reduce(0) { $0 + $1.bytes.count } * 3 / 2)
+        for entry in order {
+            let page = pages[entry.page]
+            let document = page.documents[entry.index]
+            let rowStart = output.startLength()
+            output.signed(document.date)
+            output.varint(firstDocument + entry.position)
+            output.varint(document.tokenCount)
+            page.forEachToken(of: document) { output.varint(Int(tokenMap[$0])) }
+            let identityStart = output.startLength()
+            SearchIndex.appendRowIdentity(document, of: page, part: part, senders: senders, to: &output.bytes)
+            output.endLength(identityStart)
+            let restStart = output.startLength()
+            SearchIndex.appendRowRest(document, of: page, to: &output.bytes)
+            output.endLength(restStart)
+            output.endLength(rowStart)
         }
         return output.bytes
     }
@@ -282,17 +289,17 @@ enum PartRows {
             while true {
                 var reader = ByteReader(buffer)
                 reader.offset = position
-                if let length = reader.varint(), reader.offset + length <= buffer.count {
+                if let length = reader.length(), reader.offset + length <= buffer.count {
                     position = reader.offset + length
                     row.date = reader.signed()!
                     row.position = reader.varint()!
                     let tokenCount = reader.varint()!
                     row.tokens.removeAll(keepingCapacity: true)
                     for _ in 0..<tokenCount { row.tokens.append(Int32(reader.varint()!)) }
-                    let identityLength = reader.varint()!
+                    let identityLength = reader.length()!
                     row.identity = buffer[reader.offset..<(reader.offset + identityLength)]
                     reader.offset += identityLength
-                    let restLength = reader.varint()!
+                    let restLength = reader.length()!
                     row.rest = buffer[reader.offset..<(reader.offset + restLength)]
                     return true
                 }

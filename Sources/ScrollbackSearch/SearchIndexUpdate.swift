@@ -109,18 +109,20 @@ private struct IndexUpdate {
                 now.senders.starts(with: before.senders), now.vocabulary.starts(with: before.vocabulary),
                 now.documents.starts(with: before.documents)
             else { return nil }
-            for loaded in before.documents.count..<now.documents.count {
+            // Their rows are written as a build writes them: from the documents as stored.
+            let stored = SearchPart.StoredPage(encoding: now.documents[before.documents.count...])
+            for (offset, storedDocument) in stored.documents.enumerated() {
+                let loaded = before.documents.count + offset
                 let document = now.documents[loaded]
-                let index = firstDocument + loaded
-                var row = JSONWriter()
-                SearchIndex.appendRowIdentity(document, part: partIndex, senders: senders, to: &row)
-                let hash = SearchIndex.identityHash(row.bytes[...])
-                SearchIndex.appendRowRest(document, to: &row)
+                var row: [UInt8] = []
+                SearchIndex.appendRowIdentity(storedDocument, of: stored, part: partIndex, senders: senders, to: &row)
+                let hash = SearchIndex.identityHash(row[...])
+                SearchIndex.appendRowRest(storedDocument, of: stored, to: &row)
                 added.append(
                     AddedDocument(
-                        date: document.date, part: partIndex, index: index,
+                        date: document.date, part: partIndex, index: firstDocument + loaded,
                         tokens: document.tokens.map { now.vocabulary[$0] } + ["in:" + now.conversationID],
-                        row: row.bytes, identityHash: hash))
+                        row: row, identityHash: hash))
             }
         }
         added.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }

@@ -407,8 +407,10 @@ public struct SearchPart: Equatable, Sendable {
     }
 
     /// Whether `text` holds one of the ASCII `needles`: libc's `memchr` finds each candidate
-    /// first byte and `memcmp` checks the rest (Foundation's `contains` searches with locale
-    /// rules, many times slower, for no different answer here).
+    /// for the needle's first byte that is not a lowercase letter (`:` of `https://`, `.` of
+    /// `www.`, `<` of a tag: rare in chat text, where `h` or `w` are in most words) and `memcmp`
+    /// checks the whole needle around it (Foundation's `contains` searches with locale rules,
+    /// many times slower, for no different answer here).
     static func containsBytes(_ text: String, _ needles: [StaticString]) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
@@ -416,13 +418,15 @@ public struct SearchPart: Equatable, Sendable {
             let end = base + bytes.count
             return needles.contains { needle in
                 let length = needle.utf8CodeUnitCount
-                var start = base
-                while end - start >= length,
-                    let found = memchr(start, Int32(needle.utf8Start.pointee), end - start - length + 1)
-                {
-                    let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(candidate, needle.utf8Start, length) == 0 { return true }
-                    start = candidate + 1
+                let needleBytes = UnsafeBufferPointer(start: needle.utf8Start, count: length)
+                let offset = needleBytes.firstIndex { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } ?? 0
+                // Where the anchor byte can be: `offset` bytes into a whole needle's room.
+                var start = base + offset
+                let last = end - length + offset
+                while start <= last, let found = memchr(start, Int32(needleBytes[offset]), last - start + 1) {
+                    let anchor = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(anchor - offset, needle.utf8Start, length) == 0 { return true }
+                    start = anchor + 1
                 }
                 return false
             }
@@ -502,13 +506,18 @@ public struct SearchPart: Equatable, Sendable {
         var start = pageDocumentCounts[firstLoadedPage..<min(page, pageDocumentCounts.count)].reduce(0, +)
         var files: [[UInt8]] = []
         for count in pageDocumentCounts.dropFirst(page) {
-            var writer = ByteWriter()
-            writer.bytes = Self.pageMagic
-            Self.write(documents[start..<(start + count)], to: &writer)
-            files.append(writer.bytes)
+            files.append(Self.encodedPage(documents[start..<(start + count)]))
             start += count
         }
         return files
+    }
+
+    /// A page's file (`encodedPages`) holding `documents`.
+    static func encodedPage(_ documents: ArraySlice<Document>) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes = pageMagic
+        write(documents, to: &writer)
+        return writer.bytes
     }
 
     /// Documents, counted; dates are written as the difference from the document before.
@@ -547,41 +556,121 @@ public struct SearchPart: Equatable, Sendable {
     /// The documents of a page's file (`encodedPages`) of a part whose vocabulary holds
     /// `tokenCount` tokens; `nil` when the bytes are not such a file.
     public static func documents(decodingPage bytes: [UInt8], tokenCount: Int) -> [Document]? {
-        guard bytes.starts(with: pageMagic) else { return nil }
-        var reader = ByteReader(bytes)
-        reader.offset = pageMagic.count
-        guard let documents = readDocuments(from: &reader, tokenCount: tokenCount), reader.atEnd else { return nil }
-        return documents
+        StoredPage(bytes, tokenCount: tokenCount)?.decoded()
     }
 
-    /// `write`'s documents, read from `reader`; `nil` when the bytes are not such documents.
-    private static func readDocuments(from reader: inout ByteReader, tokenCount: Int) -> [Document]? {
-        guard let documentCount = reader.varint() else { return nil }
-        var documents: [Document] = []
-        documents.reserveCapacity(max(0, documentCount))
-        var previousDate: Int64 = 0
-        for _ in 0..<max(0, documentCount) {
-            guard let page = reader.varint(), let file = reader.string(), let anchor = reader.string(),
-                let sender = reader.varint(),
-                let dateDelta = reader.signed(), let flags = reader.varint(), let text = reader.string(),
-                let count = reader.varint()
+    /// A document as its cache file stores it, read in place: its strings and tokens are ranges
+    /// of the file's bytes, so the index's rows are written from them without a `String` or an
+    /// array made per document.
+    public struct StoredDocument: Sendable {
+        public var page: Int
+        public var sender: Int
+        public var date: Int64
+        public var flags: Int
+        var file: Range<Int>
+        var anchor: Range<Int>
+        var text: Range<Int>
+        /// The token numbers' delta varints (`write`), ascending.
+        var tokens: Range<Int>
+        public var tokenCount: Int
+    }
+
+    /// The documents of a page's file, read in place (`StoredDocument`).
+    public struct StoredPage: Sendable {
+        /// The file's bytes.
+        public let bytes: [UInt8]
+        public let documents: [StoredDocument]
+
+        /// The documents of `bytes`, a page's file of a part whose vocabulary holds `tokenCount`
+        /// tokens; `nil` when the bytes are not such a file.
+        public init?(_ bytes: [UInt8], tokenCount: Int) {
+            guard bytes.starts(with: SearchPart.pageMagic) else { return nil }
+            var reader = ByteReader(bytes)
+            reader.offset = SearchPart.pageMagic.count
+            guard let documents = SearchPart.storedDocuments(from: &reader, tokenCount: tokenCount), reader.atEnd
             else { return nil }
-            var tokens: [Int] = []
-            tokens.reserveCapacity(count)
+            (self.bytes, self.documents) = (bytes, documents)
+        }
+
+        /// The page holding `documents`, as its file would store them.
+        public init(encoding documents: ArraySlice<Document>) {
+            self.init(SearchPart.encodedPage(documents), tokenCount: .max)!
+        }
+
+        /// The documents as values.
+        public func decoded() -> [Document] { SearchPart.documents(documents, in: bytes) }
+
+        /// Calls `body` with the bytes of `range` (a document's string).
+        func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+
+        /// Calls `body` with each token number of `document`, ascending.
+        func forEachToken(of document: StoredDocument, _ body: (Int) -> Void) {
+            var reader = ByteReader(bytes)
+            reader.offset = document.tokens.lowerBound
+            var token = 0
+            for _ in 0..<document.tokenCount {
+                token += reader.varint()!
+                body(token)
+            }
+        }
+    }
+
+    /// `write`'s documents, read in place from `reader`; `nil` when the bytes are not such
+    /// documents, or name a token past `tokenCount`.
+    private static func storedDocuments(from reader: inout ByteReader, tokenCount: Int) -> [StoredDocument]? {
+        guard let documentCount = reader.varint() else { return nil }
+        var documents: [StoredDocument] = []
+        documents.reserveCapacity(max(0, min(documentCount, reader.bytes.count)))
+        var previousDate: Int64 = 0
+        func string(_ reader: inout ByteReader) -> Range<Int>? {
+            guard let count = reader.varint(), count >= 0, reader.offset + count <= reader.bytes.count else {
+                return nil
+            }
+            defer { reader.offset += count }
+            return reader.offset..<(reader.offset + count)
+        }
+        for _ in 0..<max(0, documentCount) {
+            guard let page = reader.varint(), let file = string(&reader), let anchor = string(&reader),
+                let sender = reader.varint(),
+                let dateDelta = reader.signed(), let flags = reader.varint(), let text = string(&reader),
+                let count = reader.varint(), count >= 0
+            else { return nil }
+            let tokensStart = reader.offset
             var previous = 0
-            for _ in 0..<max(0, count) {
+            for _ in 0..<count {
                 guard let delta = reader.varint() else { return nil }
                 previous += delta
                 guard previous < tokenCount else { return nil }
-                tokens.append(previous)
             }
             previousDate += dateDelta
             documents.append(
-                Document(
-                    page: page, file: file, anchor: anchor, sender: sender - 1, date: previousDate, flags: flags,
-                    text: text, tokens: tokens))
+                StoredDocument(
+                    page: page, sender: sender - 1, date: previousDate, flags: flags, file: file, anchor: anchor,
+                    text: text, tokens: tokensStart..<reader.offset, tokenCount: count))
         }
         return documents
+    }
+
+    /// `stored`, documents of `bytes`, as values.
+    private static func documents(_ stored: [StoredDocument], in bytes: [UInt8]) -> [Document] {
+        stored.map { document in
+            var tokens: [Int] = []
+            tokens.reserveCapacity(document.tokenCount)
+            var reader = ByteReader(bytes)
+            reader.offset = document.tokens.lowerBound
+            var previous = 0
+            for _ in 0..<document.tokenCount {
+                previous += reader.varint()!
+                tokens.append(previous)
+            }
+            func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+            return Document(
+                page: document.page, file: string(document.file), anchor: string(document.anchor),
+                sender: document.sender, date: document.date, flags: document.flags, text: string(document.text),
+                tokens: tokens)
+        }
     }
 
     /// A part from its head file and the files of pages `firstPage` and later (`page` gives a
@@ -611,9 +700,10 @@ public struct SearchPart: Equatable, Sendable {
             guard let count = reader.varint() else { return nil }
             pageDocumentCounts.append(count)
         }
-        guard let unpaged = Self.readDocuments(from: &reader, tokenCount: tokenCount),
+        guard let storedUnpaged = Self.storedDocuments(from: &reader, tokenCount: tokenCount),
             let dayCount = reader.varint()
         else { return nil }
+        let unpaged = Self.documents(storedUnpaged, in: head)
         for _ in 0..<max(0, dayCount) {
             guard let iso = reader.string(), let text = reader.string(), let page = reader.varint(),
                 let file = reader.string(), let anchor = reader.string()

@@ -168,10 +168,10 @@ extension BuildRun {
             page: { part, page throws(any Error) in
                 let path = root + "/" + SearchStep.pagePath(conversationID: entries[part].conversationID, page: page)
                 guard let bytes = LogReader.contents(ofFile: path),
-                    let documents = SearchPart.documents(decodingPage: bytes, tokenCount: tokenCounts[part]),
-                    documents.count == pageCounts[part][page]
+                    let stored = SearchPart.StoredPage(bytes, tokenCount: tokenCounts[part]),
+                    stored.documents.count == pageCounts[part][page]
                 else { throw Self.damagedSearchPart(entries[part]) }
-                return documents
+                return stored
             }, rows: rows, jobs: jobs
         ) { path, bytes in
             try FileSystem.writeFile(bytes, to: root + "/" + path)

@@ -218,6 +218,8 @@ final class SearchIndexTests: XCTestCase {
             try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
         }
         XCTAssertTrue(heads.allSatisfy(\.documents.isEmpty))
+        // The pages as a build reads them: their cache files' bytes.
+        let pageFiles = [b, a].map { $0.encodedPages(from: 0) }
         for (jobs, piece) in [(1, 7), (3, 1), (2, 100_000)] {
             let stored = Locked<[Int: [UInt8]]>([:])
             let files = Locked<[String: [UInt8]]>([:])
@@ -229,8 +231,11 @@ final class SearchIndexTests: XCTestCase {
                     let bytes = stored.value[part]!
                     return Array(bytes[min(offset, bytes.count)..<min(offset + min(count, piece), bytes.count)])
                 })
-            SearchIndex.build(heads: heads, page: { Array([b, a][$0].documents(ofPage: $1)) }, rows: rows, jobs: jobs) {
-                path, bytes in
+            SearchIndex.build(
+                heads: heads,
+                page: { SearchPart.StoredPage(pageFiles[$0][$1], tokenCount: heads[$0].vocabulary.count)! },
+                rows: rows, jobs: jobs
+            ) { path, bytes in
                 files.update { $0[path] = bytes }
             }
             XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs), pieces of \(piece)")
@@ -519,7 +524,7 @@ final class SearchIndexTests: XCTestCase {
     }
 
     func testRawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
-        // Larger than the inflater's 64 KB buffer, and compressible (JSON-like, repeated words).
+        // Larger than the inflater's first output buffer (it grows), and compressible (JSON-like, repeated words).
         let text = (0..<20_000).map { "[\($0 % 97),\"word\($0 % 13)\",\"café ☕\"]" }.joined(separator: ",")
         let bytes = Array(text.utf8)
         let compressed = SearchIndex.deflate(bytes)

@@ -53,5 +53,35 @@ final class VocabularyTableTests: XCTestCase {
         XCTAssertFalse(SearchPart.containsBytes("http:/ www https:", ["http://", "https://", "www."]))
         XCTAssertFalse(SearchPart.containsBytes("", ["http://"]))
         XCTAssertFalse(SearchPart.containsBytes("htt", ["http://"]))
+        // The search anchors on the needle's first byte that is no lowercase letter: the needle
+        // must still fit around it at either end of the text.
+        XCTAssertFalse(SearchPart.containsBytes(":", ["http://"]))
+        XCTAssertFalse(SearchPart.containsBytes("://x", ["http://"]))
+        XCTAssertFalse(SearchPart.containsBytes("ww.", ["www."]))
+        XCTAssertFalse(SearchPart.containsBytes("http:/", ["http://"]))
+        XCTAssertTrue(SearchPart.containsBytes("a.www.", ["www."]))
+        XCTAssertTrue(SearchPart.containsBytes("http://", ["http://"]))
+        XCTAssertTrue(SearchPart.containsBytes("x<img", ["<img"]))
+        XCTAssertFalse(SearchPart.containsBytes("<a", ["<a "]))
+    }
+
+    func testLinkFlagsAgreeWithASubstringSearch() {
+        let needles: [StaticString] = ["http://", "https://", "www.", "<a ", "<img"]
+        let alphabet = Array("htps:/w.<a img".utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let text = String(
+                decoding: (0..<Int.random(in: 0..<14, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator)!
+                }, as: UTF8.self)
+            for needle in needles {
+                let expected =
+                    text.utf8.count >= needle.utf8CodeUnitCount
+                    && (0...(text.utf8.count - needle.utf8CodeUnitCount)).contains { start in
+                        text.utf8.dropFirst(start).starts(with: "\(needle)".utf8)
+                    }
+                XCTAssertEqual(SearchPart.containsBytes(text, [needle]), expected, "\(needle) in '\(text)'")
+            }
+        }
     }
 }
