@@ -11,6 +11,10 @@ public enum JSONText {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Per byte, whether `appendQuoted` must look at it: controls, `"`, `\` and 0xE2 (the lead
+    /// byte of U+2028/9). One load per byte instead of four comparisons.
+    private static let needsLook: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }
+
     /// Appends `text` as a JSON string literal (RFC 8259): `"`, `\`, newline, return and tab
     /// escaped as themselves, other controls and U+2028/U+2029 (line breaks to JavaScript) as
     /// `\u` and four hex digits; the rest, `/` and non-ASCII included, copied as UTF-8. Runs of
@@ -29,10 +33,11 @@ public enum JSONText {
         func flush() {
             if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
         }
+        let needsLook = Self.needsLook
         while index < count {
             let byte = utf8[index]
             // Most bytes need nothing: only controls, `"`, `\` and the lead byte of U+2028/9 do.
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
+            if !needsLook[Int(byte)] {
                 index += 1
                 continue
             }

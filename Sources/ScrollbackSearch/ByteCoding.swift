@@ -3,7 +3,13 @@
 struct ByteWriter {
     var bytes: [UInt8] = []
 
+    @inline(__always)
     mutating func varint(_ value: Int) {
+        // Most values the index writes (token numbers' deltas, small counts) take one byte.
+        if value >= 0 && value < 0x80 {
+            bytes.append(UInt8(value))
+            return
+        }
         var rest = UInt64(bitPattern: Int64(value))
         while rest >= 0x80 {
             bytes.append(UInt8(rest & 0x7F) | 0x80)

@@ -128,98 +128,35 @@ public struct SearchPart: Equatable, Sendable {
             }
         }
 
+        /// What indexing a run's messages keeps from one message to the next (besides the
+        /// tokenizer and the buffer of a message's token numbers).
+        private struct SenderState {
+            /// Each shown name's number in `senders`.
+            var numberOfName: [String: Int] = [:]
+            /// Per participant id: its number in `senders` and its `from:` tokens (numbers once
+            /// known: tokens are numbered in order of first use, so the cache file stays the same).
+            var ofID: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
+            let participants: [String: Participant]
+            /// The numbers of `has:image`, `has:file` and `has:link`, once used.
+            var flagTokens: [Int?] = [nil, nil, nil]
+        }
+
+        // The indexing is written as methods over `inout` state rather than local functions
+        // capturing local variables: a captured variable is checked for exclusive access at run
+        // time on every use, several times per token.
         private mutating func addDocuments(
             _ plan: ConversationPlan, anchor: (Int) -> String, sender: (Participant) -> Sender
         ) {
             var tokenizer = SearchTokenizer()
-            var senderIndex: [String: Int] = [:]
-            // Per participant id: its number in `senders` and its `from:` tokens (ids once known:
-            // tokens are numbered in order of first use, so the cache file stays the same).
-            var senderOf: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
-            let participants = Dictionary(
-                plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-
-            func tokenID(utf8 token: UnsafeBufferPointer<UInt8>) -> Int {
-                let (number, isNew) = vocabularyTable.number(of: token)
-                if isNew { vocabulary.append(String(decoding: token, as: UTF8.self)) }
-                return number
-            }
-            func tokenID(_ token: String) -> Int {
-                var token = token
-                return token.withUTF8 { tokenID(utf8: $0) }
-            }
-            var flagTokens: [Int?] = [nil, nil, nil]
-            func flagToken(_ number: Int) -> Int {
-                if let known = flagTokens[number] { return known }
-                let id = tokenID(["has:image", "has:file", "has:link"][number])
-                flagTokens[number] = id
-                return id
-            }
             var ids: [Int] = []
-
-            func addMessages(of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, recordsDays: Bool) {
-                let messages = plan.conversation.messages
-                SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-                    let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
-                    let elementID = anchor(index)
-                    let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
-                    if recordsDays, let day = opensDay {
-                        days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
-                    }
-                    var senderNumber = -1
-                    var senderID: String?
-                    var senderEntry: (number: Int, names: [String], ids: [Int]?)?
-                    if kind.name != .system, let id = messageSender {
-                        senderID = id
-                        if let known = senderOf[id] {
-                            senderNumber = known.number
-                            senderEntry = known
-                        } else {
-                            let participant = participants[id] ?? Participant(id: id, name: id)
-                            let shown = sender(participant)
-                            if let known = senderIndex[shown.name] {
-                                senderNumber = known
-                            } else {
-                                senderNumber = senders.count
-                                senderIndex[shown.name] = senderNumber
-                                senders.append(shown)
-                            }
-                            var names = Set<String>()
-                            tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                            senderEntry = (senderNumber, names.sorted(), nil)
-                            senderOf[id] = senderEntry
-                        }
-                    }
-                    let flags = SearchPart.flags(of: kind)
-                    let text = SearchPart.searchText(of: kind)
-                    ids.removeAll(keepingCapacity: true)
-                    tokenizer.forEachTokenUTF8(text) { ids.append(tokenID(utf8: $0)) }
-                    if let id = senderID, let known = senderEntry {
-                        if let fromIDs = known.ids {
-                            ids += fromIDs
-                        } else {
-                            let fromIDs = known.names.map { tokenID($0) }
-                            senderOf[id]!.ids = fromIDs
-                            ids += fromIDs
-                        }
-                    }
-                    if flags & SearchPart.imageFlag != 0 { ids.append(flagToken(0)) }
-                    if flags & SearchPart.fileFlag != 0 { ids.append(flagToken(1)) }
-                    if flags & SearchPart.linkFlag != 0 { ids.append(flagToken(2)) }
-                    SearchPart.sortRemovingRepeats(&ids)
-                    documents.append(
-                        Document(
-                            page: page, file: file, anchor: elementID, sender: senderNumber,
-                            date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                            text: SearchPart.resultText(text),
-                            // An exact-size copy: `ids` keeps its grown buffer for the next message.
-                            tokens: ids.withUnsafeBufferPointer { Array($0) }))
-                }
-            }
-
+            var state = SenderState(
+                participants: Dictionary(
+                    plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
             for page in pages {
                 let pageStart = documents.count
-                addMessages(of: plan, pages: page..<(page + 1), anchor: anchor, recordsDays: true)
+                addMessages(
+                    of: plan, pages: page..<(page + 1), anchor: anchor, sender: sender, recordsDays: true,
+                    state: &state, tokenizer: &tokenizer, ids: &ids)
                 if documents.count > pageStart { newest = documents.count - 1 }
                 // Thread replies are drawn on their root's page or on the thread's own pages:
                 // indexed with the files that hold them, but not in the date list (it follows the
@@ -229,9 +166,86 @@ public struct SearchPart: Equatable, Sendable {
                     addMessages(
                         of: replies, pages: 0..<replies.pageCount,
                         anchor: { replies.anchors.anchor(replies.conversation.messages.readInPlace($0) { $0.id }) },
-                        recordsDays: false)
+                        sender: sender, recordsDays: false, state: &state, tokenizer: &tokenizer, ids: &ids)
                 }
                 pageDocumentCounts.append(documents.count - pageStart)
+            }
+        }
+
+        /// The number of the token with these bytes in `vocabulary`, which gains it if it is new.
+        private mutating func tokenNumber(utf8 token: UnsafeBufferPointer<UInt8>) -> Int {
+            let (number, isNew) = vocabularyTable.number(of: token)
+            if isNew { vocabulary.append(String(decoding: token, as: UTF8.self)) }
+            return number
+        }
+
+        private mutating func tokenNumber(_ token: String) -> Int {
+            var token = token
+            return token.withUTF8 { tokenNumber(utf8: $0) }
+        }
+
+        /// Adds a document for each message of `pages` of `plan` (and its day, when `recordsDays`).
+        private mutating func addMessages(
+            of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
+            recordsDays: Bool, state: inout SenderState, tokenizer: inout SearchTokenizer, ids: inout [Int]
+        ) {
+            let messages = plan.conversation.messages
+            SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
+                let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
+                let elementID = anchor(index)
+                let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
+                if recordsDays, let day = opensDay {
+                    days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
+                }
+                var senderNumber = -1
+                var senderID: String?
+                if kind.name != .system, let id = messageSender {
+                    senderID = id
+                    if let known = state.ofID[id] {
+                        senderNumber = known.number
+                    } else {
+                        let participant = state.participants[id] ?? Participant(id: id, name: id)
+                        let shown = sender(participant)
+                        if let known = state.numberOfName[shown.name] {
+                            senderNumber = known
+                        } else {
+                            senderNumber = senders.count
+                            state.numberOfName[shown.name] = senderNumber
+                            senders.append(shown)
+                        }
+                        var names = Set<String>()
+                        tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
+                        state.ofID[id] = (senderNumber, names.sorted(), nil)
+                    }
+                }
+                let flags = SearchPart.flags(of: kind)
+                let text = SearchPart.searchText(of: kind)
+                ids.removeAll(keepingCapacity: true)
+                tokenizer.forEachTokenUTF8(text) { ids.append(tokenNumber(utf8: $0)) }
+                if let id = senderID {
+                    if let fromIDs = state.ofID[id]!.ids {
+                        ids += fromIDs
+                    } else {
+                        let fromIDs = state.ofID[id]!.names.map { tokenNumber($0) }
+                        state.ofID[id]!.ids = fromIDs
+                        ids += fromIDs
+                    }
+                }
+                for (number, flag) in [SearchPart.imageFlag, SearchPart.fileFlag, SearchPart.linkFlag].enumerated()
+                where flags & flag != 0 {
+                    if state.flagTokens[number] == nil {
+                        state.flagTokens[number] = tokenNumber(["has:image", "has:file", "has:link"][number])
+                    }
+                    ids.append(state.flagTokens[number]!)
+                }
+                SearchPart.sortRemovingRepeats(&ids)
+                documents.append(
+                    Document(
+                        page: page, file: file, anchor: elementID, sender: senderNumber,
+                        date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                        text: SearchPart.resultText(text),
+                        // An exact-size copy: `ids` keeps its grown buffer for the next message.
+                        tokens: ids.withUnsafeBufferPointer { Array($0) }))
             }
         }
 
@@ -344,23 +358,27 @@ public struct SearchPart: Equatable, Sendable {
     /// Sorts `ids` ascending and drops repeats. A message has a few dozen tokens: insertion
     /// sort, where the standard library's stable sort allocates a scratch buffer every call.
     static func sortRemovingRepeats(_ ids: inout [Int]) {
-        if ids.count > 64 {
-            ids.sort()
-        } else {
-            for end in ids.indices.dropFirst() {
-                let id = ids[end]
-                var position = end
-                while position > 0, ids[position - 1] > id {
-                    ids[position] = ids[position - 1]
-                    position -= 1
+        // On the buffer: an array's element writes check its uniqueness every time.
+        let kept = ids.withUnsafeMutableBufferPointer { ids -> Int in
+            if ids.count > 64 {
+                ids.sort()
+            } else {
+                for end in ids.indices.dropFirst() {
+                    let id = ids[end]
+                    var position = end
+                    while position > 0, ids[position - 1] > id {
+                        ids[position] = ids[position - 1]
+                        position -= 1
+                    }
+                    ids[position] = id
                 }
-                ids[position] = id
             }
-        }
-        var kept = 0
-        for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
-            ids[kept] = ids[position]
-            kept += 1
+            var kept = 0
+            for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
+                ids[kept] = ids[position]
+                kept += 1
+            }
+            return kept
         }
         ids.removeLast(ids.count - kept)
     }
