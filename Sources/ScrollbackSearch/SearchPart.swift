@@ -62,6 +62,10 @@ public struct SearchPart: Equatable, Sendable {
     public static let imageFlag = 1
     public static let fileFlag = 2
     public static let linkFlag = 4
+    /// Each flag and the token that finds its messages (`has:…`).
+    static let flagTokens: [(flag: Int, token: String)] = [
+        (imageFlag, "has:image"), (fileFlag, "has:file"), (linkFlag, "has:link"),
+    ]
     /// Longest text kept for results, in characters (every word is indexed regardless).
     public static let maxTextLength = 1200
 
@@ -130,15 +134,15 @@ public struct SearchPart: Equatable, Sendable {
 
         /// What indexing a run's messages keeps from one message to the next (besides the
         /// tokenizer and the buffer of a message's token numbers).
-        private struct SenderState {
+        private struct IndexingState {
             /// Each shown name's number in `senders`.
             var numberOfName: [String: Int] = [:]
             /// Per participant id: its number in `senders` and its `from:` tokens (numbers once
             /// known: tokens are numbered in order of first use, so the cache file stays the same).
             var ofID: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
             let participants: [String: Participant]
-            /// The numbers of `has:image`, `has:file` and `has:link`, once used.
-            var flagTokens: [Int?] = [nil, nil, nil]
+            /// The numbers of `flagTokens`' tokens, once used.
+            var flagTokenNumbers: [Int?] = [nil, nil, nil]
         }
 
         // The indexing is written as methods over `inout` state rather than local functions
@@ -149,7 +153,7 @@ public struct SearchPart: Equatable, Sendable {
         ) {
             var tokenizer = SearchTokenizer()
             var ids: [Int] = []
-            var state = SenderState(
+            var state = IndexingState(
                 participants: Dictionary(
                     plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
             for page in pages {
@@ -187,7 +191,7 @@ public struct SearchPart: Equatable, Sendable {
         /// Adds a document for each message of `pages` of `plan` (and its day, when `recordsDays`).
         private mutating func addMessages(
             of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
-            recordsDays: Bool, state: inout SenderState, tokenizer: inout SearchTokenizer, ids: inout [Int]
+            recordsDays: Bool, state: inout IndexingState, tokenizer: inout SearchTokenizer, ids: inout [Int]
         ) {
             let messages = plan.conversation.messages
             SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
@@ -231,12 +235,11 @@ public struct SearchPart: Equatable, Sendable {
                         ids += fromIDs
                     }
                 }
-                for (number, flag) in [SearchPart.imageFlag, SearchPart.fileFlag, SearchPart.linkFlag].enumerated()
-                where flags & flag != 0 {
-                    if state.flagTokens[number] == nil {
-                        state.flagTokens[number] = tokenNumber(["has:image", "has:file", "has:link"][number])
+                for (number, flagToken) in SearchPart.flagTokens.enumerated() where flags & flagToken.flag != 0 {
+                    if state.flagTokenNumbers[number] == nil {
+                        state.flagTokenNumbers[number] = tokenNumber(flagToken.token)
                     }
-                    ids.append(state.flagTokens[number]!)
+                    ids.append(state.flagTokenNumbers[number]!)
                 }
                 SearchPart.sortRemovingRepeats(&ids)
                 documents.append(
@@ -581,15 +584,23 @@ public struct SearchPart: Equatable, Sendable {
     /// of the file's bytes, so the index's rows are written from them without a `String` or an
     /// array made per document.
     public struct StoredDocument: Sendable {
+        /// As `Document.page`.
         public var page: Int
+        /// As `Document.sender`.
         public var sender: Int
+        /// As `Document.date`.
         public var date: Int64
+        /// As `Document.flags`.
         public var flags: Int
+        /// Where `Document.file`'s UTF-8 is in the file's bytes.
         var file: Range<Int>
+        /// Where `Document.anchor`'s UTF-8 is.
         var anchor: Range<Int>
+        /// Where `Document.text`'s UTF-8 is.
         var text: Range<Int>
         /// The token numbers' delta varints (`write`), ascending.
         var tokens: Range<Int>
+        /// How many tokens `tokens` holds.
         public var tokenCount: Int
     }
 
