@@ -626,8 +626,24 @@ public struct SearchPart: Equatable, Sendable {
             self.init(SearchPart.encodedPage(documents), tokenCount: .max)!
         }
 
+        /// `documents`, read in place from `bytes` (a head's documents of no page).
+        fileprivate init(bytes: [UInt8], documents: [StoredDocument]) {
+            (self.bytes, self.documents) = (bytes, documents)
+        }
+
         /// The documents as values.
-        public func decoded() -> [Document] { SearchPart.documents(documents, in: bytes) }
+        public func decoded() -> [Document] {
+            documents.map { document in
+                var tokens: [Int] = []
+                tokens.reserveCapacity(document.tokenCount)
+                forEachToken(of: document) { tokens.append($0) }
+                func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+                return Document(
+                    page: document.page, file: string(document.file), anchor: string(document.anchor),
+                    sender: document.sender, date: document.date, flags: document.flags, text: string(document.text),
+                    tokens: tokens)
+            }
+        }
 
         /// Calls `body` with the bytes of `range` (a document's string).
         func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -682,26 +698,6 @@ public struct SearchPart: Equatable, Sendable {
         return documents
     }
 
-    /// `stored`, documents of `bytes`, as values.
-    private static func documents(_ stored: [StoredDocument], in bytes: [UInt8]) -> [Document] {
-        stored.map { document in
-            var tokens: [Int] = []
-            tokens.reserveCapacity(document.tokenCount)
-            var reader = ByteReader(bytes)
-            reader.offset = document.tokens.lowerBound
-            var previous = 0
-            for _ in 0..<document.tokenCount {
-                previous += reader.varint()!
-                tokens.append(previous)
-            }
-            func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-            return Document(
-                page: document.page, file: string(document.file), anchor: string(document.anchor),
-                sender: document.sender, date: document.date, flags: document.flags, text: string(document.text),
-                tokens: tokens)
-        }
-    }
-
     /// A part from its head file and the files of pages `firstPage` and later (`page` gives a
     /// page's file, `nil` when it cannot be read); `nil` when they are not a part's files.
     public init?(decodingHead head: [UInt8], fromPage firstPage: Int = 0, page: (Int) -> [UInt8]?) {
@@ -732,7 +728,7 @@ public struct SearchPart: Equatable, Sendable {
         guard let storedUnpaged = Self.storedDocuments(from: &reader, tokenCount: tokenCount),
             let dayCount = reader.varint()
         else { return nil }
-        let unpaged = Self.documents(storedUnpaged, in: head)
+        let unpaged = StoredPage(bytes: head, documents: storedUnpaged).decoded()
         for _ in 0..<max(0, dayCount) {
             guard let iso = reader.string(), let text = reader.string(), let page = reader.varint(),
                 let file = reader.string(), let anchor = reader.string()
