@@ -52,6 +52,8 @@ public final class ConversationPlan: Sendable {
     public let anchors: AnchorTable
     /// Where this list's pages are: the conversation's, a thread's own, or its root's page.
     public let pageFiles: PageFiles
+    /// `pageFiles`' name of each page, made once: every message of a page asks for it.
+    let pageFileNames: [String]
     /// Every message of the conversation with its page file, when it has threads or pins.
     let directory: MessageDirectory?
     /// With a directory: where each of this list's messages is in `directory.messages`.
@@ -95,6 +97,9 @@ public final class ConversationPlan: Sendable {
         self.pageDays = pageDays
         self.anchors = anchors
         self.pageFiles = pageFiles
+        self.pageFileNames = (0..<Self.pageCount(messages: totalMessageCount, perPage: messagesPerPage)).map {
+            pageFiles.name(ofPage: $0)
+        }
         self.directory = directory
         self.threadsByRoot = threadsByRoot
         self.referenceFlags = referenceFlags
@@ -104,7 +109,7 @@ public final class ConversationPlan: Sendable {
 
     /// The file name of page `index` of this list, inside the conversation's folder.
     public func pageFileName(_ index: Int) -> String {
-        pageFiles.name(ofPage: index)
+        pageFileNames.indices.contains(index) ? pageFileNames[index] : pageFiles.name(ofPage: index)
     }
 
     /// The page file that holds message `id`, wherever it is drawn (timeline or thread).
@@ -169,9 +174,9 @@ public final class ConversationPlan: Sendable {
     }
 
     /// Number of pages; never 0 (a conversation with no message has one empty page).
-    public var pageCount: Int {
-        max(1, (totalMessageCount + messagesPerPage - 1) / messagesPerPage)
-    }
+    public var pageCount: Int { Self.pageCount(messages: totalMessageCount, perPage: messagesPerPage) }
+
+    private static func pageCount(messages: Int, perPage: Int) -> Int { max(1, (messages + perPage - 1) / perPage) }
 
     /// Page index (0-based) of the message with `id`, if there is one.
     public func pageIndex(ofMessage id: String) -> Int? {

@@ -27,19 +27,6 @@ struct ByteWriter {
         varint(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
     }
-
-    /// Starts a four-byte length of what follows, for `endLength` to fill in once it is written:
-    /// the measured bytes are written where they stay, not copied after their length.
-    mutating func startLength() -> Int {
-        bytes.append(contentsOf: [0, 0, 0, 0])
-        return bytes.count
-    }
-
-    /// Fills in the length `startLength` started (what was written since), little-endian.
-    mutating func endLength(_ start: Int) {
-        let length = UInt32(bytes.count - start)
-        for offset in 0..<4 { bytes[start - 4 + offset] = UInt8(truncatingIfNeeded: length >> (8 * offset)) }
-    }
 }
 
 /// Reads what `ByteWriter` wrote; every read fails softly (`nil`) on truncated input.
@@ -70,15 +57,6 @@ struct ByteReader {
         guard let raw = varint() else { return nil }
         let value = UInt64(bitPattern: Int64(raw))
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
-    }
-
-    /// A length `ByteWriter.startLength` and `endLength` wrote.
-    mutating func length() -> Int? {
-        guard offset + 4 <= bytes.count else { return nil }
-        defer { offset += 4 }
-        var length = 0
-        for index in 0..<4 { length |= Int(bytes[offset + index]) << (8 * index) }
-        return length
     }
 
     mutating func string() -> String? {

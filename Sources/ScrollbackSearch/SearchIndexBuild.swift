@@ -1,74 +1,40 @@
 import Foundation
 import ScrollbackModel
 
-/// Building the index from every part, in two passes, so that what grows with the archive in
-/// memory is its posting lists (a byte or two a posting), not its documents:
+/// Building the index from every part in one merge of their pages in the index's order, so
+/// that what grows with the archive in memory is its posting lists (a byte or two a posting),
+/// not its documents.
 ///
-/// 1. Each run of up to `pagesPerRowRun` pages of a part on its own (`jobs` at a time): its
-///    documents become rows (`PartRows`), sorted in the index's order, with their token numbers
-///    in the site's vocabulary; the caller keeps them (`RowStore`: files in a build).
-/// 2. One merge of the runs' rows in the index's order (a cursor per run) numbers the documents,
-///    fills every token's posting list (a byte or two a posting) and cuts the document chunks,
-///    which are compressed `jobs` at a time as they fill.
-///
-/// What stays in memory is the vocabularies, the posting lists and a buffer per run, plus the
-/// documents of the run each job turns into rows: not the documents of a whole conversation.
+/// Each page's documents are read from its file once the merge reaches the page's earliest date
+/// (`SearchPart.pageLowestDates`), and dropped once the merge has passed them all: pages are
+/// written in date order, so a few pages of each part are held at a time. The merge numbers
+/// the documents, fills every token's posting list, and writes each row of the document chunks
+/// straight from the page's bytes; the chunks are compressed `jobs` at a time as they fill.
 extension SearchIndex {
-    /// A run of pages is turned into rows on its own: its documents are what a job holds.
-    public static let pagesPerRowRun = 64
-
-    /// Where the merge keeps each run's rows between its two passes: the caller's files (a
-    /// build), or memory (`build(parts:)`).
-    public struct RowStore<Failure: Error>: Sendable {
-        /// Keeps `bytes` as the rows of run `run` (called once a run, from several threads).
-        public var store: @Sendable (_ run: Int, _ bytes: [UInt8]) throws(Failure) -> Void
-        /// Up to `count` bytes of run `run`'s rows from `offset` (fewer is fine); none only past
-        /// their end.
-        public var read: @Sendable (_ run: Int, _ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
-
-        public init(
-            store: @escaping @Sendable (_ run: Int, _ bytes: [UInt8]) throws(Failure) -> Void,
-            read: @escaping @Sendable (_ run: Int, _ offset: Int, _ count: Int) throws(Failure) -> [UInt8]
-        ) {
-            self.store = store
-            self.read = read
-        }
-    }
-
-    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order, with
-    /// their rows kept in memory.
+    /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
     public static func build(parts: [SearchPart], jobs: Int = Parallel.defaultJobs) -> [(path: String, bytes: [UInt8])]
     {
         let files = CollectedFiles()
-        let rows = CollectedFiles()
-        let store = RowStore<Never>(
-            store: { run, bytes in rows.add(String(run), bytes) },
-            read: { run, offset, count in
-                let bytes = rows.bytes(at: String(run))
-                return Array(bytes[min(offset, bytes.count)..<min(offset + count, bytes.count)])
-            })
         precondition(parts.allSatisfy { $0.firstLoadedPage == 0 }, "the index is built from whole parts")
-        build(heads: parts, page: { .init(encoding: parts[$0].documents(ofPage: $1)) }, rows: store, jobs: jobs) {
-            path, bytes in files.add(path, bytes)
+        build(heads: parts, page: { .init(encoding: parts[$0].documents(ofPage: $1)) }, jobs: jobs) { path, bytes in
+            files.add(path, bytes)
         }
         return files.sorted()
     }
 
     /// Makes the index files for the parts whose heads are `heads` (in any order; each needs its
-    /// id, title, senders, vocabulary, page document counts and documents of no page) and hands
-    /// each to `write` with its site path, from several threads at once; rethrows the first
-    /// error of `page`, `rows` or `write`. The
-    /// files do not depend on `jobs`. Each document names the file that draws it
-    /// (`SearchPart.Document.file`), so results link to thread pages as well as timeline pages.
+    /// id, title, senders, vocabulary, page document counts and earliest dates, and documents of
+    /// no page) and hands each to `write` with its site path, from several threads at once;
+    /// rethrows the first error of `page` or `write`. The files do not depend on `jobs`. Each
+    /// document names the file that draws it (`SearchPart.Document.file`), so results link to
+    /// thread pages as well as timeline pages.
     ///
     /// - Parameters:
-    ///   - page: the documents of page `page` of the part of `heads[part]` (called once a page,
-    ///     `jobs` at a time).
-    ///   - rows: where the runs' rows wait for the merge.
+    ///   - page: the documents of page `page` of the part of `heads[part]`, none dated before the
+    ///     page's earliest date (called once a page, on the merge's thread).
     public static func build<Failure: Error>(
         heads: [SearchPart],
-        page: @escaping @Sendable (_ part: Int, _ page: Int) throws(Failure) -> SearchPart.StoredPage,
-        rows: RowStore<Failure>,
+        page: (_ part: Int, _ page: Int) throws(Failure) -> SearchPart.StoredPage,
         jobs: Int, write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         // Parts in conversation order; `order[n]` is the index in `heads` of part n.
@@ -88,54 +54,37 @@ extension SearchIndex {
         let inTokens = order.map { tokenNumber["in:" + heads[$0].conversationID]! }
         let conversations = order.map { (id: heads[$0].conversationID, title: heads[$0].title) }
 
-        // Pass 1: each run's rows. The documents of no page go with a part's last run.
-        var runs: [PartRows.Run] = []
-        for (number, index) in order.enumerated() {
-            let counts = heads[index].pageDocumentCounts
-            var firstDocument = 0
-            for start in stride(from: 0, to: max(counts.count, 1), by: pagesPerRowRun) {
-                let pages = start..<min(start + pagesPerRowRun, counts.count)
-                let paged = counts[pages].reduce(0, +)
-                let holdsUnpaged = pages.upperBound == counts.count
-                let count = paged + (holdsUnpaged ? heads[index].unpagedDocuments.count : 0)
-                runs.append(
-                    PartRows.Run(
-                        part: number, pages: pages, holdsUnpaged: holdsUnpaged, firstDocument: firstDocument,
-                        count: count))
-                firstDocument += paged
-            }
-        }
-        let failure = FirstError<Failure>()
-        Parallel.forEach(runs.count, jobs: jobs) { runNumber in
-            failure.run { () throws(Failure) in
-                let run = runs[runNumber]
-                var pages: [SearchPart.StoredPage] = []
-                for pageNumber in run.pages { pages.append(try page(order[run.part], pageNumber)) }
-                if run.holdsUnpaged { pages.append(.init(encoding: heads[order[run.part]].unpagedDocuments)) }
-                precondition(pages.reduce(0) { $0 + $1.documents.count } == run.count, "a part's pages match its head")
-                try rows.store(
-                    runNumber,
-                    PartRows.encode(
-                        pages, firstDocument: run.firstDocument, part: run.part, tokenMap: tokenMaps[run.part],
-                        senders: senders))
-            }
-        }
-        try failure.rethrow()
-
-        // Pass 2: the merge.
-        var cursors = runs.indices.map { PartRows.Cursor(run: $0, count: runs[$0].count) }
+        // A cursor per page holding documents (the documents of no page last), queued at the
+        // page's earliest date until it is read.
+        var cursors: [PageCursor] = []
         var queue = MergeQueue()
-        for number in cursors.indices {
-            if try cursors[number].advance(rows) {
-                queue.push(cursors[number].row.key(part: runs[number].part), cursor: number)
+        for (number, index) in order.enumerated() {
+            let head = heads[index]
+            var firstPosition = 0
+            for (pageNumber, count) in head.pageDocumentCounts.enumerated() {
+                if count > 0 {
+                    queue.push(
+                        .init(date: head.pageLowestDates[pageNumber], part: number, position: firstPosition),
+                        cursor: cursors.count)
+                    cursors.append(PageCursor(part: number, page: pageNumber, firstPosition: firstPosition))
+                }
+                firstPosition += count
+            }
+            if !head.unpagedDocuments.isEmpty {
+                var cursor = PageCursor(part: number, page: nil, firstPosition: firstPosition)
+                cursor.load(.init(encoding: head.unpagedDocuments))
+                queue.push(cursor.key, cursor: cursors.count)
+                cursors.append(cursor)
             }
         }
+
         var postings = [PostingList](repeating: PostingList(), count: tokens.count)
         var days: [Day] = []
         var chunkCounts: [Int] = []
         var chunk = ChunkText()
         // The chunks are compressed and written by `jobs - 1` other threads as the merge fills
         // them; the merge's thread takes some too when they pile up, and the last ones.
+        let failure = FirstError<Failure>()
         let chunks = ChunkQueue()
         let compressing = DispatchGroup()
         let compress: @Sendable (Int, [UInt8]) -> Void = { number, text in
@@ -151,21 +100,48 @@ extension SearchIndex {
             chunk = ChunkText()
             while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
         }
+        var identity: [UInt8] = []
+        var documentTokens: [Int32] = []
         var number: Int32 = 0
-        while let (key, cursor) = queue.pop() {
-            // The row is read in place: a copy would make `advance` copy its buffers.
-            for token in cursors[cursor].row.tokens { postings[Int(token)].add(number) }
-            postings[Int(inTokens[key.part])].add(number)
-            let day = day(of: key.date)
-            if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
-            if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(cursors[cursor].row.identity)) {
-                closeChunk()
+        do throws(Failure) {
+            while let (key, cursor) = queue.pop() {
+                guard let stored = cursors[cursor].stored else {
+                    // Its documents are due: read them, and queue the cursor at its first one.
+                    let part = order[cursors[cursor].part]
+                    let pageNumber = cursors[cursor].page!
+                    cursors[cursor].load(try page(part, pageNumber))
+                    precondition(
+                        cursors[cursor].key.date >= heads[part].pageLowestDates[pageNumber],
+                        "a page holds no document before its earliest date")
+                    queue.push(cursors[cursor].key, cursor: cursor)
+                    continue
+                }
+                let documentIndex = cursors[cursor].current
+                let document = stored.documents[documentIndex]
+                let tokenMap = tokenMaps[key.part]
+                documentTokens.removeAll(keepingCapacity: true)
+                stored.forEachToken(of: document) { documentTokens.append(tokenMap[$0]) }
+                documentTokens.append(inTokens[key.part])
+                postings.withUnsafeMutableBufferPointer { postings in
+                    for token in documentTokens { postings[Int(token)].add(number) }
+                }
+                let day = day(of: key.date)
+                if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
+                identity.removeAll(keepingCapacity: true)
+                appendRowIdentity(document, of: stored, part: key.part, senders: senders, to: &identity)
+                if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(identity[...])) {
+                    closeChunk()
+                }
+                chunk.startRow()
+                chunk.writer.bytes += identity
+                appendRowRest(document, of: stored, to: &chunk.writer.bytes)
+                number += 1
+                if cursors[cursor].advance() { queue.push(cursors[cursor].key, cursor: cursor) }
             }
-            chunk.startRow()
-            chunk.writer.bytes += cursors[cursor].row.identity
-            chunk.writer.bytes += cursors[cursor].row.rest
-            number += 1
-            if try cursors[cursor].advance(rows) { queue.push(cursors[cursor].row.key(part: key.part), cursor: cursor) }
+        } catch {
+            chunks.close()
+            compressing.wait()
+            throw error
         }
         if chunk.count > 0 { closeChunk() }
         chunks.close()
@@ -188,141 +164,67 @@ extension SearchIndex {
     }
 }
 
-/// A run of a part's documents as the merge reads them: in the index's order (date, then
-/// position), each with its token numbers in the site's vocabulary and its chunk row's two halves
-/// (`appendRowIdentity`, `appendRowRest`) already written.
-enum PartRows {
-    /// Pages of one part whose rows are made together.
-    struct Run {
-        /// The part's number in the index.
-        var part: Int
-        var pages: Range<Int>
-        /// Whether the part's documents of no page follow (its last run).
-        var holdsUnpaged: Bool
-        /// The position in the part of the run's first document.
-        var firstDocument: Int
-        /// How many documents the run holds.
-        var count: Int
+/// Where a document goes in the index: by date, then part, then position in the part.
+struct MergeKey: Comparable {
+    var date: Int64
+    var part: Int
+    var position: Int
+
+    static func < (a: MergeKey, b: MergeKey) -> Bool { (a.date, a.part, a.position) < (b.date, b.part, b.position) }
+}
+
+/// One page's documents as the merge reads them, in the index's order (date, then position).
+struct PageCursor {
+    /// The part's number in the index.
+    let part: Int
+    /// The page in the part; `nil` for the part's documents of no page.
+    let page: Int?
+    /// The position in the part of the page's first document.
+    let firstPosition: Int
+    /// The page's documents, once read; dropped after the last one is merged.
+    private(set) var stored: SearchPart.StoredPage?
+    /// Indexes into `stored.documents`, in the index's order.
+    private var order: [Int32] = []
+    private var next = 0
+
+    init(part: Int, page: Int?, firstPosition: Int) {
+        (self.part, self.page, self.firstPosition) = (part, page, firstPosition)
     }
 
-    /// Where a row goes in the index: by date, then part, then position in the part.
-    struct Key: Comparable {
-        var date: Int64
-        var part: Int
-        var position: Int
-
-        static func < (a: Key, b: Key) -> Bool { (a.date, a.part, a.position) < (b.date, b.part, b.position) }
+    /// Takes the page's documents (at least one).
+    mutating func load(_ page: SearchPart.StoredPage) {
+        let documents = page.documents
+        order = (0..<Int32(documents.count)).map { $0 }
+        // Mostly in date order already: the sort finds runs.
+        order.sort { (documents[Int($0)].date, $0) < (documents[Int($1)].date, $1) }
+        stored = page
+        next = 0
     }
 
-    /// A row read back.
-    struct Row {
-        var date: Int64 = 0
-        var position = 0
-        var tokens: [Int32] = []
-        var identity: ArraySlice<UInt8> = []
-        var rest: ArraySlice<UInt8> = []
+    /// The index in `stored.documents` of the next document to merge.
+    var current: Int { Int(order[next]) }
 
-        func key(part: Int) -> Key { Key(date: date, part: part, position: position) }
+    /// The next document's place in the index.
+    var key: MergeKey {
+        MergeKey(date: stored!.documents[current].date, part: part, position: firstPosition + current)
     }
 
-    /// The rows of the documents of `pages`, in order, the run of part number `part` whose first
-    /// document is at `firstDocument` in the part: each is its byte length, then the date
-    /// (zig-zag), the position, the token count and numbers, and the two halves, each with its
-    /// length. The lengths are four bytes (little-endian), written after what they measure:
-    /// each row is written where it stays.
-    static func encode(
-        _ pages: [SearchPart.StoredPage], firstDocument: Int, part: Int, tokenMap: [Int32],
-        senders: SearchIndex.SenderTable
-    ) -> [UInt8] {
-        // (date, position in the run, page, index in the page), sorted: the index's order.
-        var order: [(date: Int64, position: Int, page: Int, index: Int)] = []
-        order.reserveCapacity(pages.reduce(0) { $0 + $1.documents.count })
-        for (pageNumber, page) in pages.enumerated() {
-            for (index, document) in page.documents.enumerated() {
-                order.append((document.date, order.count, pageNumber, index))
-            }
-        }
-        order.sort { ($0.date, $0.position) < ($1.date, $1.position) }
-        var output = ByteWriter()
-        output.bytes.reserveCapacity(pages.reduce(0) { $0 + $1.bytes.count } * 3 / 2)
-        for entry in order {
-            let page = pages[entry.page]
-            let document = page.documents[entry.index]
-            let rowStart = output.startLength()
-            output.signed(document.date)
-            output.varint(firstDocument + entry.position)
-            output.varint(document.tokenCount)
-            page.forEachToken(of: document) { output.varint(Int(tokenMap[$0])) }
-            let identityStart = output.startLength()
-            SearchIndex.appendRowIdentity(document, of: page, part: part, senders: senders, to: &output.bytes)
-            output.endLength(identityStart)
-            let restStart = output.startLength()
-            SearchIndex.appendRowRest(document, of: page, to: &output.bytes)
-            output.endLength(restStart)
-            output.endLength(rowStart)
-        }
-        return output.bytes
-    }
-
-    /// Reads one run's rows from a `RowStore` in order, a buffer at a time.
-    struct Cursor {
-        /// Bytes read from the store at a time.
-        static let readSize = 64 * 1024
-
-        let run: Int
-        private var remaining: Int
-        private var buffer: [UInt8] = []
-        private var position = 0
-        private var storeOffset = 0
-        /// The row `advance` read last.
-        private(set) var row = Row()
-
-        init(run: Int, count: Int) {
-            self.run = run
-            self.remaining = count
-        }
-
-        /// Reads the next row into `row`; `false` after the last.
-        mutating func advance<Failure: Error>(_ store: SearchIndex.RowStore<Failure>) throws(Failure) -> Bool {
-            guard remaining > 0 else { return false }
-            remaining -= 1
-            while true {
-                var reader = ByteReader(buffer)
-                reader.offset = position
-                if let length = reader.length(), reader.offset + length <= buffer.count {
-                    position = reader.offset + length
-                    row.date = reader.signed()!
-                    row.position = reader.varint()!
-                    let tokenCount = reader.varint()!
-                    row.tokens.removeAll(keepingCapacity: true)
-                    for _ in 0..<tokenCount { row.tokens.append(Int32(reader.varint()!)) }
-                    let identityLength = reader.length()!
-                    row.identity = buffer[reader.offset..<(reader.offset + identityLength)]
-                    reader.offset += identityLength
-                    let restLength = reader.length()!
-                    row.rest = buffer[reader.offset..<(reader.offset + restLength)]
-                    return true
-                }
-                // The row goes on past the buffer: keep its unread bytes and read on.
-                row.identity = []
-                row.rest = []
-                buffer.removeFirst(position)
-                position = 0
-                let more = try store.read(run, storeOffset, Self.readSize)
-                precondition(!more.isEmpty, "a run's rows end early")
-                storeOffset += more.count
-                buffer += more
-            }
-        }
+    /// Moves to the next document; `false` (and the page dropped) after the last.
+    mutating func advance() -> Bool {
+        next += 1
+        guard next == order.count else { return true }
+        stored = nil
+        order = []
+        return false
     }
 }
 
 /// The cursors whose next row comes first in the index (each run's rows are already in its
 /// order): a binary heap.
 struct MergeQueue {
-    private var entries: [(key: PartRows.Key, cursor: Int)] = []
+    private var entries: [(key: MergeKey, cursor: Int)] = []
 
-    mutating func push(_ key: PartRows.Key, cursor: Int) {
+    mutating func push(_ key: MergeKey, cursor: Int) {
         entries.append((key, cursor))
         var child = entries.count - 1
         while child > 0 {
@@ -333,7 +235,7 @@ struct MergeQueue {
         }
     }
 
-    mutating func pop() -> (key: PartRows.Key, cursor: Int)? {
+    mutating func pop() -> (key: MergeKey, cursor: Int)? {
         guard let first = entries.first else { return nil }
         let last = entries.removeLast()
         if !entries.isEmpty {
@@ -431,8 +333,6 @@ private final class CollectedFiles: @unchecked Sendable {
     func add(_ path: String, _ bytes: [UInt8]) {
         lock.withLock { files[path] = bytes }
     }
-
-    func bytes(at path: String) -> [UInt8] { lock.withLock { files[path] ?? [] } }
 
     func sorted() -> [(path: String, bytes: [UInt8])] {
         lock.withLock { files.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }

@@ -79,6 +79,9 @@ public struct SearchPart: Equatable, Sendable {
     public var days: [Day] = []
     /// How many documents each timeline page holds (its messages, then its threads' replies).
     public private(set) var pageDocumentCounts: [Int] = []
+    /// The earliest date of each timeline page's documents (0 for a page of none): the merge
+    /// reads a page's file only once the index reaches that date (`SearchIndex.build`).
+    public private(set) var pageLowestDates: [Int64] = []
     /// The first page whose documents are in `documents`: a part read for an append holds only
     /// the pages it renders again (`init(decodingHead:fromPage:page:)`).
     public private(set) var firstLoadedPage = 0
@@ -108,6 +111,7 @@ public struct SearchPart: Equatable, Sendable {
         var documents: [Document] = []
         var days: [Day] = []
         var pageDocumentCounts: [Int] = []
+        var pageLowestDates: [Int64] = []
         /// Index in `documents` of the newest timeline message.
         var newest: Int?
 
@@ -137,9 +141,12 @@ public struct SearchPart: Equatable, Sendable {
         private struct IndexingState {
             /// Each shown name's number in `senders`.
             var numberOfName: [String: Int] = [:]
-            /// Per participant id: its number in `senders` and its `from:` tokens (numbers once
-            /// known: tokens are numbered in order of first use, so the cache file stays the same).
-            var ofID: [String: (number: Int, names: [String], ids: [Int]?)] = [:]
+            /// Each participant id's place in `senderTokens`.
+            var slotOfID: [String: Int] = [:]
+            /// Per participant id seen: its number in `senders` and its `from:` tokens (numbers
+            /// once known: tokens are numbered in order of first use, so the cache file stays the
+            /// same).
+            var senderTokens: [(number: Int, names: [String], ids: [Int]?)] = []
             let participants: [String: Participant]
             /// The numbers of `flagTokens`' tokens, once used.
             var flagTokenNumbers: [Int?] = [nil, nil, nil]
@@ -173,6 +180,7 @@ public struct SearchPart: Equatable, Sendable {
                         sender: sender, recordsDays: false, state: &state, tokenizer: &tokenizer, ids: &ids)
                 }
                 pageDocumentCounts.append(documents.count - pageStart)
+                pageLowestDates.append(documents[pageStart...].lazy.map(\.date).min() ?? 0)
             }
         }
 
@@ -202,11 +210,11 @@ public struct SearchPart: Equatable, Sendable {
                     days.append(Day(iso: day.iso, text: day.text, page: page, file: file, anchor: elementID))
                 }
                 var senderNumber = -1
-                var senderID: String?
+                var senderSlot: Int?
                 if kind.name != .system, let id = messageSender {
-                    senderID = id
-                    if let known = state.ofID[id] {
-                        senderNumber = known.number
+                    if let known = state.slotOfID[id] {
+                        senderSlot = known
+                        senderNumber = state.senderTokens[known].number
                     } else {
                         let participant = state.participants[id] ?? Participant(id: id, name: id)
                         let shown = sender(participant)
@@ -219,19 +227,21 @@ public struct SearchPart: Equatable, Sendable {
                         }
                         var names = Set<String>()
                         tokenizer.forEachToken(participant.name + " " + id) { names.insert("from:" + $0) }
-                        state.ofID[id] = (senderNumber, names.sorted(), nil)
+                        senderSlot = state.senderTokens.count
+                        state.slotOfID[id] = senderSlot
+                        state.senderTokens.append((senderNumber, names.sorted(), nil))
                     }
                 }
                 let flags = SearchPart.flags(of: kind)
                 let text = SearchPart.searchText(of: kind)
                 ids.removeAll(keepingCapacity: true)
                 tokenizer.forEachTokenUTF8(text) { ids.append(tokenNumber(utf8: $0)) }
-                if let id = senderID {
-                    if let fromIDs = state.ofID[id]!.ids {
+                if let slot = senderSlot {
+                    if let fromIDs = state.senderTokens[slot].ids {
                         ids += fromIDs
                     } else {
-                        let fromIDs = state.ofID[id]!.names.map { tokenNumber($0) }
-                        state.ofID[id]!.ids = fromIDs
+                        let fromIDs = state.senderTokens[slot].names.map { tokenNumber($0) }
+                        state.senderTokens[slot].ids = fromIDs
                         ids += fromIDs
                     }
                 }
@@ -333,6 +343,7 @@ public struct SearchPart: Equatable, Sendable {
         if documents.isEmpty { documents = run.documents } else { documents += run.documents }
         days += run.days
         pageDocumentCounts += run.pageDocumentCounts
+        pageLowestDates += run.pageLowestDates
         return run.newest.map { documents[start + $0] }
     }
 
@@ -396,7 +407,10 @@ public struct SearchPart: Equatable, Sendable {
     /// (`init(decodingHead:fromPage:page:)`), and its head stays the same.
     public mutating func forgetPages(before page: Int) {
         precondition(page >= firstLoadedPage && page <= pageDocumentCounts.count, "only pages held are forgotten")
-        documents.removeFirst(pageDocumentCounts[firstLoadedPage..<page].reduce(0, +))
+        let dropped = pageDocumentCounts[firstLoadedPage..<page].reduce(0, +)
+        // All of them (a stream's usual case): let go of the array rather than empty it, which
+        // would copy it first if another value still shares it.
+        if dropped == documents.count { documents = [] } else { documents.removeFirst(dropped) }
         firstLoadedPage = page
     }
 
@@ -408,6 +422,7 @@ public struct SearchPart: Equatable, Sendable {
             let paged = pageDocumentCounts[firstLoadedPage...].reduce(0, +)
             documents.removeSubrange(kept..<paged)
             pageDocumentCounts.removeLast(pageDocumentCounts.count - page)
+            pageLowestDates.removeLast(pageLowestDates.count - page)
         }
         days.removeAll { $0.page >= page }
     }
@@ -419,35 +434,61 @@ public struct SearchPart: Equatable, Sendable {
         case .video, .audio, .contact: return fileFlag
         case .linkPreview(_, let link): return linkFlag | (link.thumbnail == nil ? 0 : imageFlag)
         case .attributedText(let rich):
-            return (containsBytes(rich.html, ["<img"]) ? imageFlag : 0)
-                | (containsBytes(rich.html, ["<a "]) ? linkFlag : 0)
+            return (containsBytes(rich.html, imageTagNeedles) ? imageFlag : 0)
+                | (containsBytes(rich.html, linkTagNeedles) ? linkFlag : 0)
         case .text(let text):
-            return containsBytes(text, ["http://", "https://", "www."]) ? linkFlag : 0
+            return containsBytes(text, linkNeedles) ? linkFlag : 0
         default: return 0
         }
     }
 
-    /// Whether `text` holds one of the ASCII `needles`: libc's `memchr` finds each candidate
-    /// for the needle's first byte that is not a lowercase letter (`:` of `https://`, `.` of
-    /// `www.`, `<` of a tag: rare in chat text, where `h` or `w` are in most words) and `memcmp`
-    /// checks the whole needle around it (Foundation's `contains` searches with locale rules,
-    /// many times slower, for no different answer here).
-    static func containsBytes(_ text: String, _ needles: [StaticString]) -> Bool {
+    /// ASCII strings looked for together in one pass over a text (`containsBytes`): each is
+    /// anchored on its first byte that is no lowercase letter (`:` of `https://`, `.` of `www.`,
+    /// `<` of a tag: rare in chat text, where `h` or `w` are in most words), and the scan stops
+    /// only at anchor bytes to compare a needle around it.
+    struct ByteNeedles: ExpressibleByArrayLiteral, Sendable {
+        /// Each needle's bytes and the offset of its anchor in them.
+        let needles: [(bytes: [UInt8], anchor: Int)]
+        /// Per byte value, the needles anchored on it (bit `n`: `needles[n]`).
+        let anchoredOn: [UInt8]
+
+        init(arrayLiteral elements: StaticString...) {
+            precondition(elements.count <= 8, "a needle is a bit of a byte")
+            var anchoredOn = [UInt8](repeating: 0, count: 256)
+            needles = elements.enumerated().map { number, element in
+                let bytes = Array(UnsafeBufferPointer(start: element.utf8Start, count: element.utf8CodeUnitCount))
+                let anchor = bytes.firstIndex { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } ?? 0
+                anchoredOn[Int(bytes[anchor])] |= 1 << number
+                return (bytes, anchor)
+            }
+            self.anchoredOn = anchoredOn
+        }
+    }
+
+    /// The needles of `flags(of:)`.
+    static let linkNeedles: ByteNeedles = ["http://", "https://", "www."]
+    static let imageTagNeedles: ByteNeedles = ["<img"]
+    static let linkTagNeedles: ByteNeedles = ["<a "]
+
+    /// Whether `text` holds one of `needles` (Foundation's `contains` searches with locale
+    /// rules, many times slower, for no different answer here).
+    static func containsBytes(_ text: String, _ needles: ByteNeedles) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            let end = base + bytes.count
-            return needles.contains { needle in
-                let length = needle.utf8CodeUnitCount
-                let needleBytes = UnsafeBufferPointer(start: needle.utf8Start, count: length)
-                let offset = needleBytes.firstIndex { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } ?? 0
-                // Where the anchor byte can be: `offset` bytes into a whole needle's room.
-                var start = base + offset
-                let last = end - length + offset
-                while start <= last, let found = memchr(start, Int32(needleBytes[offset]), last - start + 1) {
-                    let anchor = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(anchor - offset, needle.utf8Start, length) == 0 { return true }
-                    start = anchor + 1
+            needles.anchoredOn.withUnsafeBufferPointer { anchoredOn in
+                for position in bytes.indices {
+                    var candidates = anchoredOn[Int(bytes[position])]
+                    while candidates != 0 {
+                        let number = candidates.trailingZeroBitCount
+                        candidates &= candidates - 1
+                        let (needle, anchor) = needles.needles[number]
+                        let start = position - anchor
+                        if start >= 0, start + needle.count <= bytes.count,
+                            needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] })
+                        {
+                            return true
+                        }
+                    }
                 }
                 return false
             }
@@ -458,22 +499,28 @@ public struct SearchPart: Equatable, Sendable {
     /// message's string values.
     static func searchText(of kind: MessageKind) -> String {
         switch kind {
+        case .text(let text): return text
         case .linkPreview(let text, let link):
-            return [text, link.title ?? ""].filter { !$0.isEmpty }.joined(separator: " ")
+            let title = link.title ?? ""
+            return text.isEmpty ? title : title.isEmpty ? text : text + " " + title
         case .photo(let media), .video(let media), .audio(let media):
-            return [media.caption, media.alt, media.title].compactMap { $0 }.first ?? kind.plainText
+            return media.caption ?? media.alt ?? media.title ?? kind.plainText
         case .custom(let custom):
-            var strings: [String] = []
+            var strings = ""
+            var found = false
             func collect(_ value: JSONValue) {
                 switch value {
-                case .string(let text): strings.append(text)
+                case .string(let text):
+                    if found { strings += " " }
+                    strings += text
+                    found = true
                 case .array(let values): values.forEach(collect)
                 case .object(let members): members.forEach { collect($0.value) }
                 default: break
                 }
             }
             collect(custom.data)
-            return strings.isEmpty ? kind.plainText : strings.joined(separator: " ")
+            return found ? strings : kind.plainText
         default:
             return kind.plainText
         }
@@ -482,16 +529,17 @@ public struct SearchPart: Equatable, Sendable {
     public static func == (lhs: SearchPart, rhs: SearchPart) -> Bool {
         lhs.conversationID == rhs.conversationID && lhs.title == rhs.title && lhs.senders == rhs.senders
             && lhs.vocabulary == rhs.vocabulary && lhs.documents == rhs.documents && lhs.days == rhs.days
-            && lhs.pageDocumentCounts == rhs.pageDocumentCounts && lhs.firstLoadedPage == rhs.firstLoadedPage
+            && lhs.pageDocumentCounts == rhs.pageDocumentCounts && lhs.pageLowestDates == rhs.pageLowestDates
+            && lhs.firstLoadedPage == rhs.firstLoadedPage
     }
 
     // MARK: Cache files
 
-    private static let headMagic: [UInt8] = Array("SBP2".utf8)
+    private static let headMagic: [UInt8] = Array("SBP3".utf8)
     private static let pageMagic: [UInt8] = Array("SBD2".utf8)
 
     /// The part's head file (`.scrollback/search/<id>.bin`): title, senders, vocabulary, each
-    /// page's document count, the documents of no page, and the days.
+    /// page's document count and earliest date, the documents of no page, and the days.
     public func encodedHead() -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes = Self.headMagic
@@ -506,7 +554,10 @@ public struct SearchPart: Equatable, Sendable {
         writer.varint(vocabulary.count)
         for token in vocabulary { writer.string(token) }
         writer.varint(pageDocumentCounts.count)
-        for count in pageDocumentCounts { writer.varint(count) }
+        for (count, date) in zip(pageDocumentCounts, pageLowestDates) {
+            writer.varint(count)
+            writer.signed(date)
+        }
         let paged = pageDocumentCounts[firstLoadedPage...].reduce(0, +)
         Self.write(documents[paged...], to: &writer)
         writer.varint(days.count)
@@ -544,21 +595,26 @@ public struct SearchPart: Equatable, Sendable {
     /// Documents, counted; dates are written as the difference from the document before.
     private static func write(_ documents: ArraySlice<Document>, to writer: inout ByteWriter) {
         writer.varint(documents.count)
+        // About what a chat message takes: fewer copies of the buffer as it grows.
+        writer.bytes.reserveCapacity(writer.bytes.count + documents.count * 128)
         var previousDate: Int64 = 0
-        for document in documents {
-            writer.varint(document.page)
-            writer.string(document.file)
-            writer.string(document.anchor)
-            writer.varint(document.sender + 1)
-            writer.signed(document.date - previousDate)
-            previousDate = document.date
-            writer.varint(document.flags)
-            writer.string(document.text)
-            writer.varint(document.tokens.count)
-            var previous = 0
-            for token in document.tokens {
-                writer.varint(token - previous)
-                previous = token
+        documents.withUnsafeBufferPointer { documents in
+            // Each read through the pointer: a copy of the document would retain all its fields.
+            for document in documents.indices.lazy.map({ documents.baseAddress! + $0 }) {
+                writer.varint(document.pointee.page)
+                writer.string(document.pointee.file)
+                writer.string(document.pointee.anchor)
+                writer.varint(document.pointee.sender + 1)
+                writer.signed(document.pointee.date - previousDate)
+                previousDate = document.pointee.date
+                writer.varint(document.pointee.flags)
+                writer.string(document.pointee.text)
+                writer.varint(document.pointee.tokens.count)
+                var previous = 0
+                for token in document.pointee.tokens {
+                    writer.varint(token - previous)
+                    previous = token
+                }
             }
         }
     }
@@ -722,8 +778,9 @@ public struct SearchPart: Equatable, Sendable {
         }
         guard let pageCount = reader.varint() else { return nil }
         for _ in 0..<max(0, pageCount) {
-            guard let count = reader.varint() else { return nil }
+            guard let count = reader.varint(), let date = reader.signed() else { return nil }
             pageDocumentCounts.append(count)
+            pageLowestDates.append(date)
         }
         guard let storedUnpaged = Self.storedDocuments(from: &reader, tokenCount: tokenCount),
             let dayCount = reader.varint()

@@ -100,7 +100,9 @@ final class SearchPartStream: @unchecked Sendable {
             while let run = waiting.removeValue(forKey: next) {
                 next += 1
                 let pages = run.pages
-                if let last = part.append(run) { newest = last }
+                // Consumed: the part then holds the only reference to the run's documents, and
+                // drops them in place once their pages are written.
+                if let last = part.append(consume run) { newest = last }
                 guard writesPages, error == nil else { continue }
                 do {
                     try SearchStep.writePages(of: part, from: pages.lowerBound, into: &folder)
@@ -134,9 +136,8 @@ extension BuildRun {
             report.searchIndexUpdated = true
             return
         }
-        // The heads first (the vocabularies make the index's); then each page's documents are
-        // read once, `jobs` runs of pages at a time, while the index turns them into rows it
-        // keeps in `rowsFolder`.
+        // The heads first (the vocabularies make the index's); then each page's documents, read
+        // as the merge reaches them.
         let entries = outcomes.compactMap(\.entry)
         let read = ConcurrentSlots<SearchPart>(count: entries.count)
         Parallel.forEach(entries.count, jobs: jobs) { number in
@@ -150,29 +151,18 @@ extension BuildRun {
             guard let head else { throw Self.damagedSearchPart(entry) }
             heads.append(head)
         }
-        let rowsFolder = root + "/" + BuildManifest.folderName + "/search-rows"
-        try FileSystem.makeDirectory(rowsFolder)
-        defer { FileSystem.removeTree(rowsFolder) }
-        let rows = SearchIndex.RowStore<any Error>(
-            store: { run, bytes in try FileSystem.writeFile(bytes, to: rowsFolder + "/\(run).bin") },
-            read: { run, offset, count in
-                let path = rowsFolder + "/\(run).bin"
-                guard let file = LogFile(path: path), let bytes = file.bytes(offset..<min(offset + count, file.size))
-                else { throw SiteBuildError.fileSystem("cannot read \(path)") }
-                return bytes
-            })
-        let tokenCounts = heads.map(\.vocabulary.count)
-        let pageCounts = heads.map(\.pageDocumentCounts)
         try SearchIndex.build(
             heads: heads,
             page: { part, page throws(any Error) in
                 let path = root + "/" + SearchStep.pagePath(conversationID: entries[part].conversationID, page: page)
+                let lowestDate = heads[part].pageLowestDates[page]
                 guard let bytes = LogReader.contents(ofFile: path),
-                    let stored = SearchPart.StoredPage(bytes, tokenCount: tokenCounts[part]),
-                    stored.documents.count == pageCounts[part][page]
+                    let stored = SearchPart.StoredPage(bytes, tokenCount: heads[part].vocabulary.count),
+                    stored.documents.count == heads[part].pageDocumentCounts[page],
+                    stored.documents.allSatisfy({ $0.date >= lowestDate })
                 else { throw Self.damagedSearchPart(entries[part]) }
                 return stored
-            }, rows: rows, jobs: jobs
+            }, jobs: jobs
         ) { path, bytes in
             try FileSystem.writeFile(bytes, to: root + "/" + path)
         }

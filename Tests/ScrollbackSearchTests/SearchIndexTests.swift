@@ -9,19 +9,23 @@ final class SearchIndexTests: XCTestCase {
     /// A part of `count` messages, built through the layouter as the pipeline does.
     func part(
         id: String, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000, tokenizesText: Bool = true,
-        text: (Int) -> String
+        threadRoot: (Int) -> Int? = { _ in nil }, text: (Int) -> String
     )
         -> SearchPart
     {
         var part = SearchPart(conversationID: id, title: id)
-        add(to: &part, count: count, pageSize: pageSize, start: start, tokenizesText: tokenizesText, text: text)
+        add(
+            to: &part, count: count, pageSize: pageSize, start: start, tokenizesText: tokenizesText,
+            threadRoot: threadRoot, text: text)
         return part
     }
 
-    /// Adds the pages (from `firstPage` on) of a conversation of `count` messages to `part`.
+    /// Adds the pages (from `firstPage` on) of a conversation of `count` messages, 20,000 s
+    /// apart, to `part`; message `n` is a reply in the thread of message `threadRoot(n)`, if any.
     func add(
         to part: inout SearchPart, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000,
-        tokenizesText: Bool = true, firstPage: Int = 0, text: (Int) -> String
+        tokenizesText: Bool = true, firstPage: Int = 0, threadRoot: (Int) -> Int? = { _ in nil },
+        text: (Int) -> String
     ) {
         let id = part.conversationID
         let location = SourceLocation(file: id, line: 1, column: 1)
@@ -31,7 +35,7 @@ final class SearchIndexTests: XCTestCase {
                 id: "m\(n)", sender: n % 3 == 0 ? "bo" : "ana",
                 date: Date(timeIntervalSince1970: start + Double(n) * 20_000),
                 kind: n == 4 ? .photo(MediaItem(source: .remote("https://x/y.png"), alt: "red box")) : .text(text(n)),
-                location: location)
+                thread: threadRoot(n).map { "m\($0)" }, location: location)
         }
         let conversation = Conversation(
             id: id, title: id.capitalized, participants: people, messages: messages, source: location)
@@ -194,54 +198,67 @@ final class SearchIndexTests: XCTestCase {
 
     static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
 
-    func testTheMergeReadsRowsInPiecesOfAnySizeFromHeadsAlone() throws {
-        // Two conversations whose dates interleave, with rows longer than a piece: every row is
-        // read across several pieces, and the merge alternates between the parts.
-        let a = part(id: "alpha", count: 700) { "alpha \($0) " + String(repeating: "long words here ", count: $0 % 9) }
-        let b = part(id: "beta", count: 500, start: 1_714_000_500) { "beta w\($0 % 50)" }
+    func testTheMergeReadsEachPageOnceFromHeadsAloneAndKeepsTheIndexOrder() throws {
+        // Two conversations whose dates interleave (beta's repeat alpha's). Alpha's messages 55,
+        // 65, 75, … are thread replies, indexed with their roots five pages back: the pages' date
+        // ranges overlap, and as a page's later root comes after its earlier one, the page's
+        // documents are not in date order.
+        let a = part(
+            id: "alpha", count: 700,
+            threadRoot: { n in
+                guard n >= 55, n % 10 == 5 else { return nil }
+                let reply = (n - 55) / 10
+                return reply / 2 * 10 + (reply % 2 == 0 ? 9 : 0)
+            }
+        ) { "alpha \($0) " + String(repeating: "long words here ", count: $0 % 9) }
+        let b = part(id: "beta", count: 500, start: 1_714_000_000 + 3 * 20_000) { "beta w\($0 % 50)" }
+        let firstPage = a.documents(ofPage: 0).map(\.date)
+        XCTAssertNotEqual(firstPage, firstPage.sorted())
+        XCTAssertGreaterThan(firstPage.max()!, a.pageLowestDates[4])
+        XCTAssertEqual(a.pageLowestDates[3], a.documents(ofPage: 3).map(\.date).min())
         let expected = SearchIndex.build(parts: [b, a], jobs: 2)
-        // Alpha's 70 pages make two runs of rows, beta's 50 one: the merge takes rows from three
-        // runs at once, and the chunks hold every document once, in date order.
-        var dates: [Int] = []
+        // The chunks hold every document once, by date, then conversation, then position.
+        var keys: [[Int]] = []
         let chunks = Dictionary(uniqueKeysWithValues: expected.map { ($0.path, $0.bytes) })
         for number in 0..<expected.filter({ $0.path.hasPrefix("search/d/") }).count {
             let text = try XCTUnwrap(SearchIndex.inflate(try XCTUnwrap(chunks["search/d/\(number).json.deflate"])))
             for row in try XCTUnwrap(SearchIndex.ChunkText.rows(of: text)) {
                 let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(row)) as? [Any])
-                dates.append(try XCTUnwrap(fields[2] as? Int))
+                let anchor = try XCTUnwrap(fields[4] as? String)
+                keys.append([
+                    try XCTUnwrap(fields[2] as? Int), try XCTUnwrap(fields[0] as? Int),
+                    try XCTUnwrap(Int(anchor.dropFirst(3))),
+                ])
             }
         }
-        XCTAssertEqual(dates.count, 1200)
-        XCTAssertEqual(dates, dates.sorted())
-        // Heads as a build reads them: no documents; the pages are read when their run's turn comes.
+        XCTAssertEqual(keys.count, 1200)
+        XCTAssertEqual(keys, keys.sorted { $0.lexicographicallyPrecedes($1) })
+        XCTAssertTrue(zip(keys, keys.dropFirst()).contains { $0[0] == $1[0] && $0[1] != $1[1] }, "a date repeats")
+        // Heads as a build reads them: no documents; each page's file is read once.
         let heads = try [b, a].map { whole in
             try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
         }
         XCTAssertTrue(heads.allSatisfy(\.documents.isEmpty))
-        // The pages as a build reads them: their cache files' bytes.
+        XCTAssertEqual(heads.map(\.pageLowestDates), [b, a].map(\.pageLowestDates))
         let pageFiles = [b, a].map { $0.encodedPages(from: 0) }
-        for (jobs, piece) in [(1, 7), (3, 1), (2, 100_000)] {
-            let stored = Locked<[Int: [UInt8]]>([:])
+        let pageCount = b.pageDocumentCounts.count + a.pageDocumentCounts.count
+        XCTAssertEqual(pageCount, 50 + 64, "alpha's 65 replies are on their roots' pages")
+        for jobs in [1, 3] {
             let files = Locked<[String: [UInt8]]>([:])
-            let reads = Locked(0)
-            let rows = SearchIndex.RowStore<Never>(
-                store: { part, bytes in stored.update { $0[part] = bytes } },
-                read: { part, offset, count in
-                    reads.update { $0 += 1 }
-                    let bytes = stored.value[part]!
-                    return Array(bytes[min(offset, bytes.count)..<min(offset + min(count, piece), bytes.count)])
-                })
+            var reads: [[Int]] = []
             SearchIndex.build(
                 heads: heads,
-                page: { SearchPart.StoredPage(pageFiles[$0][$1], tokenCount: heads[$0].vocabulary.count)! },
-                rows: rows, jobs: jobs
+                page: { part, page in
+                    reads.append([part, page])
+                    return SearchPart.StoredPage(pageFiles[part][page], tokenCount: heads[part].vocabulary.count)!
+                }, jobs: jobs
             ) { path, bytes in
                 files.update { $0[path] = bytes }
             }
-            XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs), pieces of \(piece)")
-            XCTAssertEqual(
-                expected.map { files.value[$0.path] }, expected.map(\.bytes), "jobs \(jobs), pieces of \(piece)")
-            if piece < 10 { XCTAssertGreaterThan(reads.value, 1000) }
+            XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs)")
+            XCTAssertEqual(expected.map { files.value[$0.path] }, expected.map(\.bytes), "jobs \(jobs)")
+            XCTAssertEqual(reads.count, pageCount, "jobs \(jobs)")
+            XCTAssertEqual(Set(reads).count, pageCount, "jobs \(jobs)")
         }
     }
 

@@ -67,21 +67,30 @@ final class VocabularyTableTests: XCTestCase {
 
     func testLinkFlagsAgreeWithASubstringSearch() {
         let needles: [StaticString] = ["http://", "https://", "www.", "<a ", "<img"]
-        let alphabet = Array("htps:/w.<a img".utf8)
+        let together: SearchPart.ByteNeedles = ["http://", "https://", "www.", "<a ", "<img"]
+        // Texts of up to 70 bytes, of pieces that often make a needle or nearly one.
+        let pieces = ["h", "t", "p", "s", ":", "/", "w", ".", "<", "a", " ", "i", "m", "g", "é", "http", "://", "ww"]
+        var counts = [0, 0]
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<20_000 {
-            let text = String(
-                decoding: (0..<Int.random(in: 0..<14, using: &generator)).map { _ in
-                    alphabet.randomElement(using: &generator)!
-                }, as: UTF8.self)
+        for _ in 0..<4_000 {
+            let text = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            var any = false
             for needle in needles {
                 let expected =
                     text.utf8.count >= needle.utf8CodeUnitCount
                     && (0...(text.utf8.count - needle.utf8CodeUnitCount)).contains { start in
                         text.utf8.dropFirst(start).starts(with: "\(needle)".utf8)
                     }
-                XCTAssertEqual(SearchPart.containsBytes(text, [needle]), expected, "\(needle) in '\(text)'")
+                any = any || expected
+                XCTAssertEqual(
+                    SearchPart.containsBytes(text, SearchPart.ByteNeedles(arrayLiteral: needle)), expected,
+                    "\(needle) in '\(text)'")
             }
+            XCTAssertEqual(SearchPart.containsBytes(text, together), any, "any needle in '\(text)'")
+            if text.utf8.count >= 32 { counts[any ? 1 : 0] += 1 }
         }
+        XCTAssertGreaterThan(counts.min()!, 50, "long texts with a needle and without: \(counts)")
     }
 }
