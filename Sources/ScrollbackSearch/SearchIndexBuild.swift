@@ -31,10 +31,11 @@ extension SearchIndex {
     ///
     /// - Parameters:
     ///   - page: the documents of page `page` of the part of `heads[part]`, none dated before the
-    ///     page's earliest date (called once a page, on the merge's thread).
+    ///     page's earliest date (called once a page, in the order the merge needs them, a few
+    ///     pages ahead of it on a thread of its own when `jobs` > 1).
     public static func build<Failure: Error>(
         heads: [SearchPart],
-        page: (_ part: Int, _ page: Int) throws(Failure) -> SearchPart.StoredPage,
+        page: @escaping @Sendable (_ part: Int, _ page: Int) throws(Failure) -> SearchPart.StoredPage,
         jobs: Int, write: @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         // Parts in conversation order; `order[n]` is the index in `heads` of part n.
@@ -58,14 +59,15 @@ extension SearchIndex {
         // page's earliest date until it is read.
         var cursors: [PageCursor] = []
         var queue = MergeQueue()
+        var unread: [(key: MergeKey, cursor: Int)] = []
         for (number, index) in order.enumerated() {
             let head = heads[index]
             var firstPosition = 0
             for (pageNumber, count) in head.pageDocumentCounts.enumerated() {
                 if count > 0 {
-                    queue.push(
-                        .init(date: head.pageLowestDates[pageNumber], part: number, position: firstPosition),
-                        cursor: cursors.count)
+                    let key = MergeKey(date: head.pageLowestDates[pageNumber], part: number, position: firstPosition)
+                    unread.append((key, cursors.count))
+                    queue.push(key, cursor: cursors.count)
                     cursors.append(PageCursor(part: number, page: pageNumber, firstPosition: firstPosition))
                 }
                 firstPosition += count
@@ -77,6 +79,22 @@ extension SearchIndex {
                 cursors.append(cursor)
             }
         }
+
+        // The merge takes the queued pages in the order of their keys (the keys it takes only
+        // grow): their files are read in that order, ahead of it.
+        let reads = unread.sorted { $0.key < $1.key }.map { (part: order[$0.key.part], page: cursors[$0.cursor].page!) }
+        let reading = DispatchGroup()
+        let reader = jobs > 1 ? PageReader<Failure>(count: reads.count, ahead: 8) : nil
+        if let reader {
+            Parallel.start(in: reading) {
+                reader.read { number throws(Failure) in try page(reads[number].part, reads[number].page) }
+            }
+        }
+        defer {
+            reader?.stop()
+            reading.wait()
+        }
+        var readCount = 0
 
         var postings = [PostingList](repeating: PostingList(), count: tokens.count)
         var days: [Day] = []
@@ -109,7 +127,13 @@ extension SearchIndex {
                     // Its documents are due: read them, and queue the cursor at its first one.
                     let part = order[cursors[cursor].part]
                     let pageNumber = cursors[cursor].page!
-                    cursors[cursor].load(try page(part, pageNumber))
+                    precondition(reads[readCount] == (part, pageNumber), "pages are taken in the order they are read")
+                    if let reader {
+                        cursors[cursor].load(try reader.take(readCount))
+                    } else {
+                        cursors[cursor].load(try page(part, pageNumber))
+                    }
+                    readCount += 1
                     precondition(
                         cursors[cursor].key.date >= heads[part].pageLowestDates[pageNumber],
                         "a page holds no document before its earliest date")
@@ -252,6 +276,63 @@ struct MergeQueue {
             }
         }
         return first
+    }
+}
+
+/// The pages' documents the merge will take next, read in that order by a thread of their own
+/// at most `ahead` pages before the merge takes them.
+private final class PageReader<Failure: Error>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let count: Int
+    private let ahead: Int
+    private var read: [Int: Result<SearchPart.StoredPage, Failure>] = [:]
+    private var taken = 0
+    private var stopped = false
+
+    init(count: Int, ahead: Int) {
+        (self.count, self.ahead) = (count, ahead)
+    }
+
+    /// Reads pages `0..<count` in order with `page`, keeping at most `ahead` not yet taken
+    /// (the reading thread's work); returns once all are read or `stop` was called.
+    func read(_ page: (Int) throws(Failure) -> SearchPart.StoredPage) {
+        for number in 0..<count {
+            let mayRead = condition.withLock {
+                while number - taken >= ahead, !stopped { condition.wait() }
+                return !stopped
+            }
+            guard mayRead else { return }
+            let result: Result<SearchPart.StoredPage, Failure>
+            do throws(Failure) {
+                result = .success(try page(number))
+            } catch {
+                result = .failure(error)
+            }
+            condition.withLock {
+                read[number] = result
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// Page `number`'s documents (pages are taken in order), waiting for them to be read;
+    /// rethrows the error reading them.
+    func take(_ number: Int) throws(Failure) -> SearchPart.StoredPage {
+        let result = condition.withLock {
+            while read[number] == nil { condition.wait() }
+            taken = number + 1
+            condition.broadcast()
+            return read.removeValue(forKey: number)!
+        }
+        return try result.get()
+    }
+
+    /// Ends the reading early (the merge failed).
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
     }
 }
 

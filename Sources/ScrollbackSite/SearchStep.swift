@@ -137,7 +137,7 @@ extension BuildRun {
             return
         }
         // The heads first (the vocabularies make the index's); then each page's documents, read
-        // as the merge reaches them.
+        // just ahead of the merge.
         let entries = outcomes.compactMap(\.entry)
         let read = ConcurrentSlots<SearchPart>(count: entries.count)
         Parallel.forEach(entries.count, jobs: jobs) { number in
@@ -146,10 +146,9 @@ extension BuildRun {
             else { return }
             read.store(head, at: number)
         }
-        var heads: [SearchPart] = []
-        for (entry, head) in zip(entries, read.values()) {
+        let heads = try zip(entries, read.values()).map { entry, head in
             guard let head else { throw Self.damagedSearchPart(entry) }
-            heads.append(head)
+            return head
         }
         try SearchIndex.build(
             heads: heads,

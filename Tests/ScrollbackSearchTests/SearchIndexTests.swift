@@ -245,11 +245,11 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(pageCount, 50 + 64, "alpha's 65 replies are on their roots' pages")
         for jobs in [1, 3] {
             let files = Locked<[String: [UInt8]]>([:])
-            var reads: [[Int]] = []
+            let reads = Locked<[[Int]]>([])
             SearchIndex.build(
                 heads: heads,
                 page: { part, page in
-                    reads.append([part, page])
+                    reads.update { $0.append([part, page]) }
                     return SearchPart.StoredPage(pageFiles[part][page], tokenCount: heads[part].vocabulary.count)!
                 }, jobs: jobs
             ) { path, bytes in
@@ -257,8 +257,29 @@ final class SearchIndexTests: XCTestCase {
             }
             XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs)")
             XCTAssertEqual(expected.map { files.value[$0.path] }, expected.map(\.bytes), "jobs \(jobs)")
-            XCTAssertEqual(reads.count, pageCount, "jobs \(jobs)")
-            XCTAssertEqual(Set(reads).count, pageCount, "jobs \(jobs)")
+            XCTAssertEqual(reads.value.count, pageCount, "jobs \(jobs)")
+            XCTAssertEqual(Set(reads.value).count, pageCount, "jobs \(jobs)")
+        }
+    }
+
+    func testAPageThatCannotBeReadFailsTheBuildWithItsError() throws {
+        struct Unreadable: Error, Equatable { var page: Int }
+        let whole = part(id: "alpha", count: 300) { "alpha \($0)" }
+        let head = try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
+        let pageFiles = whole.encodedPages(from: 0)
+        for jobs in [1, 3] {
+            XCTAssertThrowsError(
+                try SearchIndex.build(
+                    heads: [head],
+                    page: { _, page throws(Unreadable) in
+                        // A page past the reader's lead: the merge has begun when it fails.
+                        guard page != 20 else { throw Unreadable(page: page) }
+                        return SearchPart.StoredPage(pageFiles[page], tokenCount: head.vocabulary.count)!
+                    }, jobs: jobs
+                ) { _, _ throws(Unreadable) in }
+            ) { error in
+                XCTAssertEqual(error as? Unreadable, Unreadable(page: 20), "jobs \(jobs)")
+            }
         }
     }
 
