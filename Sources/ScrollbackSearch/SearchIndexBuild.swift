@@ -5,9 +5,10 @@ import ScrollbackModel
 /// that what grows with the archive in memory is its posting lists (a byte or two a posting),
 /// not its documents.
 ///
-/// Each page's documents are read from its file once the merge reaches the page's earliest date
-/// (`SearchPart.pageLowestDates`), and dropped once the merge has passed them all: pages are
-/// written in date order, so a few pages of each part are held at a time. The merge numbers
+/// The merge takes each page's documents when it reaches the page's earliest date
+/// (`SearchPart.pageLowestDates`): their files are read in that order, a few pages ahead
+/// (`PageReader`), and each page is dropped once the merge has passed all its documents. Pages
+/// are written in date order, so a few pages of each part are held at a time. The merge numbers
 /// the documents, fills every token's posting list, and writes each row of the document chunks
 /// straight from the page's bytes; the chunks are compressed `jobs` at a time as they fill.
 extension SearchIndex {

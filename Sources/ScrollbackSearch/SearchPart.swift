@@ -407,10 +407,7 @@ public struct SearchPart: Equatable, Sendable {
     /// (`init(decodingHead:fromPage:page:)`), and its head stays the same.
     public mutating func forgetPages(before page: Int) {
         precondition(page >= firstLoadedPage && page <= pageDocumentCounts.count, "only pages held are forgotten")
-        let dropped = pageDocumentCounts[firstLoadedPage..<page].reduce(0, +)
-        // All of them (a stream's usual case): let go of the array rather than empty it, which
-        // would copy it first if another value still shares it.
-        if dropped == documents.count { documents = [] } else { documents.removeFirst(dropped) }
+        documents.removeFirst(pageDocumentCounts[firstLoadedPage..<page].reduce(0, +))
         firstLoadedPage = page
     }
 
@@ -499,7 +496,6 @@ public struct SearchPart: Equatable, Sendable {
     /// message's string values.
     static func searchText(of kind: MessageKind) -> String {
         switch kind {
-        case .text(let text): return text
         case .linkPreview(let text, let link):
             let title = link.title ?? ""
             return text.isEmpty ? title : title.isEmpty ? text : text + " " + title
@@ -598,23 +594,20 @@ public struct SearchPart: Equatable, Sendable {
         // About what a chat message takes: fewer copies of the buffer as it grows.
         writer.bytes.reserveCapacity(writer.bytes.count + documents.count * 128)
         var previousDate: Int64 = 0
-        documents.withUnsafeBufferPointer { documents in
-            // Each read through the pointer: a copy of the document would retain all its fields.
-            for document in documents.indices.lazy.map({ documents.baseAddress! + $0 }) {
-                writer.varint(document.pointee.page)
-                writer.string(document.pointee.file)
-                writer.string(document.pointee.anchor)
-                writer.varint(document.pointee.sender + 1)
-                writer.signed(document.pointee.date - previousDate)
-                previousDate = document.pointee.date
-                writer.varint(document.pointee.flags)
-                writer.string(document.pointee.text)
-                writer.varint(document.pointee.tokens.count)
-                var previous = 0
-                for token in document.pointee.tokens {
-                    writer.varint(token - previous)
-                    previous = token
-                }
+        for document in documents {
+            writer.varint(document.page)
+            writer.string(document.file)
+            writer.string(document.anchor)
+            writer.varint(document.sender + 1)
+            writer.signed(document.date - previousDate)
+            previousDate = document.date
+            writer.varint(document.flags)
+            writer.string(document.text)
+            writer.varint(document.tokens.count)
+            var previous = 0
+            for token in document.tokens {
+                writer.varint(token - previous)
+                previous = token
             }
         }
     }

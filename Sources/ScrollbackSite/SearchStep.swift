@@ -94,23 +94,25 @@ final class SearchPartStream: @unchecked Sendable {
 
     /// Adds run number `number` (runs are numbered in page order, from 0), then every waiting
     /// run that now follows the part's pages.
-    func add(_ run: SearchPart.Run, number: Int) {
-        lock.withLock {
-            waiting[number] = run
-            while let run = waiting.removeValue(forKey: next) {
-                next += 1
-                let pages = run.pages
-                // Consumed: the part then holds the only reference to the run's documents, and
-                // drops them in place once their pages are written.
-                if let last = part.append(consume run) { newest = last }
-                guard writesPages, error == nil else { continue }
-                do {
-                    try SearchStep.writePages(of: part, from: pages.lowerBound, into: &folder)
-                } catch {
-                    self.error = error
-                }
-                part.forgetPages(before: pages.upperBound)
+    ///
+    /// The run is consumed, here and by the part: the part then holds the only reference to the
+    /// run's documents and drops them in place once their pages are written (a caller's copy
+    /// still alive would make that drop copy them all first).
+    func add(_ run: consuming SearchPart.Run, number: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting[number] = consume run
+        while let run = waiting.removeValue(forKey: next) {
+            next += 1
+            let pages = run.pages
+            if let last = part.append(consume run) { newest = last }
+            guard writesPages, error == nil else { continue }
+            do {
+                try SearchStep.writePages(of: part, from: pages.lowerBound, into: &folder)
+            } catch {
+                self.error = error
             }
+            part.forgetPages(before: pages.upperBound)
         }
     }
 
