@@ -24,8 +24,12 @@ struct ByteWriter {
     }
 
     mutating func string(_ value: String) {
-        varint(value.utf8.count)
-        bytes.append(contentsOf: value.utf8)
+        var value = value
+        // From the string's own buffer: appending its `utf8` view copies a byte at a time.
+        value.withUTF8 { utf8 in
+            varint(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
     }
 }
 

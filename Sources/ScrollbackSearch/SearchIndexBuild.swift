@@ -17,7 +17,7 @@ extension SearchIndex {
     {
         let files = CollectedFiles()
         precondition(parts.allSatisfy { $0.firstLoadedPage == 0 }, "the index is built from whole parts")
-        build(heads: parts, page: { .init(encoding: parts[$0].documents(ofPage: $1)) }, jobs: jobs) { path, bytes in
+        build(heads: parts, page: { parts[$0].storedPage($1) }, jobs: jobs) { path, bytes in
             files.add(path, bytes)
         }
         return files.sorted()
@@ -75,7 +75,7 @@ extension SearchIndex {
             }
             if !head.unpagedDocuments.isEmpty {
                 var cursor = PageCursor(part: number, page: nil, firstPosition: firstPosition)
-                cursor.load(.init(encoding: head.unpagedDocuments))
+                cursor.load(.init(encoding: head.unpagedDocuments[...]))
                 queue.push(cursor.key, cursor: cursors.count)
                 cursors.append(cursor)
             }

@@ -105,15 +105,16 @@ private struct IndexUpdate {
         for (partIndex, change) in changes.enumerated() {
             guard case .changed(let before, let now) = change else { continue }
             let firstDocument = now.firstDocument
-            guard firstDocument == before.firstDocument, now.documents.count >= before.documents.count,
+            let (nowDocuments, beforeDocuments) = (now.documents, before.documents)
+            guard firstDocument == before.firstDocument, nowDocuments.count >= beforeDocuments.count,
                 now.senders.starts(with: before.senders), now.vocabulary.starts(with: before.vocabulary),
-                now.documents.starts(with: before.documents)
+                nowDocuments.starts(with: beforeDocuments)
             else { return nil }
             // Their rows are written as a build writes them: from the documents as stored.
-            let stored = SearchPart.StoredPage(encoding: now.documents[before.documents.count...])
+            let stored = SearchPart.StoredPage(encoding: nowDocuments[beforeDocuments.count...])
             for (offset, storedDocument) in stored.documents.enumerated() {
-                let loaded = before.documents.count + offset
-                let document = now.documents[loaded]
+                let loaded = beforeDocuments.count + offset
+                let document = nowDocuments[loaded]
                 var row: [UInt8] = []
                 SearchIndex.appendRowIdentity(storedDocument, of: stored, part: partIndex, senders: senders, to: &row)
                 let hash = SearchIndex.identityHash(row[...])

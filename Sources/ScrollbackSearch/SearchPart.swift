@@ -73,9 +73,17 @@ public struct SearchPart: Equatable, Sendable {
     public var title: String
     public var senders: [Sender] = []
     public var vocabulary: [String] = []
-    /// The documents of the pages from `firstLoadedPage` on, page by page, then (a site without
-    /// search) the newest message alone.
-    public var documents: [Document] = []
+    /// The documents of the pages from `firstLoadedPage` on, page by page, then the documents of
+    /// no page (`unpagedDocuments`), decoded from the pages' files.
+    public var documents: [Document] {
+        pageFiles.flatMap { StoredPage($0, tokenCount: .max)!.decoded() } + unpagedDocuments
+    }
+    /// The cache files of the pages from `firstLoadedPage` on (`encodedPages`): a page's
+    /// documents are written in their file's form as they are indexed, not kept as values.
+    private var pageFiles: [[UInt8]] = []
+    /// The documents of no page: a site without search keeps its newest message alone, as the
+    /// date list's "newest".
+    public private(set) var unpagedDocuments: [Document] = []
     public var days: [Day] = []
     /// How many documents each timeline page holds (its messages, then its threads' replies).
     public private(set) var pageDocumentCounts: [Int] = []
@@ -108,12 +116,13 @@ public struct SearchPart: Equatable, Sendable {
         var senders: [Sender] = []
         var vocabulary: [String] = []
         var vocabularyTable = VocabularyTable([])
-        var documents: [Document] = []
+        /// Each page's cache file, its tokens and senders numbered by the run.
+        var pageFiles: [[UInt8]] = []
         var days: [Day] = []
         var pageDocumentCounts: [Int] = []
         var pageLowestDates: [Int64] = []
-        /// Index in `documents` of the newest timeline message.
-        var newest: Int?
+        /// The newest timeline message.
+        var newest: Document?
 
         /// Indexes `pages` of `plan`: each page's messages, then the replies of the threads rooted
         /// on it.
@@ -163,12 +172,14 @@ public struct SearchPart: Equatable, Sendable {
             var state = IndexingState(
                 participants: Dictionary(
                     plan.conversation.participants.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+            // The newest timeline message: its page's file, and its place in it.
+            var newestPlace: (file: Int, document: Int)?
             for page in pages {
-                let pageStart = documents.count
+                var encoder = PageEncoder()
                 addMessages(
                     of: plan, pages: page..<(page + 1), anchor: anchor, sender: sender, recordsDays: true,
-                    state: &state, tokenizer: &tokenizer, ids: &ids)
-                if documents.count > pageStart { newest = documents.count - 1 }
+                    state: &state, tokenizer: &tokenizer, ids: &ids, into: &encoder)
+                if encoder.count > 0 { newestPlace = (pageFiles.count, encoder.count - 1) }
                 // Thread replies are drawn on their root's page or on the thread's own pages:
                 // indexed with the files that hold them, but not in the date list (it follows the
                 // timeline).
@@ -177,11 +188,14 @@ public struct SearchPart: Equatable, Sendable {
                     addMessages(
                         of: replies, pages: 0..<replies.pageCount,
                         anchor: { replies.anchors.anchor(replies.conversation.messages.readInPlace($0) { $0.id }) },
-                        sender: sender, recordsDays: false, state: &state, tokenizer: &tokenizer, ids: &ids)
+                        sender: sender, recordsDays: false, state: &state, tokenizer: &tokenizer, ids: &ids,
+                        into: &encoder)
                 }
-                pageDocumentCounts.append(documents.count - pageStart)
-                pageLowestDates.append(documents[pageStart...].lazy.map(\.date).min() ?? 0)
+                pageDocumentCounts.append(encoder.count)
+                pageLowestDates.append(encoder.lowestDate ?? 0)
+                pageFiles.append(encoder.encodedPage())
             }
+            newest = newestPlace.map { StoredPage(pageFiles[$0.file], tokenCount: .max)!.decoded($0.document) }
         }
 
         /// The number of the token with these bytes in `vocabulary`, which gains it if it is new.
@@ -196,10 +210,12 @@ public struct SearchPart: Equatable, Sendable {
             return token.withUTF8 { tokenNumber(utf8: $0) }
         }
 
-        /// Adds a document for each message of `pages` of `plan` (and its day, when `recordsDays`).
+        /// Adds a document to `encoder` for each message of `pages` of `plan` (and its day, when
+        /// `recordsDays`).
         private mutating func addMessages(
             of plan: ConversationPlan, pages: Range<Int>, anchor: (Int) -> String, sender: (Participant) -> Sender,
-            recordsDays: Bool, state: inout IndexingState, tokenizer: inout SearchTokenizer, ids: inout [Int]
+            recordsDays: Bool, state: inout IndexingState, tokenizer: inout SearchTokenizer, ids: inout [Int],
+            into encoder: inout PageEncoder
         ) {
             let messages = plan.conversation.messages
             SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
@@ -252,13 +268,10 @@ public struct SearchPart: Equatable, Sendable {
                     ids.append(state.flagTokenNumbers[number]!)
                 }
                 SearchPart.sortRemovingRepeats(&ids)
-                documents.append(
-                    Document(
-                        page: page, file: file, anchor: elementID, sender: senderNumber,
-                        date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
-                        text: SearchPart.resultText(text),
-                        // An exact-size copy: `ids` keeps its grown buffer for the next message.
-                        tokens: ids.withUnsafeBufferPointer { Array($0) }))
+                encoder.add(
+                    page: page, file: file, anchor: elementID, sender: senderNumber,
+                    date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
+                    text: SearchPart.resultText(text), tokens: ids)
             }
         }
 
@@ -273,13 +286,9 @@ public struct SearchPart: Equatable, Sendable {
             }
             guard let (page, index) = last else { return }
             let date = plan.conversation.messages.readInPlace(index) { $0.date }
-            documents = [
-                Document(
-                    page: page, file: plan.fileName(ofMessageAt: index, listedOnPage: page), anchor: anchor(index),
-                    sender: -1, date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "",
-                    tokens: [])
-            ]
-            newest = 0
+            newest = Document(
+                page: page, file: plan.fileName(ofMessageAt: index, listedOnPage: page), anchor: anchor(index),
+                sender: -1, date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: 0, text: "", tokens: [])
         }
     }
 
@@ -301,16 +310,18 @@ public struct SearchPart: Equatable, Sendable {
         guard run.tokenizesText else {
             days += run.days
             // A site without search keeps only the newest message.
-            if let newest = run.newest { documents = [run.documents[newest]] }
-            return documents.last
+            if let newest = run.newest { unpagedDocuments = [newest] }
+            return unpagedDocuments.last
         }
         precondition(run.pages.lowerBound == pageDocumentCounts.count, "pages are added in order, after the ones held")
-        let start = documents.count
+        var newest = run.newest
         if vocabulary.isEmpty, senders.isEmpty {
-            // Numbered from nothing: the run's numbers are the part's.
+            // Numbered from nothing: the run's numbers are the part's, and its files are taken as
+            // they are.
             vocabulary = run.vocabulary
             vocabularyTable = run.vocabularyTable
             senders = run.senders
+            pageFiles += run.pageFiles
         } else {
             if vocabularyTable.count != vocabulary.count { vocabularyTable = VocabularyTable(vocabulary) }
             // The run's tokens in its own order of first use: the new ones are numbered as a
@@ -329,22 +340,25 @@ public struct SearchPart: Equatable, Sendable {
                 senders.append(shown)
                 return senders.count - 1
             }
-            // In place: the run is consumed, so its arrays are not copied.
-            for index in run.documents.indices {
-                run.documents[index].tokens.withUnsafeMutableBufferPointer { tokens in
+            func renumbered(_ document: Document) -> Document {
+                var document = document
+                document.tokens.withUnsafeMutableBufferPointer { tokens in
                     for position in tokens.indices { tokens[position] = tokenNumbers[tokens[position]] }
                 }
-                Self.sortRemovingRepeats(&run.documents[index].tokens)
-                let sender = run.documents[index].sender
-                if sender >= 0 { run.documents[index].sender = senderNumbers[sender] }
+                Self.sortRemovingRepeats(&document.tokens)
+                if document.sender >= 0 { document.sender = senderNumbers[document.sender] }
+                return document
             }
+            // The run's files are written again with the part's numbers.
+            for file in run.pageFiles {
+                pageFiles.append(Self.encodedPage(StoredPage(file, tokenCount: .max)!.decoded().map(renumbered)[...]))
+            }
+            newest = newest.map(renumbered)
         }
-        // The first run's arrays are taken as they are (a conversation of one run is not copied).
-        if documents.isEmpty { documents = run.documents } else { documents += run.documents }
         days += run.days
         pageDocumentCounts += run.pageDocumentCounts
         pageLowestDates += run.pageLowestDates
-        return run.newest.map { documents[start + $0] }
+        return newest
     }
 
     /// Calls `body` with each message of `pages` of `plan` in page order (not a broadcast reply's
@@ -407,7 +421,7 @@ public struct SearchPart: Equatable, Sendable {
     /// (`init(decodingHead:fromPage:page:)`), and its head stays the same.
     public mutating func forgetPages(before page: Int) {
         precondition(page >= firstLoadedPage && page <= pageDocumentCounts.count, "only pages held are forgotten")
-        documents.removeFirst(pageDocumentCounts[firstLoadedPage..<page].reduce(0, +))
+        pageFiles.removeFirst(page - firstLoadedPage)
         firstLoadedPage = page
     }
 
@@ -415,9 +429,7 @@ public struct SearchPart: Equatable, Sendable {
     public mutating func removePages(from page: Int) {
         precondition(page >= firstLoadedPage, "pages before the first one read cannot be dropped")
         if page < pageDocumentCounts.count {
-            let kept = pageDocumentCounts[firstLoadedPage..<page].reduce(0, +)
-            let paged = pageDocumentCounts[firstLoadedPage...].reduce(0, +)
-            documents.removeSubrange(kept..<paged)
+            pageFiles.removeLast(pageFiles.count - (page - firstLoadedPage))
             pageDocumentCounts.removeLast(pageDocumentCounts.count - page)
             pageLowestDates.removeLast(pageLowestDates.count - page)
         }
@@ -524,7 +536,8 @@ public struct SearchPart: Equatable, Sendable {
 
     public static func == (lhs: SearchPart, rhs: SearchPart) -> Bool {
         lhs.conversationID == rhs.conversationID && lhs.title == rhs.title && lhs.senders == rhs.senders
-            && lhs.vocabulary == rhs.vocabulary && lhs.documents == rhs.documents && lhs.days == rhs.days
+            && lhs.vocabulary == rhs.vocabulary && lhs.pageFiles == rhs.pageFiles
+            && lhs.unpagedDocuments == rhs.unpagedDocuments && lhs.days == rhs.days
             && lhs.pageDocumentCounts == rhs.pageDocumentCounts && lhs.pageLowestDates == rhs.pageLowestDates
             && lhs.firstLoadedPage == rhs.firstLoadedPage
     }
@@ -554,8 +567,7 @@ public struct SearchPart: Equatable, Sendable {
             writer.varint(count)
             writer.signed(date)
         }
-        let paged = pageDocumentCounts[firstLoadedPage...].reduce(0, +)
-        Self.write(documents[paged...], to: &writer)
+        PageEncoder(unpagedDocuments[...]).encode(into: &writer)
         writer.varint(days.count)
         for day in days {
             writer.string(day.iso)
@@ -571,62 +583,83 @@ public struct SearchPart: Equatable, Sendable {
     /// each page's documents.
     public func encodedPages(from page: Int) -> [[UInt8]] {
         precondition(page >= firstLoadedPage, "pages before the first one read are not held")
-        var start = pageDocumentCounts[firstLoadedPage..<min(page, pageDocumentCounts.count)].reduce(0, +)
-        var files: [[UInt8]] = []
-        for count in pageDocumentCounts.dropFirst(page) {
-            files.append(Self.encodedPage(documents[start..<(start + count)]))
-            start += count
-        }
-        return files
+        return Array(pageFiles.dropFirst(page - firstLoadedPage))
     }
 
     /// A page's file (`encodedPages`) holding `documents`.
     static func encodedPage(_ documents: ArraySlice<Document>) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.bytes = pageMagic
-        write(documents, to: &writer)
-        return writer.bytes
+        PageEncoder(documents).encodedPage()
     }
 
-    /// Documents, counted; dates are written as the difference from the document before.
-    private static func write(_ documents: ArraySlice<Document>, to writer: inout ByteWriter) {
-        writer.varint(documents.count)
-        // About what a chat message takes: fewer copies of the buffer as it grows.
-        writer.bytes.reserveCapacity(writer.bytes.count + documents.count * 128)
-        var previousDate: Int64 = 0
-        for document in documents {
-            writer.varint(document.page)
-            writer.string(document.file)
-            writer.string(document.anchor)
-            writer.varint(document.sender + 1)
-            writer.signed(document.date - previousDate)
-            previousDate = document.date
-            writer.varint(document.flags)
-            writer.string(document.text)
-            writer.varint(document.tokens.count)
+    /// A list of documents as the cache files store them, written a document at a time: a
+    /// page's file (`encodedPage()`), or a head's documents of no page (`encode(into:)`). Dates
+    /// are written as the difference from the document before.
+    struct PageEncoder {
+        private var body = ByteWriter()
+        /// How many documents it holds.
+        private(set) var count = 0
+        /// The earliest date of its documents.
+        private(set) var lowestDate: Int64?
+        private var previousDate: Int64 = 0
+
+        init() {}
+
+        /// The encoder holding `documents`.
+        init(_ documents: ArraySlice<Document>) {
+            for document in documents {
+                add(
+                    page: document.page, file: document.file, anchor: document.anchor, sender: document.sender,
+                    date: document.date, flags: document.flags, text: document.text, tokens: document.tokens)
+            }
+        }
+
+        /// Adds a document (its fields as `Document`'s; `tokens` ascending, without repeats).
+        mutating func add(
+            page: Int, file: String, anchor: String, sender: Int, date: Int64, flags: Int, text: String,
+            tokens: [Int]
+        ) {
+            body.varint(page)
+            body.string(file)
+            body.string(anchor)
+            body.varint(sender + 1)
+            body.signed(date - previousDate)
+            previousDate = date
+            lowestDate = min(lowestDate ?? date, date)
+            body.varint(flags)
+            body.string(text)
+            body.varint(tokens.count)
             var previous = 0
-            for token in document.tokens {
-                writer.varint(token - previous)
+            for token in tokens {
+                body.varint(token - previous)
                 previous = token
             }
+            count += 1
+        }
+
+        /// Writes the documents, counted.
+        func encode(into writer: inout ByteWriter) {
+            writer.varint(count)
+            writer.bytes += body.bytes
+        }
+
+        /// A page's file holding the documents.
+        func encodedPage() -> [UInt8] {
+            var writer = ByteWriter()
+            writer.bytes.reserveCapacity(SearchPart.pageMagic.count + 10 + body.bytes.count)
+            writer.bytes += SearchPart.pageMagic
+            encode(into: &writer)
+            return writer.bytes
         }
     }
 
     /// The documents held of page `page` (`firstLoadedPage` or later).
-    public func documents(ofPage page: Int) -> ArraySlice<Document> {
-        let start = pageDocumentCounts[firstLoadedPage..<page].reduce(0, +)
-        return documents[start..<(start + pageDocumentCounts[page])]
+    public func documents(ofPage page: Int) -> [Document] {
+        storedPage(page).decoded()
     }
 
-    /// The documents of no page, after the pages' (see `documents`).
-    public var unpagedDocuments: ArraySlice<Document> {
-        documents[pageDocumentCounts[firstLoadedPage...].reduce(0, +)...]
-    }
-
-    /// The documents of a page's file (`encodedPages`) of a part whose vocabulary holds
-    /// `tokenCount` tokens; `nil` when the bytes are not such a file.
-    public static func documents(decodingPage bytes: [UInt8], tokenCount: Int) -> [Document]? {
-        StoredPage(bytes, tokenCount: tokenCount)?.decoded()
+    /// The documents held of page `page` (`firstLoadedPage` or later), read in place.
+    public func storedPage(_ page: Int) -> StoredPage {
+        StoredPage(pageFiles[page - firstLoadedPage], tokenCount: .max)!
     }
 
     /// A document as its cache file stores it, read in place: its strings and tokens are ranges
@@ -682,16 +715,20 @@ public struct SearchPart: Equatable, Sendable {
 
         /// The documents as values.
         public func decoded() -> [Document] {
-            documents.map { document in
-                var tokens: [Int] = []
-                tokens.reserveCapacity(document.tokenCount)
-                forEachToken(of: document) { tokens.append($0) }
-                func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-                return Document(
-                    page: document.page, file: string(document.file), anchor: string(document.anchor),
-                    sender: document.sender, date: document.date, flags: document.flags, text: string(document.text),
-                    tokens: tokens)
-            }
+            documents.indices.map(decoded)
+        }
+
+        /// Document `index` as a value.
+        public func decoded(_ index: Int) -> Document {
+            let document = documents[index]
+            var tokens: [Int] = []
+            tokens.reserveCapacity(document.tokenCount)
+            forEachToken(of: document) { tokens.append($0) }
+            func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+            return Document(
+                page: document.page, file: string(document.file), anchor: string(document.anchor),
+                sender: document.sender, date: document.date, flags: document.flags, text: string(document.text),
+                tokens: tokens)
         }
 
         /// Calls `body` with the bytes of `range` (a document's string).
@@ -711,7 +748,7 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
-    /// `write`'s documents, read in place from `reader`; `nil` when the bytes are not such
+    /// `PageEncoder`'s documents, read in place from `reader`; `nil` when the bytes are not such
     /// documents, or name a token past `tokenCount`.
     private static func storedDocuments(from reader: inout ByteReader, tokenCount: Int) -> [StoredDocument]? {
         guard let documentCount = reader.varint() else { return nil }
@@ -778,7 +815,7 @@ public struct SearchPart: Equatable, Sendable {
         guard let storedUnpaged = Self.storedDocuments(from: &reader, tokenCount: tokenCount),
             let dayCount = reader.varint()
         else { return nil }
-        let unpaged = StoredPage(bytes: head, documents: storedUnpaged).decoded()
+        unpagedDocuments = StoredPage(bytes: head, documents: storedUnpaged).decoded()
         for _ in 0..<max(0, dayCount) {
             guard let iso = reader.string(), let text = reader.string(), let page = reader.varint(),
                 let file = reader.string(), let anchor = reader.string()
@@ -788,12 +825,10 @@ public struct SearchPart: Equatable, Sendable {
         guard reader.atEnd else { return nil }
         firstLoadedPage = min(max(0, firstPage), pageDocumentCounts.count)
         for number in firstLoadedPage..<pageDocumentCounts.count {
-            guard let bytes = page(number),
-                let pageDocuments = Self.documents(decodingPage: bytes, tokenCount: tokenCount),
-                pageDocuments.count == pageDocumentCounts[number]
+            guard let bytes = page(number), let stored = StoredPage(bytes, tokenCount: tokenCount),
+                stored.documents.count == pageDocumentCounts[number]
             else { return nil }
-            documents += pageDocuments
+            pageFiles.append(bytes)
         }
-        documents += unpaged
     }
 }

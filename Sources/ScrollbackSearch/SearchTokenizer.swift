@@ -63,9 +63,7 @@ public struct SearchTokenizer {
     static func classify(_ scalar: Unicode.Scalar) -> ScalarClass {
         let value = scalar.value
         if value < 0x80 {
-            let byte = UInt8(value)
-            return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
-                ? .word : .separator
+            return asciiWordByte(UInt8(value)) != nil ? .word : .separator
         }
         if cjkRanges.contains(where: { $0.contains(value) }) { return .cjk }
         let properties = scalar.properties
@@ -77,6 +75,14 @@ public struct SearchTokenizer {
             if properties.isEmoji && !properties.isEmojiModifier { return .emoji }
             return .separator
         }
+    }
+
+    /// An ASCII letter or digit as a token holds it (lowercased); `nil` for any other byte.
+    @inline(__always)
+    static func asciiWordByte(_ byte: UInt8) -> UInt8? {
+        if byte &- 0x30 < 10 { return byte }
+        // Setting bit 5 lowercases a capital letter and keeps a small one.
+        return (byte | 0x20) &- 0x61 < 26 ? byte | 0x20 : nil
     }
 
     /// The folded scalars of one input scalar: NFD, nonspacing marks dropped, lowercased, table.
@@ -152,13 +158,12 @@ public struct SearchTokenizer {
             let count = bytes.count
             var index = 0
             while index < count {
-                var byte = bytes[index]
+                let byte = bytes[index]
                 if byte < 0x80 {
-                    index += 1
-                    if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
-                    if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) {
-                        tokens.appendToWord(byte)
+                    if Self.asciiWordByte(byte) != nil {
+                        index = tokens.appendASCIIWord(bytes, from: index)
                     } else {
+                        index += 1
                         tokens.endWord(body)
                         tokens.previousCJK = nil
                     }
@@ -200,15 +205,23 @@ public struct SearchTokenizer {
             self.single = single
         }
 
-        /// Adds an ASCII letter or digit (lowercased) to the word.
+        /// Adds the ASCII letters and digits of `bytes` from `start` on (lowercased) to the word;
+        /// returns the index of the first byte that is not one. Its own loop over locals: most
+        /// chat text is ASCII words, and the buffer's fields would be written back every byte.
         @inline(__always)
-        mutating func appendToWord(_ byte: UInt8) {
+        mutating func appendASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
             previousCJK = nil
-            if wordLength < SearchTokenizer.maxTokenLength {
-                word[wordBytes] = byte
-                wordBytes += 1
-                wordLength += 1
+            var (index, wordBytes, wordLength) = (start, self.wordBytes, self.wordLength)
+            while index < bytes.count, let folded = SearchTokenizer.asciiWordByte(bytes[index]) {
+                if wordLength < SearchTokenizer.maxTokenLength {
+                    word[wordBytes] = folded
+                    wordBytes += 1
+                    wordLength += 1
+                }
+                index += 1
             }
+            (self.wordBytes, self.wordLength) = (wordBytes, wordLength)
+            return index
         }
 
         /// Hands the word to `body`, if there is one, and starts the next.

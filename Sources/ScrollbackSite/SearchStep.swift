@@ -95,9 +95,8 @@ final class SearchPartStream: @unchecked Sendable {
     /// Adds run number `number` (runs are numbered in page order, from 0), then every waiting
     /// run that now follows the part's pages.
     ///
-    /// The run is consumed, here and by the part: the part then holds the only reference to the
-    /// run's documents and drops them in place once their pages are written (a caller's copy
-    /// still alive would make that drop copy them all first).
+    /// The run is consumed, here and by the part: its pages' files move on to the part, which
+    /// drops them once they are written.
     func add(_ run: consuming SearchPart.Run, number: Int) {
         lock.lock()
         defer { lock.unlock() }

@@ -469,8 +469,9 @@ final class SearchIndexTests: XCTestCase {
         let beta = part(id: "beta", count: 200, start: 1_714_000_500) { "beta \($0)" }
         let previous = files([alpha, beta])
         // A message changed in the middle.
-        var edited = alpha
-        edited.documents[5].text = "edited"
+        let edited = part(id: "alpha", count: 300) { $0 == 5 ? "edited" : "alpha \($0)" }
+        XCTAssertEqual(edited.documents.count, alpha.documents.count)
+        XCTAssertNotEqual(edited.documents[5], alpha.documents[5])
         XCTAssertNil(
             update(
                 [.changed(previous: alpha, current: edited), .unchanged(conversationID: beta.conversationID)],

@@ -33,6 +33,61 @@ final class SearchTokenizerTests: XCTestCase {
         XCTAssertEqual(tokenizer.tokens(long), [String(repeating: "x", count: SearchTokenizer.maxTokenLength)])
     }
 
+    func testTheFastPathsGiveTheTokensOfTheRulesAppliedScalarByScalar() {
+        // Pieces that meet at every kind of boundary: ASCII words next to accented letters (one
+        // word), CJK runs, emoji with modifiers, separators, and words around the length limit.
+        let pieces = [
+            "a", "Z", "9", "hello", "WORLD", "é", "É", "e\u{301}", "ß", "Đà", "İ", "東", "京", "タ", "🍕", "👍🏽", "❤️",
+            " ", ".", "-", "_", "'", "#", String(repeating: "x", count: SearchTokenizer.maxTokenLength - 1),
+            String(repeating: "Y", count: SearchTokenizer.maxTokenLength + 3),
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var tokenizer = SearchTokenizer()
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            XCTAssertEqual(tokenizer.tokens(text), referenceTokens(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// The type's documented rules applied one scalar at a time, with none of its fast paths.
+    private func referenceTokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var word = String.UnicodeScalarView()
+        var previousCJK: Unicode.Scalar?
+        func endWord() {
+            if !word.isEmpty { tokens.append(String(word)) }
+            word = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            let parts =
+                SearchTokenizer.classify(scalar) == .emoji
+                ? [(scalar, .emoji)] : SearchTokenizer.fold(scalar).map { ($0, SearchTokenizer.classify($0)) }
+            for (part, kind) in parts {
+                switch kind {
+                case .word:
+                    if word.count < SearchTokenizer.maxTokenLength { word.append(part) }
+                    previousCJK = nil
+                case .cjk:
+                    endWord()
+                    tokens.append(String(part))
+                    if let previous = previousCJK { tokens.append(String(previous) + String(part)) }
+                    previousCJK = part
+                case .emoji:
+                    endWord()
+                    tokens.append(String(part))
+                    previousCJK = nil
+                case .separator:
+                    endWord()
+                    previousCJK = nil
+                }
+            }
+        }
+        endWord()
+        return tokens
+    }
+
     func testManifestRulesCarryTheTables() {
         let rules = SearchTokenizer.manifestRules
         XCTAssertEqual(rules["normalize"] as? String, "NFD")
