@@ -6,11 +6,12 @@ import ScrollbackModel
 /// not its documents.
 ///
 /// The merge takes each page's documents when it reaches the page's earliest date
-/// (`SearchPart.pageLowestDates`): their files are read in that order, a few pages ahead
-/// (`PageReader`), and each page is dropped once the merge has passed all its documents. Pages
-/// are written in date order, so a few pages of each part are held at a time. The merge numbers
-/// the documents, fills every token's posting list, and writes each row of the document chunks
-/// straight from the page's bytes; the chunks are compressed `jobs` at a time as they fill.
+/// (`SearchPart.pageLowestDates`): their files are read in that order, a few pages ahead, and
+/// made ready for it (`PreparedPage`: each document's row and tokens) on a thread of its own
+/// (`PageReader`); each page is dropped once the merge has passed all its documents. Pages are
+/// written in date order, so a few pages of each part are held at a time. The merge numbers the
+/// documents, fills every token's posting list, and copies each row into the document chunks;
+/// the chunks are compressed `jobs` at a time as they fill.
 extension SearchIndex {
     /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
     public static func build(parts: [SearchPart], jobs: Int = Parallel.defaultJobs) -> [(path: String, bytes: [UInt8])]
@@ -56,8 +57,15 @@ extension SearchIndex {
         let inTokens = order.map { tokenNumber["in:" + heads[$0].conversationID]! }
         let conversations = order.map { (id: heads[$0].conversationID, title: heads[$0].title) }
 
+        // What a page's documents need to be made ready for the merge (`PreparedPage`), from
+        // any thread.
+        let prepare: @Sendable (SearchPart.StoredPage, _ part: Int) -> PreparedPage = { page, part in
+            PreparedPage(page, part: part, tokenMap: tokenMaps[part], inToken: inTokens[part], senders: senders)
+        }
+
         // A cursor per page holding documents (the documents of no page last), queued at the
-        // page's earliest date until it is read.
+        // page's earliest date until it is read (the unread pages one at a time, in that order:
+        // the queue holds the pages being merged and the next to read).
         var cursors: [PageCursor] = []
         var queue = MergeQueue()
         var unread: [(key: MergeKey, cursor: Int)] = []
@@ -68,14 +76,13 @@ extension SearchIndex {
                 if count > 0 {
                     let key = MergeKey(date: head.pageLowestDates[pageNumber], part: number, position: firstPosition)
                     unread.append((key, cursors.count))
-                    queue.push(key, cursor: cursors.count)
                     cursors.append(PageCursor(part: number, page: pageNumber, firstPosition: firstPosition))
                 }
                 firstPosition += count
             }
             if !head.unpagedDocuments.isEmpty {
                 var cursor = PageCursor(part: number, page: nil, firstPosition: firstPosition)
-                cursor.load(.init(encoding: head.unpagedDocuments[...]))
+                cursor.load(prepare(.init(encoding: head.unpagedDocuments[...]), number))
                 queue.push(cursor.key, cursor: cursors.count)
                 cursors.append(cursor)
             }
@@ -83,13 +90,17 @@ extension SearchIndex {
 
         // The merge takes the queued pages in the order of their keys (the keys it takes only
         // grow): their files are read in that order, ahead of it.
-        let reads = unread.sorted { $0.key < $1.key }.map { (part: order[$0.key.part], page: cursors[$0.cursor].page!) }
+        unread.sort { $0.key < $1.key }
+        if let first = unread.first { queue.push(first.key, cursor: first.cursor) }
+        let reads = unread.map { (part: $0.key.part, page: cursors[$0.cursor].page!) }
+        let readPage: @Sendable (Int) throws(Failure) -> PreparedPage = { number throws(Failure) in
+            let (part, pageNumber) = reads[number]
+            return prepare(try page(order[part], pageNumber), part)
+        }
         let reading = DispatchGroup()
         let reader = jobs > 1 ? PageReader<Failure>(count: reads.count, ahead: 8) : nil
         if let reader {
-            Parallel.start(in: reading) {
-                reader.read { number throws(Failure) in try page(reads[number].part, reads[number].page) }
-            }
+            Parallel.start(in: reading) { reader.read(readPage) }
         }
         defer {
             reader?.stop()
@@ -119,47 +130,39 @@ extension SearchIndex {
             chunk = ChunkText()
             while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
         }
-        var identity: [UInt8] = []
-        var documentTokens: [Int32] = []
         var number: Int32 = 0
         do throws(Failure) {
             while let (key, cursor) = queue.pop() {
-                guard let stored = cursors[cursor].stored else {
+                guard let prepared = cursors[cursor].prepared else {
                     // Its documents are due: read them, and queue the cursor at its first one.
-                    let part = order[cursors[cursor].part]
-                    let pageNumber = cursors[cursor].page!
+                    let (part, pageNumber) = (cursors[cursor].part, cursors[cursor].page!)
                     precondition(reads[readCount] == (part, pageNumber), "pages are taken in the order they are read")
                     if let reader {
                         cursors[cursor].load(try reader.take(readCount))
                     } else {
-                        cursors[cursor].load(try page(part, pageNumber))
+                        cursors[cursor].load(try readPage(readCount))
                     }
                     readCount += 1
+                    if readCount < unread.count { queue.push(unread[readCount].key, cursor: unread[readCount].cursor) }
                     precondition(
-                        cursors[cursor].key.date >= heads[part].pageLowestDates[pageNumber],
+                        cursors[cursor].key.date >= heads[order[part]].pageLowestDates[pageNumber],
                         "a page holds no document before its earliest date")
                     queue.push(cursors[cursor].key, cursor: cursor)
                     continue
                 }
-                let documentIndex = cursors[cursor].current
-                let document = stored.documents[documentIndex]
-                let tokenMap = tokenMaps[key.part]
-                documentTokens.removeAll(keepingCapacity: true)
-                stored.forEachToken(of: document) { documentTokens.append(tokenMap[$0]) }
-                documentTokens.append(inTokens[key.part])
-                postings.withUnsafeMutableBufferPointer { postings in
-                    for token in documentTokens { postings[Int(token)].add(number) }
+                let document = cursors[cursor].next
+                prepared.tokens.withUnsafeBufferPointer { tokens in
+                    postings.withUnsafeMutableBufferPointer { postings in
+                        for token in tokens[prepared.tokenRange(document)] { postings[Int(token)].add(number) }
+                    }
                 }
                 let day = day(of: key.date)
                 if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
-                identity.removeAll(keepingCapacity: true)
-                appendRowIdentity(document, of: stored, part: key.part, senders: senders, to: &identity)
-                if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(identity[...])) {
+                if chunk.count > 0, closesChunk(holding: chunk.count, before: prepared.identityHashes[document]) {
                     closeChunk()
                 }
                 chunk.startRow()
-                chunk.writer.bytes += identity
-                appendRowRest(document, of: stored, to: &chunk.writer.bytes)
+                chunk.writer.bytes += prepared.rows[prepared.rowRange(document)]
                 number += 1
                 if cursors[cursor].advance() { queue.push(cursors[cursor].key, cursor: cursor) }
             }
@@ -207,41 +210,83 @@ struct PageCursor {
     /// The position in the part of the page's first document.
     let firstPosition: Int
     /// The page's documents, once read; dropped after the last one is merged.
-    private(set) var stored: SearchPart.StoredPage?
-    /// Indexes into `stored.documents`, in the index's order.
-    private var order: [Int32] = []
-    private var next = 0
+    private(set) var prepared: PreparedPage?
+    /// The next document to merge, in `prepared`'s order.
+    private(set) var next = 0
 
     init(part: Int, page: Int?, firstPosition: Int) {
         (self.part, self.page, self.firstPosition) = (part, page, firstPosition)
     }
 
     /// Takes the page's documents (at least one).
-    mutating func load(_ page: SearchPart.StoredPage) {
-        let documents = page.documents
-        order = (0..<Int32(documents.count)).map { $0 }
-        // Mostly in date order already: the sort finds runs.
-        order.sort { (documents[Int($0)].date, $0) < (documents[Int($1)].date, $1) }
-        stored = page
+    mutating func load(_ page: PreparedPage) {
+        prepared = page
         next = 0
     }
 
-    /// The index in `stored.documents` of the next document to merge.
-    var current: Int { Int(order[next]) }
-
     /// The next document's place in the index.
     var key: MergeKey {
-        MergeKey(date: stored!.documents[current].date, part: part, position: firstPosition + current)
+        MergeKey(date: prepared!.dates[next], part: part, position: firstPosition + Int(prepared!.indexes[next]))
     }
 
     /// Moves to the next document; `false` (and the page dropped) after the last.
     mutating func advance() -> Bool {
         next += 1
-        guard next == order.count else { return true }
-        stored = nil
-        order = []
+        guard next == prepared!.dates.count else { return true }
+        prepared = nil
         return false
     }
+}
+
+/// A page's documents made ready for the merge, from the page alone (so on any thread): in the
+/// index's order (date, then position in the page), each with its row's bytes and the hash of
+/// its identifying fields (`appendRowIdentity`, `appendRowRest`), and its tokens in the index's
+/// numbers, its conversation's `in:` token included.
+final class PreparedPage: Sendable {
+    /// Each document's date and its index in the page.
+    let dates: [Int64]
+    let indexes: [Int32]
+    /// The rows, one after the other: document `n`'s ends at `rowEnds[n]`.
+    let rows: [UInt8]
+    private let rowEnds: [Int]
+    let identityHashes: [UInt64]
+    /// The tokens, one document after the other: document `n`'s end at `tokenEnds[n]`.
+    let tokens: [Int32]
+    private let tokenEnds: [Int]
+
+    /// `page`'s documents, of the part numbered `part` in the index (`tokenMap`: the index's
+    /// number of each of the part's tokens).
+    init(
+        _ page: SearchPart.StoredPage, part: Int, tokenMap: [Int32], inToken: Int32, senders: SearchIndex.SenderTable
+    ) {
+        let documents = page.documents
+        var indexes = (0..<Int32(documents.count)).map { $0 }
+        // Mostly in date order already: the sort finds runs.
+        indexes.sort { (documents[Int($0)].date, $0) < (documents[Int($1)].date, $1) }
+        var rows: [UInt8] = []
+        rows.reserveCapacity(page.bytes.count + 48 * documents.count)
+        var (rowEnds, identityHashes, tokens, tokenEnds) = ([Int](), [UInt64](), [Int32](), [Int]())
+        for index in indexes {
+            let document = documents[Int(index)]
+            let start = rows.count
+            SearchIndex.appendRowIdentity(document, of: page, part: part, senders: senders, to: &rows)
+            identityHashes.append(SearchIndex.identityHash(rows[start...]))
+            SearchIndex.appendRowRest(document, of: page, to: &rows)
+            rowEnds.append(rows.count)
+            page.forEachToken(of: document) { tokens.append(tokenMap[$0]) }
+            tokens.append(inToken)
+            tokenEnds.append(tokens.count)
+        }
+        self.dates = indexes.map { documents[Int($0)].date }
+        self.indexes = indexes
+        (self.rows, self.rowEnds, self.identityHashes, self.tokens, self.tokenEnds) =
+            (rows, rowEnds, identityHashes, tokens, tokenEnds)
+    }
+
+    /// Where document `n`'s row is in `rows`.
+    func rowRange(_ n: Int) -> Range<Int> { (n == 0 ? 0 : rowEnds[n - 1])..<rowEnds[n] }
+    /// Where document `n`'s tokens are in `tokens`.
+    func tokenRange(_ n: Int) -> Range<Int> { (n == 0 ? 0 : tokenEnds[n - 1])..<tokenEnds[n] }
 }
 
 /// The cursors whose next row comes first in the index (each run's rows are already in its
@@ -286,7 +331,7 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
     private let condition = NSCondition()
     private let count: Int
     private let ahead: Int
-    private var read: [Int: Result<SearchPart.StoredPage, Failure>] = [:]
+    private var read: [Int: Result<PreparedPage, Failure>] = [:]
     private var taken = 0
     private var stopped = false
 
@@ -296,14 +341,14 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
 
     /// Reads pages `0..<count` in order with `page`, keeping at most `ahead` not yet taken
     /// (the reading thread's work); returns once all are read or `stop` was called.
-    func read(_ page: (Int) throws(Failure) -> SearchPart.StoredPage) {
+    func read(_ page: (Int) throws(Failure) -> PreparedPage) {
         for number in 0..<count {
             let mayRead = condition.withLock {
                 while number - taken >= ahead, !stopped { condition.wait() }
                 return !stopped
             }
             guard mayRead else { return }
-            let result: Result<SearchPart.StoredPage, Failure>
+            let result: Result<PreparedPage, Failure>
             do throws(Failure) {
                 result = .success(try page(number))
             } catch {
@@ -318,7 +363,7 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
 
     /// Page `number`'s documents (pages are taken in order), waiting for them to be read;
     /// rethrows the error reading them.
-    func take(_ number: Int) throws(Failure) -> SearchPart.StoredPage {
+    func take(_ number: Int) throws(Failure) -> PreparedPage {
         let result = condition.withLock {
             while read[number] == nil { condition.wait() }
             taken = number + 1

@@ -43,7 +43,7 @@ public struct SearchPart: Equatable, Sendable {
         public var flags: Int
         /// Plain text shown in results.
         public var text: String
-        /// Distinct tokens, as indexes into `vocabulary`, ascending.
+        /// Distinct tokens, as indexes into `vocabulary`, in the order the message first has them.
         public var tokens: [Int]
     }
 
@@ -159,6 +159,7 @@ public struct SearchPart: Equatable, Sendable {
             let participants: [String: Participant]
             /// The numbers of `flagTokens`' tokens, once used.
             var flagTokenNumbers: [Int?] = [nil, nil, nil]
+            var repeats = RepeatFilter()
         }
 
         // The indexing is written as methods over `inout` state rather than local functions
@@ -267,7 +268,7 @@ public struct SearchPart: Equatable, Sendable {
                     }
                     ids.append(state.flagTokenNumbers[number]!)
                 }
-                SearchPart.sortRemovingRepeats(&ids)
+                state.repeats.removeRepeats(&ids)
                 encoder.add(
                     page: page, file: file, anchor: elementID, sender: senderNumber,
                     date: Int64(date.timeIntervalSince1970.rounded(.down)), flags: flags,
@@ -342,10 +343,10 @@ public struct SearchPart: Equatable, Sendable {
             }
             func renumbered(_ document: Document) -> Document {
                 var document = document
+                // Distinct numbers stay distinct, in the same order.
                 document.tokens.withUnsafeMutableBufferPointer { tokens in
                     for position in tokens.indices { tokens[position] = tokenNumbers[tokens[position]] }
                 }
-                Self.sortRemovingRepeats(&document.tokens)
                 if document.sender >= 0 { document.sender = senderNumbers[document.sender] }
                 return document
             }
@@ -383,32 +384,34 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
-    /// Sorts `ids` ascending and drops repeats. A message has a few dozen tokens: insertion
-    /// sort, where the standard library's stable sort allocates a scratch buffer every call.
-    static func sortRemovingRepeats(_ ids: inout [Int]) {
-        // On the buffer: an array's element writes check its uniqueness every time.
-        let kept = ids.withUnsafeMutableBufferPointer { ids -> Int in
-            if ids.count > 64 {
-                ids.sort()
-            } else {
-                for end in ids.indices.dropFirst() {
-                    let id = ids[end]
-                    var position = end
-                    while position > 0, ids[position - 1] > id {
-                        ids[position] = ids[position - 1]
-                        position -= 1
+    /// Drops the token numbers a message has already, in one pass and keeping their order (no
+    /// sort: a page's file stores the numbers as they come).
+    struct RepeatFilter {
+        /// The last message (numbered from 1) that had each token number.
+        private var seenBy: [UInt32] = []
+        private var message: UInt32 = 0
+
+        /// Drops from `ids` (a message's token numbers, not negative) each one after its first.
+        mutating func removeRepeats(_ ids: inout [Int]) {
+            message += 1
+            if let largest = ids.max(), largest >= seenBy.count {
+                seenBy += repeatElement(0, count: max(largest + 1, 2 * seenBy.count) - seenBy.count)
+            }
+            let message = message
+            // On the buffers: an array's element writes check its uniqueness every time.
+            let kept = seenBy.withUnsafeMutableBufferPointer { seenBy in
+                ids.withUnsafeMutableBufferPointer { ids -> Int in
+                    var kept = 0
+                    for position in ids.indices where seenBy[ids[position]] != message {
+                        seenBy[ids[position]] = message
+                        ids[kept] = ids[position]
+                        kept += 1
                     }
-                    ids[position] = id
+                    return kept
                 }
             }
-            var kept = 0
-            for position in ids.indices where position == 0 || ids[position] != ids[kept - 1] {
-                ids[kept] = ids[position]
-                kept += 1
-            }
-            return kept
+            ids.removeLast(ids.count - kept)
         }
-        ids.removeLast(ids.count - kept)
     }
 
     /// `text` cut to `maxTextLength` characters (counting characters only when it may be longer).
@@ -451,26 +454,31 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
-    /// ASCII strings looked for together in one pass over a text (`containsBytes`): each is
-    /// anchored on its first byte that is no lowercase letter (`:` of `https://`, `.` of `www.`,
-    /// `<` of a tag: rare in chat text, where `h` or `w` are in most words), and the scan stops
-    /// only at anchor bytes to compare a needle around it.
+    /// ASCII strings looked for together in a text (`containsBytes`): each is anchored on its
+    /// first byte that is no lowercase letter (`:` of `https://`, `.` of `www.`, `<` of a tag:
+    /// rare in chat text, where `h` or `w` are in most words). The text is searched for each
+    /// anchor byte with `memchr` (many bytes at a time), and the needles anchored on it are
+    /// compared around each one found.
     struct ByteNeedles: ExpressibleByArrayLiteral, Sendable {
         /// Each needle's bytes and the offset of its anchor in them.
         let needles: [(bytes: [UInt8], anchor: Int)]
-        /// Per byte value, the needles anchored on it (bit `n`: `needles[n]`).
-        let anchoredOn: [UInt8]
+        /// Each anchor byte, and the needles anchored on it (bit `n`: `needles[n]`).
+        let anchors: [(byte: UInt8, needles: UInt8)]
 
         init(arrayLiteral elements: StaticString...) {
             precondition(elements.count <= 8, "a needle is a bit of a byte")
-            var anchoredOn = [UInt8](repeating: 0, count: 256)
+            var anchors: [(byte: UInt8, needles: UInt8)] = []
             needles = elements.enumerated().map { number, element in
                 let bytes = Array(UnsafeBufferPointer(start: element.utf8Start, count: element.utf8CodeUnitCount))
                 let anchor = bytes.firstIndex { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } ?? 0
-                anchoredOn[Int(bytes[anchor])] |= 1 << number
+                if let known = anchors.firstIndex(where: { $0.byte == bytes[anchor] }) {
+                    anchors[known].needles |= 1 << number
+                } else {
+                    anchors.append((bytes[anchor], 1 << number))
+                }
                 return (bytes, anchor)
             }
-            self.anchoredOn = anchoredOn
+            self.anchors = anchors
         }
     }
 
@@ -484,9 +492,12 @@ public struct SearchPart: Equatable, Sendable {
     static func containsBytes(_ text: String, _ needles: ByteNeedles) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            needles.anchoredOn.withUnsafeBufferPointer { anchoredOn in
-                for position in bytes.indices {
-                    var candidates = anchoredOn[Int(bytes[position])]
+            guard let base = bytes.baseAddress else { return false }
+            for (anchorByte, anchored) in needles.anchors {
+                var from = 0
+                while from < bytes.count, let found = memchr(base + from, Int32(anchorByte), bytes.count - from) {
+                    let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    var candidates = anchored
                     while candidates != 0 {
                         let number = candidates.trailingZeroBitCount
                         candidates &= candidates - 1
@@ -498,9 +509,10 @@ public struct SearchPart: Equatable, Sendable {
                             return true
                         }
                     }
+                    from = position + 1
                 }
-                return false
             }
+            return false
         }
     }
 
@@ -544,8 +556,8 @@ public struct SearchPart: Equatable, Sendable {
 
     // MARK: Cache files
 
-    private static let headMagic: [UInt8] = Array("SBP3".utf8)
-    private static let pageMagic: [UInt8] = Array("SBD2".utf8)
+    private static let headMagic: [UInt8] = Array("SBP4".utf8)
+    private static let pageMagic: [UInt8] = Array("SBD3".utf8)
 
     /// The part's head file (`.scrollback/search/<id>.bin`): title, senders, vocabulary, each
     /// page's document count and earliest date, the documents of no page, and the days.
@@ -613,7 +625,7 @@ public struct SearchPart: Equatable, Sendable {
             }
         }
 
-        /// Adds a document (its fields as `Document`'s; `tokens` ascending, without repeats).
+        /// Adds a document (its fields as `Document`'s; `tokens` without repeats).
         mutating func add(
             page: Int, file: String, anchor: String, sender: Int, date: Int64, flags: Int, text: String,
             tokens: [Int]
@@ -628,11 +640,7 @@ public struct SearchPart: Equatable, Sendable {
             body.varint(flags)
             body.string(text)
             body.varint(tokens.count)
-            var previous = 0
-            for token in tokens {
-                body.varint(token - previous)
-                previous = token
-            }
+            for token in tokens { body.varint(token) }
             count += 1
         }
 
@@ -680,7 +688,7 @@ public struct SearchPart: Equatable, Sendable {
         var anchor: Range<Int>
         /// Where `Document.text`'s UTF-8 is.
         var text: Range<Int>
-        /// The token numbers' delta varints (`write`), ascending.
+        /// The token numbers' varints (`PageEncoder`).
         var tokens: Range<Int>
         /// How many tokens `tokens` holds.
         public var tokenCount: Int
@@ -736,15 +744,11 @@ public struct SearchPart: Equatable, Sendable {
             bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
         }
 
-        /// Calls `body` with each token number of `document`, ascending.
+        /// Calls `body` with each token number of `document`, in its order.
         func forEachToken(of document: StoredDocument, _ body: (Int) -> Void) {
             var reader = ByteReader(bytes)
             reader.offset = document.tokens.lowerBound
-            var token = 0
-            for _ in 0..<document.tokenCount {
-                token += reader.varint()!
-                body(token)
-            }
+            for _ in 0..<document.tokenCount { body(reader.varint()!) }
         }
     }
 
@@ -769,11 +773,8 @@ public struct SearchPart: Equatable, Sendable {
                 let count = reader.varint(), count >= 0
             else { return nil }
             let tokensStart = reader.offset
-            var previous = 0
             for _ in 0..<count {
-                guard let delta = reader.varint() else { return nil }
-                previous += delta
-                guard previous < tokenCount else { return nil }
+                guard let token = reader.varint(), token >= 0, token < tokenCount else { return nil }
             }
             previousDate += dateDelta
             documents.append(

@@ -28,6 +28,26 @@ final class VocabularyTableTests: XCTestCase {
         XCTAssertEqual(number("w49", in: &table).number, 49)
     }
 
+    func testShortAndLongTokensAroundTheKeyLengthAreTold() {
+        var table = VocabularyTable([])
+        // 1 to 12 bytes, across the short keys' seven: a token and the same bytes with a zero
+        // byte after them, or cut one byte shorter, are different tokens.
+        var tokens: [String] = []
+        for length in 1...12 {
+            let word = String(repeating: "a", count: length - 1) + "b"
+            tokens += [word, word + "\u{0}", "\u{0}" + word, String(word.dropLast()) + "é"]
+        }
+        tokens += (0..<3_000).map { "\($0)" } + (0..<1_500).map { "long-token-\($0)" }
+        tokens = Array(Set(tokens)).sorted()
+        for (expected, token) in tokens.enumerated() {
+            XCTAssertEqual(number(token, in: &table).number, expected, token.debugDescription)
+        }
+        for (expected, token) in tokens.enumerated().shuffled() {
+            XCTAssertEqual(number(token, in: &table).number, expected, token.debugDescription)
+        }
+        XCTAssertEqual(table.count, tokens.count)
+    }
+
     func testATableMadeFromAVocabularyNumbersItInItsOrder() {
         var table = VocabularyTable(["hello", "world", "café"])
         XCTAssertEqual(table.count, 3)
@@ -36,13 +56,17 @@ final class VocabularyTableTests: XCTestCase {
         XCTAssertEqual(number("new", in: &table).number, 3)
     }
 
-    func testTokenIDsAreSortedWithoutRepeats() {
-        for count in [0, 1, 2, 17, 64, 65, 300] {
-            var generator = SystemRandomNumberGenerator()
-            let ids = (0..<count).map { _ in Int.random(in: 0..<40, using: &generator) }
-            var sorted = ids
-            SearchPart.sortRemovingRepeats(&sorted)
-            XCTAssertEqual(sorted, Array(Set(ids)).sorted(), "\(count) ids")
+    func testRepeatedTokenIDsAreDroppedInOrderMessageAfterMessage() {
+        var filter = SearchPart.RepeatFilter()
+        var generator = SystemRandomNumberGenerator()
+        // The numbers grow past the filter's table between messages, and repeat across them.
+        for (message, count) in [0, 1, 2, 17, 64, 65, 300, 5, 40].enumerated() {
+            let ids = (0..<count).map { _ in Int.random(in: 0..<(40 * (message + 1)), using: &generator) }
+            var firstOfEach: [Int] = []
+            for id in ids where !firstOfEach.contains(id) { firstOfEach.append(id) }
+            var kept = ids
+            filter.removeRepeats(&kept)
+            XCTAssertEqual(kept, firstOfEach, "\(count) ids")
         }
     }
 
