@@ -6,12 +6,11 @@ import ScrollbackModel
 /// not its documents.
 ///
 /// The merge takes each page's documents when it reaches the page's earliest date
-/// (`SearchPart.pageLowestDates`): their files are read in that order, a few pages ahead, and
-/// made ready for it (`PreparedPage`: each document's row and tokens) on a thread of its own
-/// (`PageReader`); each page is dropped once the merge has passed all its documents. Pages are
-/// written in date order, so a few pages of each part are held at a time. The merge numbers the
-/// documents, fills every token's posting list, and copies each row into the document chunks;
-/// the chunks are compressed `jobs` at a time as they fill.
+/// (`SearchPart.pageLowestDates`): their files are read in that order, a few pages ahead
+/// (`PageReader`), and each page is dropped once the merge has passed all its documents. Pages
+/// are written in date order, so a few pages of each part are held at a time. The merge numbers
+/// the documents, fills every token's posting list, and writes each row of the document chunks
+/// straight from the page's bytes; the chunks are compressed `jobs` at a time as they fill.
 extension SearchIndex {
     /// The index files (site paths and bytes, sorted by path) for `parts`, in any order.
     public static func build(parts: [SearchPart], jobs: Int = Parallel.defaultJobs) -> [(path: String, bytes: [UInt8])]
@@ -45,23 +44,17 @@ extension SearchIndex {
         let senders = SenderTable(order.map { heads[$0].senders })
 
         // Tokens: the union of the parts' vocabularies and one `in:` token per conversation,
-        // in UTF-8 byte order (the client compares code points: the same order).
+        // in the index's order.
         var tokenSet = Set<String>()
         for index in order {
             tokenSet.formUnion(heads[index].vocabulary)
             tokenSet.insert("in:" + heads[index].conversationID)
         }
-        let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let tokens = sortedTokens(Array(tokenSet))
         let tokenNumber = Dictionary(uniqueKeysWithValues: tokens.enumerated().map { ($1, Int32($0)) })
         let tokenMaps: [[Int32]] = order.map { heads[$0].vocabulary.map { tokenNumber[$0]! } }
         let inTokens = order.map { tokenNumber["in:" + heads[$0].conversationID]! }
         let conversations = order.map { (id: heads[$0].conversationID, title: heads[$0].title) }
-
-        // What a page's documents need to be made ready for the merge (`PreparedPage`), from
-        // any thread.
-        let prepare: @Sendable (SearchPart.StoredPage, _ part: Int) -> PreparedPage = { page, part in
-            PreparedPage(page, part: part, tokenMap: tokenMaps[part], inToken: inTokens[part], senders: senders)
-        }
 
         // A cursor per page holding documents (the documents of no page last), queued at the
         // page's earliest date until it is read (the unread pages one at a time, in that order:
@@ -82,7 +75,7 @@ extension SearchIndex {
             }
             if !head.unpagedDocuments.isEmpty {
                 var cursor = PageCursor(part: number, page: nil, firstPosition: firstPosition)
-                cursor.load(prepare(.init(encoding: head.unpagedDocuments[...]), number))
+                cursor.load(.init(encoding: head.unpagedDocuments[...]))
                 queue.push(cursor.key, cursor: cursors.count)
                 cursors.append(cursor)
             }
@@ -92,15 +85,13 @@ extension SearchIndex {
         // grow): their files are read in that order, ahead of it.
         unread.sort { $0.key < $1.key }
         if let first = unread.first { queue.push(first.key, cursor: first.cursor) }
-        let reads = unread.map { (part: $0.key.part, page: cursors[$0.cursor].page!) }
-        let readPage: @Sendable (Int) throws(Failure) -> PreparedPage = { number throws(Failure) in
-            let (part, pageNumber) = reads[number]
-            return prepare(try page(order[part], pageNumber), part)
-        }
+        let reads = unread.map { (part: order[$0.key.part], page: cursors[$0.cursor].page!) }
         let reading = DispatchGroup()
         let reader = jobs > 1 ? PageReader<Failure>(count: reads.count, ahead: 8) : nil
         if let reader {
-            Parallel.start(in: reading) { reader.read(readPage) }
+            Parallel.start(in: reading) {
+                reader.read { number throws(Failure) in try page(reads[number].part, reads[number].page) }
+            }
         }
         defer {
             reader?.stop()
@@ -108,7 +99,7 @@ extension SearchIndex {
         }
         var readCount = 0
 
-        var postings = [PostingList](repeating: PostingList(), count: tokens.count)
+        let postings = PostingLists(tokenCount: tokens.count)
         var days: [Day] = []
         var chunkCounts: [Int] = []
         var chunk = ChunkText()
@@ -130,39 +121,46 @@ extension SearchIndex {
             chunk = ChunkText()
             while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
         }
+        var identity: [UInt8] = []
+        var documentTokens: [Int32] = []
         var number: Int32 = 0
         do throws(Failure) {
             while let (key, cursor) = queue.pop() {
-                guard let prepared = cursors[cursor].prepared else {
+                guard let stored = cursors[cursor].stored else {
                     // Its documents are due: read them, and queue the cursor at its first one.
-                    let (part, pageNumber) = (cursors[cursor].part, cursors[cursor].page!)
+                    let part = order[cursors[cursor].part]
+                    let pageNumber = cursors[cursor].page!
                     precondition(reads[readCount] == (part, pageNumber), "pages are taken in the order they are read")
                     if let reader {
                         cursors[cursor].load(try reader.take(readCount))
                     } else {
-                        cursors[cursor].load(try readPage(readCount))
+                        cursors[cursor].load(try page(part, pageNumber))
                     }
                     readCount += 1
                     if readCount < unread.count { queue.push(unread[readCount].key, cursor: unread[readCount].cursor) }
                     precondition(
-                        cursors[cursor].key.date >= heads[order[part]].pageLowestDates[pageNumber],
+                        cursors[cursor].key.date >= heads[part].pageLowestDates[pageNumber],
                         "a page holds no document before its earliest date")
                     queue.push(cursors[cursor].key, cursor: cursor)
                     continue
                 }
-                let document = cursors[cursor].next
-                prepared.tokens.withUnsafeBufferPointer { tokens in
-                    postings.withUnsafeMutableBufferPointer { postings in
-                        for token in tokens[prepared.tokenRange(document)] { postings[Int(token)].add(number) }
-                    }
-                }
+                let documentIndex = cursors[cursor].current
+                let document = stored.documents[documentIndex]
+                let tokenMap = tokenMaps[key.part]
+                documentTokens.removeAll(keepingCapacity: true)
+                stored.forEachToken(of: document) { documentTokens.append(tokenMap[$0]) }
+                documentTokens.append(inTokens[key.part])
+                for token in documentTokens { postings.add(number, to: Int(token)) }
                 let day = day(of: key.date)
                 if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
-                if chunk.count > 0, closesChunk(holding: chunk.count, before: prepared.identityHashes[document]) {
+                identity.removeAll(keepingCapacity: true)
+                appendRowIdentity(document, of: stored, part: key.part, senders: senders, to: &identity)
+                if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(identity[...])) {
                     closeChunk()
                 }
                 chunk.startRow()
-                chunk.writer.bytes += prepared.rows[prepared.rowRange(document)]
+                chunk.writer.bytes += identity
+                appendRowRest(document, of: stored, to: &chunk.writer.bytes)
                 number += 1
                 if cursors[cursor].advance() { queue.push(cursors[cursor].key, cursor: cursor) }
             }
@@ -177,10 +175,20 @@ extension SearchIndex {
         compressing.wait()
         try failure.rethrow()
 
+        // Each token's entry, made `jobs` ranges of tokens at once (the other threads are done);
+        // then packed into shards in token order.
+        let entries = ConcurrentSlots<[[UInt8]]>(count: max(1, jobs))
+        let ranges = postings.ranges(count: max(1, jobs))
+        Parallel.forEach(ranges.count, jobs: jobs) { range in
+            entries.store(
+                ranges[range].map { postings.count($0) > 0 ? entry(tokens[$0], postings.list($0)) : [] }, at: range)
+        }
         var shards = ShardPacker()
-        for (number, token) in tokens.enumerated() where postings[number].count > 0 {
-            if let closed = shards.add(token, entry: entry(token, postings[number])) {
-                try write(shardPath(closed.number), closed.bytes)
+        for (range, entries) in zip(ranges, entries.values()) {
+            for (number, entry) in zip(range, entries!) where !entry.isEmpty {
+                if let closed = shards.add(tokens[number], entry: entry) {
+                    try write(shardPath(closed.number), closed.bytes)
+                }
             }
         }
         if let closed = shards.finish() { try write(shardPath(closed.number), closed.bytes) }
@@ -189,6 +197,127 @@ extension SearchIndex {
             documents: Int(number), chunks: chunkCounts, conversations: conversations, senders: senders,
             shards: shards.firstTokens)
         try write(manifestPath, manifest)
+    }
+}
+
+/// Every token's posting list while the merge fills them in document order: each list's delta
+/// varints (`SearchIndex.PostingList`'s) in blocks of one shared buffer, each block ending with
+/// the number of the list's next block, so a posting costs no array of its own (nor the
+/// uniqueness check of one).
+final class PostingLists: @unchecked Sendable {
+    /// A block: `payload` bytes of varints, then the next block's number (an `Int32`).
+    private static let blockSize = 32
+    private static let payload = 28
+    private var blocks: UnsafeMutablePointer<UInt8>
+    private var blockCapacity = 1024
+    private var blockCount = 0
+    /// Per token: its first and last blocks, the bytes used in the last, its document count,
+    /// and its first and last documents.
+    private let heads: UnsafeMutablePointer<Int32>
+    private let tails: UnsafeMutablePointer<Int32>
+    private let used: UnsafeMutablePointer<UInt8>
+    private let counts: UnsafeMutablePointer<Int32>
+    private let firsts: UnsafeMutablePointer<Int32>
+    private let lasts: UnsafeMutablePointer<Int32>
+    private let tokenCount: Int
+
+    init(tokenCount: Int) {
+        self.tokenCount = tokenCount
+        blocks = .allocate(capacity: blockCapacity * Self.blockSize)
+        (heads, tails, counts, firsts, lasts) = (
+            .allocate(capacity: tokenCount), .allocate(capacity: tokenCount), .allocate(capacity: tokenCount),
+            .allocate(capacity: tokenCount), .allocate(capacity: tokenCount)
+        )
+        used = .allocate(capacity: tokenCount)
+        for pointer in [heads, tails, counts, firsts, lasts] { pointer.initialize(repeating: 0, count: tokenCount) }
+        used.initialize(repeating: 0, count: tokenCount)
+    }
+
+    deinit {
+        for pointer in [heads, tails, counts, firsts, lasts] { pointer.deallocate() }
+        used.deallocate()
+        blocks.deallocate()
+    }
+
+    /// The tokens cut into `count` ranges of about as many postings each, in order.
+    func ranges(count: Int) -> [Range<Int>] {
+        let total = (0..<tokenCount).reduce(0) { $0 + Int(counts[$1]) }
+        var ranges: [Range<Int>] = []
+        var (start, sum) = (0, 0)
+        for token in 0..<tokenCount {
+            sum += Int(counts[token])
+            if ranges.count < count - 1, sum * count >= total * (ranges.count + 1) {
+                ranges.append(start..<(token + 1))
+                start = token + 1
+            }
+        }
+        ranges.append(start..<tokenCount)
+        return ranges
+    }
+
+    /// How many documents token `token`'s list holds.
+    func count(_ token: Int) -> Int { Int(counts[token]) }
+
+    /// Adds `document`, greater than any added before, to token `token`'s list.
+    @inline(__always)
+    func add(_ document: Int32, to token: Int) {
+        precondition(token >= 0 && token < tokenCount, "a token of the index")
+        let count = counts[token]
+        var delta: UInt32
+        if count == 0 {
+            firsts[token] = document
+            let block = newBlock()
+            (heads[token], tails[token], used[token]) = (block, block, 0)
+            delta = UInt32(document)
+        } else {
+            delta = UInt32(document - lasts[token])
+        }
+        lasts[token] = document
+        counts[token] = count + 1
+        while delta >= 0x80 {
+            append(UInt8(delta & 0x7F) | 0x80, to: token)
+            delta >>= 7
+        }
+        append(UInt8(delta), to: token)
+    }
+
+    @inline(__always)
+    private func append(_ byte: UInt8, to token: Int) {
+        var tail = Int(tails[token])
+        var offset = Int(used[token])
+        if offset == Self.payload {
+            let next = newBlock()
+            UnsafeMutableRawPointer(blocks + tail * Self.blockSize + Self.payload).storeBytes(of: next, as: Int32.self)
+            tails[token] = next
+            (tail, offset) = (Int(next), 0)
+        }
+        blocks[tail * Self.blockSize + offset] = byte
+        used[token] = UInt8(offset + 1)
+    }
+
+    private func newBlock() -> Int32 {
+        if blockCount == blockCapacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * blockCapacity * Self.blockSize)
+            grown.moveInitialize(from: blocks, count: blockCount * Self.blockSize)
+            blocks.deallocate()
+            (blocks, blockCapacity) = (grown, 2 * blockCapacity)
+        }
+        blockCount += 1
+        return Int32(blockCount - 1)
+    }
+
+    /// Token `token`'s list (at least one document).
+    func list(_ token: Int) -> SearchIndex.PostingList {
+        var deltas: [UInt8] = []
+        var block = Int(heads[token])
+        while block != Int(tails[token]) {
+            deltas.append(contentsOf: UnsafeBufferPointer(start: blocks + block * Self.blockSize, count: Self.payload))
+            block = Int(
+                UnsafeRawPointer(blocks + block * Self.blockSize + Self.payload).load(as: Int32.self))
+        }
+        deltas.append(contentsOf: UnsafeBufferPointer(start: blocks + block * Self.blockSize, count: Int(used[token])))
+        return SearchIndex.PostingList(
+            deltas: deltas, count: Int(counts[token]), first: firsts[token], last: lasts[token])
     }
 }
 
@@ -210,83 +339,41 @@ struct PageCursor {
     /// The position in the part of the page's first document.
     let firstPosition: Int
     /// The page's documents, once read; dropped after the last one is merged.
-    private(set) var prepared: PreparedPage?
-    /// The next document to merge, in `prepared`'s order.
-    private(set) var next = 0
+    private(set) var stored: SearchPart.StoredPage?
+    /// Indexes into `stored.documents`, in the index's order.
+    private var order: [Int32] = []
+    private var next = 0
 
     init(part: Int, page: Int?, firstPosition: Int) {
         (self.part, self.page, self.firstPosition) = (part, page, firstPosition)
     }
 
     /// Takes the page's documents (at least one).
-    mutating func load(_ page: PreparedPage) {
-        prepared = page
+    mutating func load(_ page: SearchPart.StoredPage) {
+        let documents = page.documents
+        order = (0..<Int32(documents.count)).map { $0 }
+        // Mostly in date order already: the sort finds runs.
+        order.sort { (documents[Int($0)].date, $0) < (documents[Int($1)].date, $1) }
+        stored = page
         next = 0
     }
 
+    /// The index in `stored.documents` of the next document to merge.
+    var current: Int { Int(order[next]) }
+
     /// The next document's place in the index.
     var key: MergeKey {
-        MergeKey(date: prepared!.dates[next], part: part, position: firstPosition + Int(prepared!.indexes[next]))
+        MergeKey(date: stored!.documents[current].date, part: part, position: firstPosition + current)
     }
 
     /// Moves to the next document; `false` (and the page dropped) after the last.
     mutating func advance() -> Bool {
         next += 1
-        guard next == prepared!.dates.count else { return true }
-        prepared = nil
+        guard next == order.count else { return true }
+        stored = nil
+        order = []
         return false
     }
-}
-
-/// A page's documents made ready for the merge, from the page alone (so on any thread): in the
-/// index's order (date, then position in the page), each with its row's bytes and the hash of
-/// its identifying fields (`appendRowIdentity`, `appendRowRest`), and its tokens in the index's
-/// numbers, its conversation's `in:` token included.
-final class PreparedPage: Sendable {
-    /// Each document's date and its index in the page.
-    let dates: [Int64]
-    let indexes: [Int32]
-    /// The rows, one after the other: document `n`'s ends at `rowEnds[n]`.
-    let rows: [UInt8]
-    private let rowEnds: [Int]
-    let identityHashes: [UInt64]
-    /// The tokens, one document after the other: document `n`'s end at `tokenEnds[n]`.
-    let tokens: [Int32]
-    private let tokenEnds: [Int]
-
-    /// `page`'s documents, of the part numbered `part` in the index (`tokenMap`: the index's
-    /// number of each of the part's tokens).
-    init(
-        _ page: SearchPart.StoredPage, part: Int, tokenMap: [Int32], inToken: Int32, senders: SearchIndex.SenderTable
-    ) {
-        let documents = page.documents
-        var indexes = (0..<Int32(documents.count)).map { $0 }
-        // Mostly in date order already: the sort finds runs.
-        indexes.sort { (documents[Int($0)].date, $0) < (documents[Int($1)].date, $1) }
-        var rows: [UInt8] = []
-        rows.reserveCapacity(page.bytes.count + 48 * documents.count)
-        var (rowEnds, identityHashes, tokens, tokenEnds) = ([Int](), [UInt64](), [Int32](), [Int]())
-        for index in indexes {
-            let document = documents[Int(index)]
-            let start = rows.count
-            SearchIndex.appendRowIdentity(document, of: page, part: part, senders: senders, to: &rows)
-            identityHashes.append(SearchIndex.identityHash(rows[start...]))
-            SearchIndex.appendRowRest(document, of: page, to: &rows)
-            rowEnds.append(rows.count)
-            page.forEachToken(of: document) { tokens.append(tokenMap[$0]) }
-            tokens.append(inToken)
-            tokenEnds.append(tokens.count)
-        }
-        self.dates = indexes.map { documents[Int($0)].date }
-        self.indexes = indexes
-        (self.rows, self.rowEnds, self.identityHashes, self.tokens, self.tokenEnds) =
-            (rows, rowEnds, identityHashes, tokens, tokenEnds)
-    }
-
-    /// Where document `n`'s row is in `rows`.
-    func rowRange(_ n: Int) -> Range<Int> { (n == 0 ? 0 : rowEnds[n - 1])..<rowEnds[n] }
-    /// Where document `n`'s tokens are in `tokens`.
-    func tokenRange(_ n: Int) -> Range<Int> { (n == 0 ? 0 : tokenEnds[n - 1])..<tokenEnds[n] }
 }
 
 /// The cursors whose next row comes first in the index (each run's rows are already in its
@@ -331,7 +418,7 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
     private let condition = NSCondition()
     private let count: Int
     private let ahead: Int
-    private var read: [Int: Result<PreparedPage, Failure>] = [:]
+    private var read: [Int: Result<SearchPart.StoredPage, Failure>] = [:]
     private var taken = 0
     private var stopped = false
 
@@ -341,14 +428,14 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
 
     /// Reads pages `0..<count` in order with `page`, keeping at most `ahead` not yet taken
     /// (the reading thread's work); returns once all are read or `stop` was called.
-    func read(_ page: (Int) throws(Failure) -> PreparedPage) {
+    func read(_ page: (Int) throws(Failure) -> SearchPart.StoredPage) {
         for number in 0..<count {
             let mayRead = condition.withLock {
                 while number - taken >= ahead, !stopped { condition.wait() }
                 return !stopped
             }
             guard mayRead else { return }
-            let result: Result<PreparedPage, Failure>
+            let result: Result<SearchPart.StoredPage, Failure>
             do throws(Failure) {
                 result = .success(try page(number))
             } catch {
@@ -363,7 +450,7 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
 
     /// Page `number`'s documents (pages are taken in order), waiting for them to be read;
     /// rethrows the error reading them.
-    func take(_ number: Int) throws(Failure) -> PreparedPage {
+    func take(_ number: Int) throws(Failure) -> SearchPart.StoredPage {
         let result = condition.withLock {
             while read[number] == nil { condition.wait() }
             taken = number + 1

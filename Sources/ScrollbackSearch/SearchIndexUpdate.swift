@@ -212,7 +212,7 @@ private struct IndexUpdate {
         var shardBytes: [[UInt8]] = []
         guard
             Self.pack(
-                entries.values().lazy.flatMap { $0! }, newTokens: additions.keys.sorted(by: Self.precedes),
+                entries.values().lazy.flatMap { $0! }, newTokens: additions.keys.sorted(by: SearchIndex.tokenPrecedes),
                 additions: additions, into: &packer, closed: { shardBytes.append($0.bytes) })
         else { return nil }
         if let closed = packer.finish() { shardBytes.append(closed.bytes) }
@@ -224,11 +224,6 @@ private struct IndexUpdate {
             )
         }
         return (files, packer.firstTokens)
-    }
-
-    /// Tokens in index order: by their UTF-8 bytes.
-    private static func precedes(_ first: String, _ second: String) -> Bool {
-        first.utf8.lexicographicallyPrecedes(second.utf8)
     }
 
     /// Feeds old entries (token order) into `packer` with the entries of `newTokens` (ascending)
@@ -243,14 +238,14 @@ private struct IndexUpdate {
         var nextNew = 0
         var previousToken: String?
         func addNewTokens(before token: String?) {
-            while nextNew < newTokens.count, token.map({ precedes(newTokens[nextNew], $0) }) ?? true {
+            while nextNew < newTokens.count, token.map({ SearchIndex.tokenPrecedes(newTokens[nextNew], $0) }) ?? true {
                 let new = newTokens[nextNew]
                 if let shard = packer.add(new, entry: SearchIndex.entry(new, additions[new]!)) { closed(shard) }
                 nextNew += 1
             }
         }
         for (token, entry) in entries {
-            guard previousToken.map({ precedes($0, token) }) ?? true else { return false }
+            guard previousToken.map({ SearchIndex.tokenPrecedes($0, token) }) ?? true else { return false }
             previousToken = token
             addNewTokens(before: token)
             if nextNew < newTokens.count, newTokens[nextNew] == token { nextNew += 1 }
@@ -272,8 +267,9 @@ private struct IndexUpdate {
         // The old shard whose range (from its first token to the next shard's) each token falls
         // in; a token before the first shard's goes into the first.
         var addedByShard: [Int: [String]] = [:]
-        for token in additions.keys.sorted(by: precedes) {
-            addedByShard[max(firstTokens.countNotAfter(token, by: precedes) - 1, 0), default: []].append(token)
+        for token in additions.keys.sorted(by: SearchIndex.tokenPrecedes) {
+            addedByShard[max(firstTokens.countNotAfter(token, by: SearchIndex.tokenPrecedes) - 1, 0), default: []]
+                .append(token)
         }
         // Each old shard read at most once (the boundary check reads the next one's first entry).
         var oldShards: [Int: [UInt8]?] = [:]

@@ -464,6 +464,18 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    func testTokensAreOrderedByTheirUTF8Bytes() {
+        let tokens = ["b", "a", "ab", "", "é", "z", "東京", "東", "from:z", "in:a", "ä", "😀", "a\u{0}"]
+        let expected = tokens.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        XCTAssertEqual(tokens.sorted(by: SearchIndex.tokenPrecedes), expected)
+        // Tokens that share their first eight bytes, or end within them.
+        let long = tokens + ["abcdefgh", "abcdefghi", "abcdefgh\u{0}", "abcdefgg", "abcdefgh1", "abc", "ab\u{0}\u{0}"]
+        XCTAssertEqual(
+            SearchIndex.sortedTokens(long), long.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        XCTAssertEqual(expected.first, "")
+        XCTAssertFalse(SearchIndex.tokenPrecedes("a", "a"))
+    }
+
     func testUpdateDeclinesWhatIsNotAnAppend() {
         let alpha = part(id: "alpha", count: 300) { "alpha \($0)" }
         let beta = part(id: "beta", count: 200, start: 1_714_000_500) { "beta \($0)" }
@@ -534,6 +546,27 @@ final class SearchIndexTests: XCTestCase {
             XCTAssertEqual(result ?? original.bytes, expected.bytes, "\(documents) moved at \(insertion)")
             XCTAssertEqual(result == nil, moved == documents)
             XCTAssertEqual(reader.offset, original.bytes.count, "reads the list and no further")
+        }
+    }
+
+    func testPostingListsInSharedBlocksEncodeAsListsOfTheirOwn() {
+        // Lists of every length around the blocks' size, filled interleaved as a merge fills
+        // them, with gaps that take one to four varint bytes.
+        var generator = SystemRandomNumberGenerator()
+        let tokenCount = 300
+        let lists = PostingLists(tokenCount: tokenCount)
+        var expected = [[Int32]](repeating: [], count: tokenCount)
+        for document in Int32(0)..<3_000 {
+            for token in 0..<tokenCount where Int.random(in: 0..<(token + 2), using: &generator) == 0 {
+                lists.add(document * 997, to: token)
+                expected[token].append(document * 997)
+            }
+        }
+        for token in 0..<tokenCount where !expected[token].isEmpty {
+            XCTAssertEqual(lists.count(token), expected[token].count)
+            var made = ByteWriter()
+            lists.list(token).encode(into: &made)
+            XCTAssertEqual(made.bytes, SearchIndex.entry("", expected[token]).dropFirst(1).map { $0 }, "token \(token)")
         }
     }
 
