@@ -211,41 +211,38 @@ final class PostingLists: @unchecked Sendable {
     private var blocks: UnsafeMutablePointer<UInt8>
     private var blockCapacity = 1024
     private var blockCount = 0
-    /// Per token: its first and last blocks, the bytes used in the last, its document count,
-    /// and its first and last documents.
-    private let heads: UnsafeMutablePointer<Int32>
-    private let tails: UnsafeMutablePointer<Int32>
-    private let used: UnsafeMutablePointer<UInt8>
-    private let counts: UnsafeMutablePointer<Int32>
-    private let firsts: UnsafeMutablePointer<Int32>
-    private let lasts: UnsafeMutablePointer<Int32>
+    /// Per token, together (a posting touches one): its first and last blocks, the bytes used in
+    /// the last, its document count, and its first and last documents.
+    private struct TokenList {
+        var head: Int32 = 0
+        var tail: Int32 = 0
+        var count: Int32 = 0
+        var first: Int32 = 0
+        var last: Int32 = 0
+        var used: UInt8 = 0
+    }
+    private let lists: UnsafeMutablePointer<TokenList>
     private let tokenCount: Int
 
     init(tokenCount: Int) {
         self.tokenCount = tokenCount
         blocks = .allocate(capacity: blockCapacity * Self.blockSize)
-        (heads, tails, counts, firsts, lasts) = (
-            .allocate(capacity: tokenCount), .allocate(capacity: tokenCount), .allocate(capacity: tokenCount),
-            .allocate(capacity: tokenCount), .allocate(capacity: tokenCount)
-        )
-        used = .allocate(capacity: tokenCount)
-        for pointer in [heads, tails, counts, firsts, lasts] { pointer.initialize(repeating: 0, count: tokenCount) }
-        used.initialize(repeating: 0, count: tokenCount)
+        lists = .allocate(capacity: tokenCount)
+        lists.initialize(repeating: TokenList(), count: tokenCount)
     }
 
     deinit {
-        for pointer in [heads, tails, counts, firsts, lasts] { pointer.deallocate() }
-        used.deallocate()
+        lists.deallocate()
         blocks.deallocate()
     }
 
     /// The tokens cut into `count` ranges of about as many postings each, in order.
     func ranges(count: Int) -> [Range<Int>] {
-        let total = (0..<tokenCount).reduce(0) { $0 + Int(counts[$1]) }
+        let total = (0..<tokenCount).reduce(0) { $0 + Int(lists[$1].count) }
         var ranges: [Range<Int>] = []
         var (start, sum) = (0, 0)
         for token in 0..<tokenCount {
-            sum += Int(counts[token])
+            sum += Int(lists[token].count)
             if ranges.count < count - 1, sum * count >= total * (ranges.count + 1) {
                 ranges.append(start..<(token + 1))
                 start = token + 1
@@ -256,43 +253,42 @@ final class PostingLists: @unchecked Sendable {
     }
 
     /// How many documents token `token`'s list holds.
-    func count(_ token: Int) -> Int { Int(counts[token]) }
+    func count(_ token: Int) -> Int { Int(lists[token].count) }
 
     /// Adds `document`, greater than any added before, to token `token`'s list.
     @inline(__always)
     func add(_ document: Int32, to token: Int) {
         precondition(token >= 0 && token < tokenCount, "a token of the index")
-        let count = counts[token]
+        let list = lists + token
         var delta: UInt32
-        if count == 0 {
-            firsts[token] = document
+        if list.pointee.count == 0 {
             let block = newBlock()
-            (heads[token], tails[token], used[token]) = (block, block, 0)
+            (list.pointee.first, list.pointee.head, list.pointee.tail, list.pointee.used) = (document, block, block, 0)
             delta = UInt32(document)
         } else {
-            delta = UInt32(document - lasts[token])
+            delta = UInt32(document - list.pointee.last)
         }
-        lasts[token] = document
-        counts[token] = count + 1
+        list.pointee.last = document
+        list.pointee.count += 1
         while delta >= 0x80 {
-            append(UInt8(delta & 0x7F) | 0x80, to: token)
+            append(UInt8(delta & 0x7F) | 0x80, to: list)
             delta >>= 7
         }
-        append(UInt8(delta), to: token)
+        append(UInt8(delta), to: list)
     }
 
     @inline(__always)
-    private func append(_ byte: UInt8, to token: Int) {
-        var tail = Int(tails[token])
-        var offset = Int(used[token])
+    private func append(_ byte: UInt8, to list: UnsafeMutablePointer<TokenList>) {
+        var tail = Int(list.pointee.tail)
+        var offset = Int(list.pointee.used)
         if offset == Self.payload {
             let next = newBlock()
             UnsafeMutableRawPointer(blocks + tail * Self.blockSize + Self.payload).storeBytes(of: next, as: Int32.self)
-            tails[token] = next
+            list.pointee.tail = next
             (tail, offset) = (Int(next), 0)
         }
         blocks[tail * Self.blockSize + offset] = byte
-        used[token] = UInt8(offset + 1)
+        list.pointee.used = UInt8(offset + 1)
     }
 
     private func newBlock() -> Int32 {
@@ -308,16 +304,15 @@ final class PostingLists: @unchecked Sendable {
 
     /// Token `token`'s list (at least one document).
     func list(_ token: Int) -> SearchIndex.PostingList {
+        let list = lists[token]
         var deltas: [UInt8] = []
-        var block = Int(heads[token])
-        while block != Int(tails[token]) {
+        var block = Int(list.head)
+        while block != Int(list.tail) {
             deltas.append(contentsOf: UnsafeBufferPointer(start: blocks + block * Self.blockSize, count: Self.payload))
-            block = Int(
-                UnsafeRawPointer(blocks + block * Self.blockSize + Self.payload).load(as: Int32.self))
+            block = Int(UnsafeRawPointer(blocks + block * Self.blockSize + Self.payload).load(as: Int32.self))
         }
-        deltas.append(contentsOf: UnsafeBufferPointer(start: blocks + block * Self.blockSize, count: Int(used[token])))
-        return SearchIndex.PostingList(
-            deltas: deltas, count: Int(counts[token]), first: firsts[token], last: lasts[token])
+        deltas.append(contentsOf: UnsafeBufferPointer(start: blocks + block * Self.blockSize, count: Int(list.used)))
+        return SearchIndex.PostingList(deltas: deltas, count: Int(list.count), first: list.first, last: list.last)
     }
 }
 
