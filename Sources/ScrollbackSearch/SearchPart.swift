@@ -393,7 +393,12 @@ public struct SearchPart: Equatable, Sendable {
 
         /// Drops from `ids` (a message's token numbers, not negative) each one after its first.
         mutating func removeRepeats(_ ids: inout [Int]) {
-            message += 1
+            message &+= 1
+            if message == 0 {
+                // After 2³² messages the stamps start again from a clear table.
+                seenBy = [UInt32](repeating: 0, count: seenBy.count)
+                message = 1
+            }
             if let largest = ids.max(), largest >= seenBy.count {
                 seenBy += repeatElement(0, count: max(largest + 1, 2 * seenBy.count) - seenBy.count)
             }
