@@ -184,8 +184,8 @@ extension SearchIndex {
                 ranges[range].map { postings.count($0) > 0 ? entry(tokens[$0], postings.list($0)) : [] }, at: range)
         }
         var shards = ShardPacker()
-        for (range, entries) in zip(ranges, entries.values()) {
-            for (number, entry) in zip(range, entries!) where !entry.isEmpty {
+        for (range, rangeEntries) in zip(ranges, entries.values()) {
+            for (number, entry) in zip(range, rangeEntries!) where !entry.isEmpty {
                 if let closed = shards.add(tokens[number], entry: entry) {
                     try write(shardPath(closed.number), closed.bytes)
                 }
