@@ -10,12 +10,19 @@ struct ByteWriter {
             bytes.append(UInt8(value))
             return
         }
-        var rest = UInt64(bitPattern: Int64(value))
+        Self.forEachVarintByte(of: UInt64(bitPattern: Int64(value))) { bytes.append($0) }
+    }
+
+    /// Hands `body` the bytes of `value` as an unsigned LEB128 varint, in order (for writers
+    /// that keep their bytes elsewhere: `PostingLists`).
+    @inline(__always)
+    static func forEachVarintByte(of value: UInt64, _ body: (UInt8) -> Void) {
+        var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            body(UInt8(rest & 0x7F) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        body(UInt8(rest))
     }
 
     /// A signed value, zig-zag encoded (small magnitudes stay short).

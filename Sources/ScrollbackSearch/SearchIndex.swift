@@ -56,13 +56,15 @@ public enum SearchIndex {
     /// order).
     static func tokenPrecedes(_ first: String, _ second: String) -> Bool {
         var (first, second) = (first, second)
-        return first.withUTF8 { first in
-            second.withUTF8 { second in
-                let common = min(first.count, second.count)
-                let order = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
-                return order != 0 ? order < 0 : first.count < second.count
-            }
-        }
+        return first.withUTF8 { first in second.withUTF8 { second in bytesPrecede(first, second) } }
+    }
+
+    /// `tokenPrecedes` on the tokens' bytes.
+    private static func bytesPrecede(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool
+    {
+        let common = min(first.count, second.count)
+        let order = common == 0 ? 0 : memcmp(first.baseAddress!, second.baseAddress!, common)
+        return order != 0 ? order < 0 : first.count < second.count
     }
 
     /// `tokens` in the index's order (`tokenPrecedes`), sorted as one buffer of their bytes, each
@@ -70,12 +72,12 @@ public enum SearchIndex {
     /// while the other cores wait.
     static func sortedTokens(_ tokens: [String]) -> [String] {
         var bytes: [UInt8] = []
-        var ends: [Int] = []
+        var ranges: [Range<Int>] = []
         var prefixes: [UInt64] = []
         for token in tokens {
             let start = bytes.count
             bytes += token.utf8
-            ends.append(bytes.count)
+            ranges.append(start..<bytes.count)
             var prefix: UInt64 = 0
             for offset in 0..<8 {
                 prefix = prefix << 8 | UInt64(start + offset < bytes.count ? bytes[start + offset] : 0)
@@ -86,12 +88,9 @@ public enum SearchIndex {
         bytes.withUnsafeBufferPointer { bytes in
             order.sort { first, second in
                 if prefixes[first] != prefixes[second] { return prefixes[first] < prefixes[second] }
-                let (firstStart, secondStart) = (first == 0 ? 0 : ends[first - 1], second == 0 ? 0 : ends[second - 1])
-                let (firstCount, secondCount) = (ends[first] - firstStart, ends[second] - secondStart)
-                let common = min(firstCount, secondCount)
-                let order =
-                    common == 0 ? 0 : memcmp(bytes.baseAddress! + firstStart, bytes.baseAddress! + secondStart, common)
-                return order != 0 ? order < 0 : firstCount < secondCount
+                return bytesPrecede(
+                    UnsafeBufferPointer(rebasing: bytes[ranges[first]]),
+                    UnsafeBufferPointer(rebasing: bytes[ranges[second]]))
             }
         }
         return order.map { tokens[$0] }

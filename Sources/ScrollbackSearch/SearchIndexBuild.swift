@@ -260,7 +260,7 @@ final class PostingLists: @unchecked Sendable {
     func add(_ document: Int32, to token: Int) {
         precondition(token >= 0 && token < tokenCount, "a token of the index")
         let list = lists + token
-        var delta: UInt32
+        let delta: UInt32
         if list.pointee.count == 0 {
             let block = newBlock()
             (list.pointee.first, list.pointee.head, list.pointee.tail, list.pointee.used) = (document, block, block, 0)
@@ -270,11 +270,7 @@ final class PostingLists: @unchecked Sendable {
         }
         list.pointee.last = document
         list.pointee.count += 1
-        while delta >= 0x80 {
-            append(UInt8(delta & 0x7F) | 0x80, to: list)
-            delta >>= 7
-        }
-        append(UInt8(delta), to: list)
+        ByteWriter.forEachVarintByte(of: UInt64(delta)) { append($0, to: list) }
     }
 
     @inline(__always)

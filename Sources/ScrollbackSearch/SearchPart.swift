@@ -76,7 +76,7 @@ public struct SearchPart: Equatable, Sendable {
     /// The documents of the pages from `firstLoadedPage` on, page by page, then the documents of
     /// no page (`unpagedDocuments`), decoded from the pages' files.
     public var documents: [Document] {
-        pageFiles.flatMap { StoredPage($0, tokenCount: .max)!.decoded() } + unpagedDocuments
+        (firstLoadedPage..<(firstLoadedPage + pageFiles.count)).flatMap(documents(ofPage:)) + unpagedDocuments
     }
     /// The cache files of the pages from `firstLoadedPage` on (`encodedPages`): a page's
     /// documents are written in their file's form as they are indexed, not kept as values.
