@@ -250,6 +250,19 @@ public final class ConversationPlan: Sendable {
     public func forEachPlannedRow(
         ofPage index: Int, continuing continuedDay: Int64? = nil, _ body: (PlannedRow) throws -> Void
     ) rethrows {
+        try forEachMessage(ofPage: index, continuing: continuedDay) { separator, messageIndex in
+            if let separator { try body(.daySeparator(separator)) }
+            try body(.message(index: messageIndex, decisions: decisions(messageIndex)))
+        }
+    }
+
+    /// The rows of `forEachPlannedRow` without the messages' decisions (for a reader that needs
+    /// only which messages a page lists and the days they open: the search index): `body` gets
+    /// each message's index, with the day separator shown before it, if any.
+    public func forEachMessage(
+        ofPage index: Int, continuing continuedDay: Int64? = nil,
+        _ body: (_ separator: DaySeparator?, _ messageIndex: Int) throws -> Void
+    ) rethrows {
         let bounds = Self.localBounds(
             ofPage: index, messagesPerPage: messagesPerPage, count: conversation.messages.count,
             globalIndexes: globalIndexes)
@@ -261,11 +274,12 @@ public final class ConversationPlan: Sendable {
         for messageIndex in first..<end {
             let day = localDay(messageIndex)
             let startsDay = day != previousDay
-            if startsDay || (messageIndex == first && continuedDay == nil), let separator = daySeparators[day] {
-                try body(.daySeparator(DaySeparator(day: separator, repeatsPreviousPage: !startsDay)))
+            var separator: DaySeparator?
+            if startsDay || (messageIndex == first && continuedDay == nil), let shown = daySeparators[day] {
+                separator = DaySeparator(day: shown, repeatsPreviousPage: !startsDay)
             }
             previousDay = day
-            try body(.message(index: messageIndex, decisions: decisions(messageIndex)))
+            try body(separator, messageIndex)
         }
     }
 

@@ -33,10 +33,13 @@ struct ByteWriter {
     mutating func string(_ value: String) {
         var value = value
         // From the string's own buffer: appending its `utf8` view copies a byte at a time.
-        value.withUTF8 { utf8 in
-            varint(utf8.count)
-            bytes.append(contentsOf: utf8)
-        }
+        value.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string given as its UTF-8.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        varint(utf8.count)
+        bytes.append(contentsOf: utf8)
     }
 }
 
@@ -51,7 +54,17 @@ struct ByteReader {
 
     var atEnd: Bool { offset >= bytes.count }
 
+    @inline(__always)
     mutating func varint() -> Int? {
+        // Most values take one byte (see `ByteWriter.varint`).
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return Int(bytes[offset - 1])
+        }
+        return longVarint()
+    }
+
+    private mutating func longVarint() -> Int? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count, shift < 64 {
@@ -68,6 +81,13 @@ struct ByteReader {
         guard let raw = varint() else { return nil }
         let value = UInt64(bitPattern: Int64(raw))
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
+
+    /// Moves past a string; `false` when none is there.
+    mutating func skipString() -> Bool {
+        guard let count = varint(), count >= 0, offset + count <= bytes.count else { return false }
+        offset += count
+        return true
     }
 
     mutating func string() -> String? {

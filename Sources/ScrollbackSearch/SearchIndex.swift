@@ -11,9 +11,10 @@ import ScrollbackModel
 /// - `t/<n>.bin` — shard `n`: tokens in UTF-8 byte order, each with its posting list (document
 ///   numbers ascending, as delta varints or, when smaller, as a bitmap). A query downloads
 ///   only the shard(s) its words fall in.
-/// - `d/<n>.json.deflate` — the `n`-th run of documents: one row per line,
-///   `[conversation, sender, date, file, anchor, kind flags, text]`, as JSON compressed with raw
-///   deflate (the browser's `DecompressionStream("deflate-raw")` reads it). Compressed, the
+/// - `d/<n>.bin.deflate` — the `n`-th run of documents: one row each, `conversation, sender + 1,
+///   date, file, anchor, kind flags, text` (`appendRowIdentity`, `appendRowRest`: varints, the
+///   date zig-zag, strings as their length and UTF-8), compressed with raw deflate (the browser's
+///   `DecompressionStream("deflate-raw")` reads it). Compressed, the
 ///   documents take about a third of their text's size on disk and on the wire, and a chunk can
 ///   hold more of them for the same download (fewer files to write). Only the chunks of shown
 ///   results are fetched. Where a chunk ends depends on the documents, not on their numbers
@@ -42,7 +43,7 @@ public enum SearchIndex {
     /// A shard is closed once it holds about this many bytes (a larger token gets its own).
     public static let shardTargetBytes = 24_000
     /// The index format; the client refuses another.
-    public static let format = 3
+    public static let format = 4
 
     /// Whether a site file belongs to search (so `search: false` can leave it out).
     public static func isSearchFile(_ sitePath: String) -> Bool {
@@ -97,7 +98,7 @@ public enum SearchIndex {
     }
 
     /// The site path of document chunk `number`.
-    static func chunkPath(_ number: Int) -> String { "\(folder)/d/\(number).json.deflate" }
+    static func chunkPath(_ number: Int) -> String { "\(folder)/d/\(number).bin.deflate" }
     /// The site path of shard `number`.
     static func shardPath(_ number: Int) -> String { "\(folder)/t/\(number).bin" }
     static let manifestPath = folder + "/manifest.json"
@@ -105,36 +106,26 @@ public enum SearchIndex {
 
     // MARK: Rows and chunks
 
-    /// Writes the identifying fields of the row of `document` (of `page`) of part `part`,
-    /// `[conversation,sender,date,"file","anchor"`: their bytes decide where chunks end
-    /// (`identityHash`).
+    /// Writes the identifying fields of the row of `document` (of `page`) of part `part`: the
+    /// conversation, the sender (plus one: 0 for none), the date (zig-zag), the file and the anchor
+    /// (length and UTF-8). Their bytes decide where chunks end (`identityHash`).
     static func appendRowIdentity(
         _ document: SearchPart.StoredDocument, of page: SearchPart.StoredPage, part: Int, senders: SenderTable,
-        to bytes: inout [UInt8]
+        to row: inout ByteWriter
     ) {
-        bytes.append(UInt8(ascii: "["))
-        DecimalText.withDigits(of: part) { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: ","))
-        DecimalText.withDigits(of: senders.number(ofSender: document.sender, inPart: part)) {
-            bytes.append(contentsOf: $0)
-        }
-        bytes.append(UInt8(ascii: ","))
-        DecimalText.withDigits(of: Int(document.date)) { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: ","))
-        page.withBytes(document.file) { JSONText.appendQuoted(utf8: $0, to: &bytes) }
-        bytes.append(UInt8(ascii: ","))
-        page.withBytes(document.anchor) { JSONText.appendQuoted(utf8: $0, to: &bytes) }
+        row.varint(part)
+        row.varint(senders.number(ofSender: document.sender, inPart: part) + 1)
+        row.signed(document.date)
+        page.withBytes(document.file) { row.string(utf8: $0) }
+        page.withBytes(document.anchor) { row.string(utf8: $0) }
     }
 
-    /// Writes the rest of a document's row after `appendRowIdentity`: `,flags,"text"]`.
+    /// Writes the rest of a document's row after `appendRowIdentity`: its kind flags, and its text.
     static func appendRowRest(
-        _ document: SearchPart.StoredDocument, of page: SearchPart.StoredPage, to bytes: inout [UInt8]
+        _ document: SearchPart.StoredDocument, of page: SearchPart.StoredPage, to row: inout ByteWriter
     ) {
-        bytes.append(UInt8(ascii: ","))
-        DecimalText.withDigits(of: document.flags) { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: ","))
-        page.withBytes(document.text) { JSONText.appendQuoted(utf8: $0, to: &bytes) }
-        bytes.append(UInt8(ascii: "]"))
+        row.varint(document.flags)
+        page.withBytes(document.text) { row.string(utf8: $0) }
     }
 
     /// The hash of a row's identifying fields (`appendRowIdentity`'s bytes).
@@ -148,43 +139,44 @@ public enum SearchIndex {
         count >= maximumChunkDocuments || (count >= minimumChunkDocuments && (hash >> 32) % chunkDivisor == 0)
     }
 
-    /// A chunk's text before compression: `[`, one row per line (a row's strings hold no raw
-    /// newline), `]`. An update splits a chunk it inflates back into rows (`rows(of:)`).
+    /// A chunk's bytes before compression: its rows, one after the other (each row's fields say
+    /// where it ends). An update splits a chunk it inflates back into rows (`rows(of:)`).
     struct ChunkText {
-        var writer = JSONWriter()
+        var writer = ByteWriter()
         private(set) var count = 0
 
         /// Starts the next row (the caller writes it to `writer`).
-        mutating func startRow() {
-            writer.raw(count == 0 ? "[\n" : ",\n")
-            count += 1
-        }
+        mutating func startRow() { count += 1 }
 
-        mutating func finish() -> [UInt8] {
-            writer.raw("\n]\n")
-            return writer.bytes
-        }
+        func finish() -> [UInt8] { writer.bytes }
 
-        /// The rows of `bytes` (a chunk's text), without their separators; `nil` when they are not
-        /// a chunk's text.
-        static func rows(of bytes: [UInt8]) -> [ArraySlice<UInt8>]? {
-            guard bytes.count >= 5, bytes.starts(with: Array("[\n".utf8)), bytes.suffix(3).elementsEqual("\n]\n".utf8)
-            else { return nil }
-            var rows: [ArraySlice<UInt8>] = []
-            var start = 2
-            let end = bytes.count - 3
-            while start < end {
-                let newline = bytes[start..<end].firstIndex(of: 0x0A) ?? end
-                var row = bytes[start..<newline]
-                if newline < end {
-                    guard row.last == UInt8(ascii: ",") else { return nil }
-                    row = row.dropLast()
-                }
-                guard row.first == UInt8(ascii: "["), row.last == UInt8(ascii: "]") else { return nil }
-                rows.append(row)
-                start = newline + 1
+        /// The rows of `bytes` (a chunk's text) and their keys; `nil` when they are not a chunk's
+        /// rows.
+        static func rows(of bytes: [UInt8]) -> [(row: ArraySlice<UInt8>, key: RowKey)]? {
+            var reader = ByteReader(bytes)
+            var rows: [(row: ArraySlice<UInt8>, key: RowKey)] = []
+            while !reader.atEnd {
+                let start = reader.offset
+                guard let key = RowKey(&reader), reader.varint() != nil, reader.skipString() else { return nil }
+                rows.append((bytes[start..<reader.offset], key))
             }
             return rows
+        }
+    }
+
+    /// The identifying fields of a row (`appendRowIdentity`'s), read back.
+    struct RowKey {
+        var part: Int
+        var date: Int64
+        /// Where `appendRowIdentity`'s bytes end in the chunk.
+        var identityEnd: Int
+
+        /// Reads the fields at `reader`'s offset, and moves past them.
+        init?(_ reader: inout ByteReader) {
+            guard let part = reader.varint(), reader.varint() != nil, let date = reader.signed(), reader.skipString(),
+                reader.skipString()
+            else { return nil }
+            (self.part, self.date, identityEnd) = (part, date, reader.offset)
         }
     }
 

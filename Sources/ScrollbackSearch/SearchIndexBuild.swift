@@ -121,11 +121,11 @@ extension SearchIndex {
             chunk = ChunkText()
             while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
         }
-        var identity: [UInt8] = []
+        var identity = ByteWriter()
         var documentTokens: [Int32] = []
         var number: Int32 = 0
         do throws(Failure) {
-            while let (key, cursor) = queue.pop() {
+            while let (key, cursor) = queue.first {
                 guard let stored = cursors[cursor].stored else {
                     // Its documents are due: read them, and queue the cursor at its first one.
                     let part = order[cursors[cursor].part]
@@ -137,11 +137,11 @@ extension SearchIndex {
                         cursors[cursor].load(try page(part, pageNumber))
                     }
                     readCount += 1
-                    if readCount < unread.count { queue.push(unread[readCount].key, cursor: unread[readCount].cursor) }
                     precondition(
                         cursors[cursor].key.date >= heads[part].pageLowestDates[pageNumber],
                         "a page holds no document before its earliest date")
-                    queue.push(cursors[cursor].key, cursor: cursor)
+                    queue.replaceFirst(cursors[cursor].key)
+                    if readCount < unread.count { queue.push(unread[readCount].key, cursor: unread[readCount].cursor) }
                     continue
                 }
                 let documentIndex = cursors[cursor].current
@@ -153,16 +153,20 @@ extension SearchIndex {
                 for token in documentTokens { postings.add(number, to: Int(token)) }
                 let day = day(of: key.date)
                 if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
-                identity.removeAll(keepingCapacity: true)
+                identity.bytes.removeAll(keepingCapacity: true)
                 appendRowIdentity(document, of: stored, part: key.part, senders: senders, to: &identity)
-                if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(identity[...])) {
+                if chunk.count > 0, closesChunk(holding: chunk.count, before: identityHash(identity.bytes[...])) {
                     closeChunk()
                 }
                 chunk.startRow()
-                chunk.writer.bytes += identity
-                appendRowRest(document, of: stored, to: &chunk.writer.bytes)
+                chunk.writer.bytes += identity.bytes
+                appendRowRest(document, of: stored, to: &chunk.writer)
                 number += 1
-                if cursors[cursor].advance() { queue.push(cursors[cursor].key, cursor: cursor) }
+                if cursors[cursor].advance() {
+                    queue.replaceFirst(cursors[cursor].key)
+                } else {
+                    queue.removeFirst()
+                }
             }
         } catch {
             chunks.close()
@@ -368,9 +372,13 @@ struct PageCursor {
 }
 
 /// The cursors whose next row comes first in the index (each run's rows are already in its
-/// order): a binary heap.
+/// order): a binary heap. The merge looks at the first, then moves it to its next row
+/// (`replaceFirst`: one walk down the heap) or drops it.
 struct MergeQueue {
     private var entries: [(key: MergeKey, cursor: Int)] = []
+
+    /// The cursor whose next row comes first, and that row's key.
+    var first: (key: MergeKey, cursor: Int)? { entries.first }
 
     mutating func push(_ key: MergeKey, cursor: Int) {
         entries.append((key, cursor))
@@ -383,23 +391,31 @@ struct MergeQueue {
         }
     }
 
-    mutating func pop() -> (key: MergeKey, cursor: Int)? {
-        guard let first = entries.first else { return nil }
+    /// Gives the first cursor the key `key` (not before its last), and puts it in its place.
+    mutating func replaceFirst(_ key: MergeKey) {
+        entries[0].key = key
+        siftDown()
+    }
+
+    /// Drops the first cursor.
+    mutating func removeFirst() {
         let last = entries.removeLast()
-        if !entries.isEmpty {
-            entries[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                guard left < entries.count else { break }
-                var least = left
-                if left + 1 < entries.count, entries[left + 1].key < entries[left].key { least = left + 1 }
-                guard entries[least].key < entries[parent].key else { break }
-                entries.swapAt(least, parent)
-                parent = least
-            }
+        guard !entries.isEmpty else { return }
+        entries[0] = last
+        siftDown()
+    }
+
+    private mutating func siftDown() {
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < entries.count else { break }
+            var least = left
+            if left + 1 < entries.count, entries[left + 1].key < entries[left].key { least = left + 1 }
+            guard entries[least].key < entries[parent].key else { break }
+            entries.swapAt(least, parent)
+            parent = least
         }
-        return first
     }
 }
 

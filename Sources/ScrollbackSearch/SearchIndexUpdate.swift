@@ -115,15 +115,15 @@ private struct IndexUpdate {
             for (offset, storedDocument) in stored.documents.enumerated() {
                 let loaded = beforeDocuments.count + offset
                 let document = nowDocuments[loaded]
-                var row: [UInt8] = []
+                var row = ByteWriter()
                 SearchIndex.appendRowIdentity(storedDocument, of: stored, part: partIndex, senders: senders, to: &row)
-                let hash = SearchIndex.identityHash(row[...])
+                let hash = SearchIndex.identityHash(row.bytes[...])
                 SearchIndex.appendRowRest(storedDocument, of: stored, to: &row)
                 added.append(
                     AddedDocument(
                         date: document.date, part: partIndex, index: firstDocument + loaded,
                         tokens: document.tokens.map { now.vocabulary[$0] } + ["in:" + now.conversationID],
-                        row: row, identityHash: hash))
+                        row: row.bytes, identityHash: hash))
             }
         }
         added.sort { ($0.date, $0.part, $0.index) < ($1.date, $1.part, $1.index) }
@@ -358,7 +358,7 @@ private struct IndexUpdate {
         let dayEnd = firstDocument(ofDayAt: dayNumbers.countNotAfter(day))
         var position = dayStart
         while position < dayEnd {
-            guard let row = chunks.row(position), let key = RowKey(row) else { return nil }
+            guard let key = chunks.row(position)?.key else { return nil }
             if (key.date, key.part) > (document.date, document.part) { break }
             position += 1
         }
@@ -401,7 +401,7 @@ private struct IndexUpdate {
                     hash = added[nextAdded].identityHash
                     nextAdded += 1
                 } else if oldDocument < old.documents {
-                    guard let oldRow = old.row(oldDocument), let key = RowKey(oldRow) else { return nil }
+                    guard let (oldRow, key) = old.row(oldDocument) else { return nil }
                     row = oldRow
                     hash = SearchIndex.identityHash(oldRow[..<key.identityEnd])
                     oldNumber = oldDocument
@@ -612,7 +612,7 @@ private struct OldChunks {
     let starts: [Int]
     let documents: Int
     let read: (String) -> [UInt8]?
-    private var rows: [Int: [ArraySlice<UInt8>]] = [:]
+    private var rows: [Int: [(row: ArraySlice<UInt8>, key: SearchIndex.RowKey)]] = [:]
 
     init(counts: [Int], read: @escaping (String) -> [UInt8]?) {
         self.counts = counts
@@ -639,8 +639,9 @@ private struct OldChunks {
         return starts[candidate] == number ? candidate : nil
     }
 
-    /// Document `number`'s row; `nil` when its chunk cannot be read.
-    mutating func row(_ number: Int) -> ArraySlice<UInt8>? {
+    /// Document `number`'s row and its key (the row's indices are its chunk's); `nil` when its
+    /// chunk cannot be read.
+    mutating func row(_ number: Int) -> (row: ArraySlice<UInt8>, key: SearchIndex.RowKey)? {
         let chunk = chunk(holding: number)
         if rows[chunk] == nil {
             guard let compressed = read(SearchIndex.chunkPath(chunk)),
@@ -650,55 +651,6 @@ private struct OldChunks {
             rows[chunk] = chunkRows
         }
         return rows[chunk]![number - starts[chunk]]
-    }
-}
-
-/// The leading fields of a row, `[conversation,sender,date,"file","anchor"`, read back.
-private struct RowKey {
-    var part: Int
-    var date: Int64
-    /// Where `SearchIndex.appendRowIdentity`'s bytes end in the row.
-    var identityEnd: Int
-
-    init?(_ row: ArraySlice<UInt8>) {
-        var index = row.startIndex
-        func number() -> Int64? {
-            var negative = false
-            if index < row.endIndex, row[index] == UInt8(ascii: "-") {
-                negative = true
-                index += 1
-            }
-            let start = index
-            var value: Int64 = 0
-            while index < row.endIndex, (0x30...0x39).contains(row[index]) {
-                value = value &* 10 &+ Int64(row[index] - 0x30)
-                index += 1
-            }
-            return index > start ? (negative ? -value : value) : nil
-        }
-        func skip(_ byte: UInt8) -> Bool {
-            guard index < row.endIndex, row[index] == byte else { return false }
-            index += 1
-            return true
-        }
-        func string() -> Bool {
-            guard skip(UInt8(ascii: "\"")) else { return false }
-            while index < row.endIndex {
-                switch row[index] {
-                case UInt8(ascii: "\\"): index += 2
-                case UInt8(ascii: "\""):
-                    index += 1
-                    return true
-                default: index += 1
-                }
-            }
-            return false
-        }
-        guard skip(UInt8(ascii: "[")), let part = number(), skip(UInt8(ascii: ",")), number() != nil,
-            skip(UInt8(ascii: ",")), let date = number(), skip(UInt8(ascii: ",")), string(),
-            skip(UInt8(ascii: ",")), string()
-        else { return nil }
-        (self.part, self.date, identityEnd) = (Int(part), date, index)
     }
 }
 

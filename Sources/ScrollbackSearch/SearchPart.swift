@@ -152,6 +152,8 @@ public struct SearchPart: Equatable, Sendable {
             var numberOfName: [String: Int] = [:]
             /// Each participant id's place in `senderTokens`.
             var slotOfID: [String: Int] = [:]
+            /// The last message's sender id and its slot.
+            var lastSender: (id: String, slot: Int)?
             /// Per participant id seen: its number in `senders` and its `from:` tokens (numbers
             /// once known: tokens are numbered in order of first use, so the cache file stays the
             /// same).
@@ -221,6 +223,7 @@ public struct SearchPart: Equatable, Sendable {
             let messages = plan.conversation.messages
             SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
                 let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
+                let (flags, text) = (SearchPart.flags(of: kind), SearchPart.searchText(of: kind))
                 let elementID = anchor(index)
                 let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
                 if recordsDays, let day = opensDay {
@@ -229,7 +232,11 @@ public struct SearchPart: Equatable, Sendable {
                 var senderNumber = -1
                 var senderSlot: Int?
                 if kind.name != .system, let id = messageSender {
-                    if let known = state.slotOfID[id] {
+                    if let last = state.lastSender, last.id == id {
+                        // Most messages follow one of the same sender: no lookup by id.
+                        senderSlot = last.slot
+                        senderNumber = state.senderTokens[last.slot].number
+                    } else if let known = state.slotOfID[id] {
                         senderSlot = known
                         senderNumber = state.senderTokens[known].number
                     } else {
@@ -248,9 +255,8 @@ public struct SearchPart: Equatable, Sendable {
                         state.slotOfID[id] = senderSlot
                         state.senderTokens.append((senderNumber, names.sorted(), nil))
                     }
+                    state.lastSender = (id, senderSlot!)
                 }
-                let flags = SearchPart.flags(of: kind)
-                let text = SearchPart.searchText(of: kind)
                 ids.removeAll(keepingCapacity: true)
                 tokenizer.forEachTokenUTF8(text) { ids.append(tokenNumber(utf8: $0)) }
                 if let slot = senderSlot {
@@ -371,15 +377,11 @@ public struct SearchPart: Equatable, Sendable {
     ) {
         for page in pages {
             var pendingDay: FormattedDate?
-            plan.forEachPlannedRow(ofPage: page) { row in
-                switch row {
-                case .daySeparator(let separator):
-                    if !separator.repeatsPreviousPage { pendingDay = separator.day }
-                case .message(let index, _):
-                    if plan.isThreadReference(index) { return }
-                    body(page, index, pendingDay)
-                    pendingDay = nil
-                }
+            plan.forEachMessage(ofPage: page) { separator, index in
+                if let separator, !separator.repeatsPreviousPage { pendingDay = separator.day }
+                if plan.isThreadReference(index) { return }
+                body(page, index, pendingDay)
+                pendingDay = nil
             }
         }
     }
@@ -451,15 +453,16 @@ public struct SearchPart: Equatable, Sendable {
         case .video, .audio, .contact: return fileFlag
         case .linkPreview(_, let link): return linkFlag | (link.thumbnail == nil ? 0 : imageFlag)
         case .attributedText(let rich):
-            return (containsBytes(rich.html, imageTagNeedles) ? imageFlag : 0)
-                | (containsBytes(rich.html, linkTagNeedles) ? linkFlag : 0)
+            // One pass over the HTML for both tags (both are anchored on `<`).
+            let found = foundNeedles(rich.html, tagNeedles)
+            return (found & 1 != 0 ? imageFlag : 0) | (found & 2 != 0 ? linkFlag : 0)
         case .text(let text):
-            return containsBytes(text, linkNeedles) ? linkFlag : 0
+            return foundNeedles(text, linkNeedles) != 0 ? linkFlag : 0
         default: return 0
         }
     }
 
-    /// ASCII strings looked for together in a text (`containsBytes`): each is anchored on its
+    /// ASCII strings looked for together in a text (`foundNeedles`): each is anchored on its
     /// first byte that is no lowercase letter (`:` of `https://`, `.` of `www.`, `<` of a tag:
     /// rare in chat text, where `h` or `w` are in most words). The text is searched for each
     /// anchor byte with `memchr` (many bytes at a time), and the needles anchored on it are
@@ -487,22 +490,27 @@ public struct SearchPart: Equatable, Sendable {
         }
     }
 
-    /// The needles of `flags(of:)`.
+    /// The needles of `flags(of:)`: any of `linkNeedles` in a text makes a link; in HTML,
+    /// `tagNeedles`' first makes an image and its second a link.
     static let linkNeedles: ByteNeedles = ["http://", "https://", "www."]
-    static let imageTagNeedles: ByteNeedles = ["<img"]
-    static let linkTagNeedles: ByteNeedles = ["<a "]
+    static let tagNeedles: ByteNeedles = ["<img", "<a "]
 
-    /// Whether `text` holds one of `needles` (Foundation's `contains` searches with locale
-    /// rules, many times slower, for no different answer here).
-    static func containsBytes(_ text: String, _ needles: ByteNeedles) -> Bool {
+    /// Which of `needles` `text` holds (bit `n`: `needles.needles[n]`). Each anchor byte is looked
+    /// for only while a needle anchored on it is still missing. (Foundation's `contains` searches
+    /// with locale rules, many times slower, for no different answer here.)
+    static func foundNeedles(_ text: String, _ needles: ByteNeedles) -> UInt8 {
         var text = text
+        let all = UInt8(truncatingIfNeeded: (1 << needles.needles.count) - 1)
         return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
+            guard let base = bytes.baseAddress else { return 0 }
+            var found: UInt8 = 0
             for (anchorByte, anchored) in needles.anchors {
                 var from = 0
-                while from < bytes.count, let found = memchr(base + from, Int32(anchorByte), bytes.count - from) {
-                    let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    var candidates = anchored
+                while found & anchored != anchored, from < bytes.count,
+                    let match = memchr(base + from, Int32(anchorByte), bytes.count - from)
+                {
+                    let position = base.distance(to: match.assumingMemoryBound(to: UInt8.self))
+                    var candidates = anchored & ~found
                     while candidates != 0 {
                         let number = candidates.trailingZeroBitCount
                         candidates &= candidates - 1
@@ -511,13 +519,14 @@ public struct SearchPart: Equatable, Sendable {
                         if start >= 0, start + needle.count <= bytes.count,
                             needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] })
                         {
-                            return true
+                            found |= 1 << number
                         }
                     }
+                    if found == all { return found }
                     from = position + 1
                 }
             }
-            return false
+            return found
         }
     }
 

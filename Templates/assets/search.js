@@ -32,7 +32,7 @@
   function loadManifest() {
     if (!manifestPromise) {
       manifestPromise = fetchJSON('search/manifest.json').then(function (m) {
-        if (m.format !== 3) throw new Error('unknown index format');
+        if (m.format !== 4) throw new Error('unknown index format');
         manifest = m;
         chunkStarts = [];
         m.chunks.reduce(function (start, count) { chunkStarts.push(start); return start + count; }, 0);
@@ -109,17 +109,33 @@
     }
     return shards.get(n);
   }
+  /* Reads the index's binary files: LEB128 varints (summed as numbers: a date's is past 32 bits)
+     and strings as their length and UTF-8. */
+  function byteReader(buffer) {
+    var bytes = new Uint8Array(buffer), dec = new TextDecoder(), r = { bytes: bytes, pos: 0 };
+    r.varint = function () { var v = 0, mul = 1, b; do { b = bytes[r.pos++]; v += (b & 0x7f) * mul; mul *= 128; } while (b >= 0x80); return v; };
+    r.string = function () { var len = r.varint(), s = dec.decode(bytes.subarray(r.pos, r.pos + len)); r.pos += len; return s; };
+    return r;
+  }
   function parseShard(buffer) {
-    var bytes = new Uint8Array(buffer), pos = 0, entries = [], dec = new TextDecoder();
-    function varint() { var v = 0, mul = 1, b; do { b = bytes[pos++]; v += (b & 0x7f) * mul; mul *= 128; } while (b >= 0x80); return v; }
-    while (pos < bytes.length) {
-      var len = varint(), token = dec.decode(bytes.subarray(pos, pos + len)); pos += len;
-      var count = varint(), mode = varint(), e = { token: token, count: count, mode: mode, bytes: bytes };
-      if (mode === 1) { e.first = varint(); }
-      e.len = varint(); e.at = pos; pos += e.len;
+    var r = byteReader(buffer), entries = [];
+    while (r.pos < r.bytes.length) {
+      var token = r.string(), count = r.varint(), mode = r.varint(), e = { token: token, count: count, mode: mode, bytes: r.bytes };
+      if (mode === 1) { e.first = r.varint(); }
+      e.len = r.varint(); e.at = r.pos; r.pos += e.len;
       entries.push(e);
     }
     return entries;
+  }
+  /* A chunk's rows (SearchIndex.appendRowIdentity, appendRowRest), each as
+     [conversation, sender or -1, date, file, anchor, kind flags, text]. */
+  function parseChunk(buffer) {
+    var r = byteReader(buffer), rows = [];
+    while (r.pos < r.bytes.length) {
+      var conversation = r.varint(), sender = r.varint() - 1, zigzag = r.varint();
+      rows.push([conversation, sender, zigzag % 2 ? -(zigzag + 1) / 2 : zigzag / 2, r.string(), r.string(), r.varint(), r.string()]);
+    }
+    return rows;
   }
   function postings(e) {
     if (e.docs) return e.docs;
@@ -294,14 +310,14 @@
   }
 
   var PAGE = 10;
-  // Document chunks are JSON compressed with raw deflate (a third of the bytes to download).
+  // Document chunks are compressed with raw deflate (about a third of the bytes to download).
   function chunk(n) {
     if (!chunks.has(n)) {
-      var path = 'search/d/' + n + '.json.deflate';
+      var path = 'search/d/' + n + '.bin.deflate';
       chunks.set(n, fetch(new URL(path, root)).then(function (r) {
         if (!r.ok) throw new Error(path + ': ' + r.status);
-        return new Response(r.body.pipeThrough(new DecompressionStream('deflate-raw'))).json();
-      }));
+        return new Response(r.body.pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer();
+      }).then(parseChunk));
     }
     return chunks.get(n);
   }

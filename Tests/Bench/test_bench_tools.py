@@ -406,13 +406,23 @@ class ReportTable(unittest.TestCase):
         with tempfile.TemporaryDirectory() as root:
             chunks = os.path.join(root, "search", "d")
             os.makedirs(chunks)
-            documents = json.dumps([[0, 0, 0, "c/", "m1", 0, "héllo"], [0, 0, 0, "c/", "m2", 0, "world"]])
+            # Two rows as SearchIndex writes them: varints (sender + 1, the date zig-zag), then
+            # strings as their length and UTF-8; the second row's date (2**31) takes five bytes.
+            def string(text):
+                return bytes([len(text.encode())]) + text.encode()
+            rows = (bytes([0, 0, 3]) + string("c/") + string("m1") + bytes([0]) + string("héllo")
+                    + bytes([2, 1]) + bytes([0x80, 0x80, 0x80, 0x80, 0x10]) + string("c/") + string("m2")
+                    + bytes([1]) + string("world"))
             packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-            with open(os.path.join(chunks, "0.json.deflate"), "wb") as f:
-                f.write(packer.compress(documents.encode()) + packer.flush())
+            with open(os.path.join(chunks, "0.bin.deflate"), "wb") as f:
+                f.write(packer.compress(rows) + packer.flush())
             size = report.search_index_size(root)
             self.assertEqual(size["text_bytes"], len("héllo".encode()) + len("world"))
             self.assertEqual(size["files"], 1)
+            self.assertEqual(report.chunk_rows(rows), [
+                [0, -1, -2, b"c/", b"m1", 0, "héllo".encode()],
+                [2, 0, 2**31, b"c/", b"m2", 1, b"world"],
+            ])
 
     def test_ten_million_run_gives_the_ratio_to_its_reference_and_only_measured_rows(self):
         with tempfile.TemporaryDirectory() as root:

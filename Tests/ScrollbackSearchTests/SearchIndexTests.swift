@@ -221,14 +221,9 @@ final class SearchIndexTests: XCTestCase {
         var keys: [[Int]] = []
         let chunks = Dictionary(uniqueKeysWithValues: expected.map { ($0.path, $0.bytes) })
         for number in 0..<expected.filter({ $0.path.hasPrefix("search/d/") }).count {
-            let text = try XCTUnwrap(SearchIndex.inflate(try XCTUnwrap(chunks["search/d/\(number).json.deflate"])))
-            for row in try XCTUnwrap(SearchIndex.ChunkText.rows(of: text)) {
-                let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(row)) as? [Any])
-                let anchor = try XCTUnwrap(fields[4] as? String)
-                keys.append([
-                    try XCTUnwrap(fields[2] as? Int), try XCTUnwrap(fields[0] as? Int),
-                    try XCTUnwrap(Int(anchor.dropFirst(3))),
-                ])
+            let text = try XCTUnwrap(SearchIndex.inflate(try XCTUnwrap(chunks[SearchIndex.chunkPath(number)])))
+            for row in try XCTUnwrap(ChunkRow.rows(of: text)) {
+                keys.append([Int(row.date), row.conversation, try XCTUnwrap(Int(row.anchor.dropFirst(3)))])
             }
         }
         XCTAssertEqual(keys.count, 1200)
@@ -339,15 +334,15 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(counts.reduce(0, +), 700)
         XCTAssertGreaterThan(counts.count, 1)
         for (number, count) in counts.enumerated() {
-            let compressed = try XCTUnwrap(built["search/d/\(number).json.deflate"])
+            let compressed = try XCTUnwrap(built[SearchIndex.chunkPath(number)])
             let bytes = try XCTUnwrap(SearchIndex.inflate(compressed))
             XCTAssertLessThan(compressed.count, bytes.count)
-            let chunk = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bytes)) as? [[Any]])
+            let chunk = try XCTUnwrap(ChunkRow.rows(of: bytes))
             XCTAssertEqual(chunk.count, count)
             XCTAssertLessThanOrEqual(count, SearchIndex.maximumChunkDocuments)
             if number < counts.count - 1 { XCTAssertGreaterThanOrEqual(count, SearchIndex.minimumChunkDocuments) }
         }
-        XCTAssertNil(built["search/d/\(counts.count).json.deflate"])
+        XCTAssertNil(built[SearchIndex.chunkPath(counts.count)])
     }
 
     /// The files of `SearchIndex.update` over the `previous` files, and how many it kept; `nil`
@@ -511,7 +506,7 @@ final class SearchIndexTests: XCTestCase {
         // The last chunk, which the next document lands in, damaged.
         var damaged = previous
         let lastChunk = previous.keys.filter { $0.hasPrefix("search/d/") }.count - 1
-        damaged["search/d/\(lastChunk).json.deflate"] = Array("not deflate".utf8)
+        damaged[SearchIndex.chunkPath(lastChunk)] = Array("not deflate".utf8)
         let longer = part(id: "alpha", count: 301) { "alpha \($0)" }
         XCTAssertNotNil(
             update(
@@ -595,6 +590,54 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    func testChunkRowsHoldEachDocumentsFieldsAsTheClientReadsThem() throws {
+        let documents = [
+            SearchPart.Document(
+                page: 0, file: "index.html", anchor: "m-a", sender: -1, date: -86_401, flags: 0,
+                text: "joined \"quoted\" \\ line\nbreak \u{2028} 🎉", tokens: []),
+            SearchPart.Document(
+                page: 0, file: "thread-x.html", anchor: "m-é", sender: 0, date: 1_714_000_000,
+                flags: SearchPart.linkFlag, text: String(repeating: "ab", count: 100), tokens: []),
+            SearchPart.Document(
+                page: 1, file: "page-2.html", anchor: "", sender: 1, date: 0, flags: 5, text: "", tokens: []),
+        ]
+        // Part 3's senders.
+        let senders = SearchIndex.SenderTable([
+            [], [], [],
+            [
+                SearchPart.Sender(name: "Bo", initials: "B", avatar: nil),
+                SearchPart.Sender(name: "Ana", initials: "A", avatar: "a.png"),
+            ],
+        ])
+        let page = SearchPart.StoredPage(encoding: documents[...])
+        var chunk = SearchIndex.ChunkText()
+        var identityEnds: [Int] = []
+        for document in page.documents {
+            chunk.startRow()
+            SearchIndex.appendRowIdentity(document, of: page, part: 3, senders: senders, to: &chunk.writer)
+            identityEnds.append(chunk.writer.bytes.count)
+            SearchIndex.appendRowRest(document, of: page, to: &chunk.writer)
+        }
+        let bytes = chunk.finish()
+        let rows = try XCTUnwrap(ChunkRow.rows(of: bytes))
+        XCTAssertEqual(rows.map(\.conversation), [3, 3, 3])
+        XCTAssertEqual(
+            rows.map(\.sender), [-1, senders.number(ofSender: 0, inPart: 3), senders.number(ofSender: 1, inPart: 3)])
+        XCTAssertEqual(rows.map(\.date), documents.map(\.date))
+        XCTAssertEqual(rows.map(\.file), documents.map(\.file))
+        XCTAssertEqual(rows.map(\.anchor), documents.map(\.anchor))
+        XCTAssertEqual(rows.map(\.flags), documents.map(\.flags))
+        XCTAssertEqual(rows.map(\.text), documents.map(\.text))
+        // The split an update makes: the same rows, and each key's date, part and identity's end.
+        let split = try XCTUnwrap(SearchIndex.ChunkText.rows(of: bytes))
+        XCTAssertEqual(split.map { Array($0.row) }, rows.map(\.bytes))
+        XCTAssertEqual(split.map(\.key.date), documents.map(\.date))
+        XCTAssertEqual(split.map(\.key.part), [3, 3, 3])
+        XCTAssertEqual(split.map(\.key.identityEnd), identityEnds)
+        XCTAssertNil(SearchIndex.ChunkText.rows(of: Array(bytes.dropLast())), "cut short")
+        XCTAssertEqual(SearchIndex.ChunkText.rows(of: [])?.count, 0)
+    }
+
     func testRawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
         // Larger than the inflater's first output buffer (it grows), and compressible (JSON-like, repeated words).
         let text = (0..<20_000).map { "[\($0 % 97),\"word\($0 % 13)\",\"café ☕\"]" }.joined(separator: ",")
@@ -620,4 +663,52 @@ final class Locked<Value>: @unchecked Sendable {
     var value: Value { lock.withLock { stored } }
 
     func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
+
+/// A row of a document chunk as `search.js` reads it (`parseChunk`), decoded here apart from the
+/// index's own reader: varints, the sender plus one, the date zig-zag, strings as length and UTF-8.
+struct ChunkRow {
+    var conversation: Int
+    var sender: Int
+    var date: Int64
+    var file: String
+    var anchor: String
+    var flags: Int
+    var text: String
+    /// The row's bytes.
+    var bytes: [UInt8]
+
+    /// The rows of a chunk's inflated bytes; `nil` when a row is cut short.
+    static func rows(of bytes: [UInt8]) -> [ChunkRow]? {
+        var position = 0
+        func varint() -> UInt64? {
+            var (value, shift): (UInt64, UInt64) = (0, 0)
+            while position < bytes.count {
+                let byte = bytes[position]
+                position += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        func string() -> String? {
+            guard let count = varint().map(Int.init), position + count <= bytes.count else { return nil }
+            defer { position += count }
+            return String(decoding: bytes[position..<(position + count)], as: UTF8.self)
+        }
+        var rows: [ChunkRow] = []
+        while position < bytes.count {
+            let start = position
+            guard let conversation = varint(), let sender = varint(), let zigzag = varint(), let file = string(),
+                let anchor = string(), let flags = varint(), let text = string()
+            else { return nil }
+            let date = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+            rows.append(
+                ChunkRow(
+                    conversation: Int(conversation), sender: Int(sender) - 1, date: date, file: file, anchor: anchor,
+                    flags: Int(flags), text: text, bytes: Array(bytes[start..<position])))
+        }
+        return rows
+    }
 }

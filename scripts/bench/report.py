@@ -161,6 +161,35 @@ def folder_json_bytes(folder):
     return total
 
 
+def chunk_rows(data):
+    """The rows of an inflated document chunk (SearchIndex.appendRowIdentity, appendRowRest):
+    [conversation, sender or -1, date, file, anchor, flags, text], the strings as UTF-8 bytes."""
+    rows, position = [], 0
+
+    def varint():
+        nonlocal position
+        value = shift = 0
+        while True:
+            byte = data[position]
+            position += 1
+            value |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                return value
+            shift += 7
+
+    def string():
+        nonlocal position
+        count = varint()
+        position += count
+        return data[position - count:position]
+
+    while position < len(data):
+        conversation, sender, zigzag = varint(), varint() - 1, varint()
+        date = -(zigzag + 1) // 2 if zigzag & 1 else zigzag // 2
+        rows.append([conversation, sender, date, string(), string(), varint(), string()])
+    return rows
+
+
 def search_index_size(site):
     """Bytes of the site's search/ folder and of the message text its documents hold (issue 13)."""
     folder = os.path.join(site, "search")
@@ -175,10 +204,9 @@ def search_index_size(site):
     chunks = os.path.join(folder, "d")
     for name in sorted(os.listdir(chunks)) if os.path.isdir(chunks) else []:
         with open(os.path.join(chunks, name), "rb") as f:
-            data = f.read()
-        if name.endswith(".deflate"):  # the document chunks are raw deflate (SearchIndex.deflate)
-            data = zlib.decompress(data, -15)
-        text_bytes += sum(len(document[6].encode("utf-8")) for document in json.loads(data))
+            # The document chunks are raw deflate (SearchIndex.deflate): zlib with negative window bits.
+            data = zlib.decompress(f.read(), -15)
+        text_bytes += sum(len(row[6]) for row in chunk_rows(data))
     return {"index_bytes": index_bytes, "files": files, "text_bytes": text_bytes,
             "ratio": round(index_bytes / text_bytes, 2) if text_bytes else None}
 

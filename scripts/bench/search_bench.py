@@ -23,7 +23,9 @@ import subprocess
 import sys
 import threading
 import time
-import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (one reader of the index's chunks)
 
 QUERIES = ["coffee", "meeting", "wedding", "kitchen"]
 
@@ -63,13 +65,11 @@ def folder_bytes(path):
     return total, files
 
 
-def message_text_bytes(site):
-    total = 0
-    for chunk in sorted((pathlib.Path(site) / "search" / "d").glob("*.json.deflate")):
-        # Raw deflate (SearchIndex.deflate): zlib with negative window bits.
-        for doc in json.loads(zlib.decompress(chunk.read_bytes(), -15).decode("utf-8")):
-            total += len(doc[6].encode("utf-8"))
-    return total
+def index_figures(site):
+    """The index's bytes, files and message text (report.py's reading of the chunks), and their ratio."""
+    size = report.search_index_size(str(site))
+    return dict(index_bytes=size["index_bytes"], index_files=size["files"], message_text_bytes=size["text_bytes"],
+                index_to_text=size["ratio"])
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -191,10 +191,7 @@ def main():
             figures["browser"] = browser_figures(url, QUERIES)
         finally:
             httpd.shutdown()
-        index_bytes, index_files = folder_bytes(site_on / "search")
-        text = message_text_bytes(site_on)
-        figures.update(index_bytes=index_bytes, index_files=index_files, message_text_bytes=text,
-                       index_to_text=round(index_bytes / text, 2))
+        figures.update(index_figures(site_on))
         print(json.dumps(figures, indent=1, ensure_ascii=False))
         return
     off = [run_build(args.binary, args.corpus, str(site_off), False) for _ in range(args.runs)]
@@ -206,11 +203,9 @@ def main():
     figures["search_adds_percent"] = round(100 * (best_on[0] - best_off[0]) / best_off[0], 1)
     figures["steps_without_search"] = best_off[1]
     figures["steps_with_search"] = best_on[1]
-    index_bytes, index_files = folder_bytes(site_on / "search")
-    text = message_text_bytes(site_on)
     manifest = json.loads((site_on / "search" / "manifest.json").read_text(encoding="utf-8"))
-    figures.update(index_bytes=index_bytes, index_files=index_files, message_text_bytes=text,
-                   index_to_text=round(index_bytes / text, 2), documents=manifest["documents"],
+    figures.update(index_figures(site_on))
+    figures.update(documents=manifest["documents"],
                    manifest_bytes=(site_on / "search" / "manifest.json").stat().st_size,
                    shards=len(manifest["shards"]))
     shutil.rmtree(site_off, ignore_errors=True)
