@@ -56,10 +56,18 @@ struct ByteReader {
 
     @inline(__always)
     mutating func varint() -> Int? {
-        // Most values take one byte (see `ByteWriter.varint`).
-        if offset < bytes.count, bytes[offset] < 0x80 {
-            offset += 1
-            return Int(bytes[offset - 1])
+        // Most values take one byte (see `ByteWriter.varint`), most others two (a token number
+        // of a large vocabulary).
+        if offset < bytes.count {
+            let first = bytes[offset]
+            if first < 0x80 {
+                offset += 1
+                return Int(first)
+            }
+            if offset + 1 < bytes.count, bytes[offset + 1] < 0x80 {
+                offset += 2
+                return Int(first & 0x7F) | Int(bytes[offset - 1]) << 7
+            }
         }
         return longVarint()
     }
@@ -85,13 +93,13 @@ struct ByteReader {
 
     /// Moves past a string; `false` when none is there.
     mutating func skipString() -> Bool {
-        guard let count = varint(), count >= 0, offset + count <= bytes.count else { return false }
+        guard let count = varint(), count >= 0, count <= bytes.count - offset else { return false }
         offset += count
         return true
     }
 
     mutating func string() -> String? {
-        guard let count = varint(), count >= 0, offset + count <= bytes.count else { return nil }
+        guard let count = varint(), count >= 0, count <= bytes.count - offset else { return nil }
         defer { offset += count }
         return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
     }

@@ -3,7 +3,7 @@ import CLibDeflate
 /// The one wrapper around libdeflate: raw deflate streams (no zlib or gzip header), which the
 /// browser's `DecompressionStream("deflate-raw")` reads. No libdeflate pointer leaves this file.
 ///
-/// The search index compresses about 110 MB of document JSON at 1M messages, on every core at
+/// The search index compresses about 90 MB of document rows at 1M messages, on every core at
 /// the end of the build. libdeflate compresses a whole buffer in one call, without zlib's
 /// streaming state, and its fastest level is about twice as fast as zlib's for slightly smaller
 /// output (the measurements are in scripts/bench/RESULTS.md).

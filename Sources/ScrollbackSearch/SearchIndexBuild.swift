@@ -122,7 +122,6 @@ extension SearchIndex {
             while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
         }
         var identity = ByteWriter()
-        var documentTokens: [Int32] = []
         var number: Int32 = 0
         do throws(Failure) {
             while let (key, cursor) = queue.first {
@@ -147,10 +146,8 @@ extension SearchIndex {
                 let documentIndex = cursors[cursor].current
                 let document = stored.documents[documentIndex]
                 let tokenMap = tokenMaps[key.part]
-                documentTokens.removeAll(keepingCapacity: true)
-                stored.forEachToken(of: document) { documentTokens.append(tokenMap[$0]) }
-                documentTokens.append(inTokens[key.part])
-                for token in documentTokens { postings.add(number, to: Int(token)) }
+                stored.forEachToken(of: document) { postings.add(number, to: Int(tokenMap[$0])) }
+                postings.add(number, to: Int(inTokens[key.part]))
                 let day = day(of: key.date)
                 if days.last?.day != day { days.append(Day(day: day, first: Int(number))) }
                 identity.bytes.removeAll(keepingCapacity: true)

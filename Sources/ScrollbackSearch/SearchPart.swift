@@ -358,7 +358,12 @@ public struct SearchPart: Equatable, Sendable {
             }
             // The run's files are written again with the part's numbers.
             for file in run.pageFiles {
-                pageFiles.append(Self.encodedPage(StoredPage(file, tokenCount: .max)!.decoded().map(renumbered)[...]))
+                let stored = StoredPage(file, tokenCount: .max)!
+                var encoder = PageEncoder()
+                for document in stored.documents {
+                    encoder.add(document, of: stored, tokens: tokenNumbers, senders: senderNumbers)
+                }
+                pageFiles.append(encoder.encodedPage())
             }
             newest = newest.map(renumbered)
         }
@@ -570,8 +575,8 @@ public struct SearchPart: Equatable, Sendable {
 
     // MARK: Cache files
 
-    private static let headMagic: [UInt8] = Array("SBP4".utf8)
-    private static let pageMagic: [UInt8] = Array("SBD3".utf8)
+    private static let headMagic: [UInt8] = Array("SBP5".utf8)
+    private static let pageMagic: [UInt8] = Array("SBD4".utf8)
 
     /// The part's head file (`.scrollback/search/<id>.bin`): title, senders, vocabulary, each
     /// page's document count and earliest date, the documents of no page, and the days.
@@ -627,6 +632,7 @@ public struct SearchPart: Equatable, Sendable {
         /// The earliest date of its documents.
         private(set) var lowestDate: Int64?
         private var previousDate: Int64 = 0
+        private var previousFile: [UInt8]?
 
         init() {}
 
@@ -644,18 +650,59 @@ public struct SearchPart: Equatable, Sendable {
             page: Int, file: String, anchor: String, sender: Int, date: Int64, flags: Int, text: String,
             tokens: [Int]
         ) {
+            var (file, anchor, text) = (file, anchor, text)
+            file.withUTF8 { file in
+                anchor.withUTF8 { anchor in
+                    text.withUTF8 { text in
+                        addFields(
+                            page: page, file: file, anchor: anchor, sender: sender, date: date, flags: flags, text: text
+                        )
+                    }
+                }
+            }
+            body.varint(tokens.count)
+            for token in tokens { body.varint(token) }
+            count += 1
+        }
+
+        /// Adds `document` of `page` (a run's file) with its token and sender numbers mapped
+        /// (`tokens[n]`, `senders[n]`: the part's numbers of the run's `n`), from its bytes.
+        mutating func add(
+            _ document: StoredDocument, of page: StoredPage, tokens: [Int], senders: [Int]
+        ) {
+            page.bytes.withUnsafeBufferPointer { bytes in
+                func field(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { .init(rebasing: bytes[range]) }
+                addFields(
+                    page: document.page, file: field(document.file), anchor: field(document.anchor),
+                    sender: document.sender < 0 ? document.sender : senders[document.sender], date: document.date,
+                    flags: document.flags, text: field(document.text))
+            }
+            body.varint(document.tokenCount)
+            page.forEachToken(of: document) { body.varint(tokens[$0]) }
+            count += 1
+        }
+
+        /// Writes a document's fields up to its tokens.
+        private mutating func addFields(
+            page: Int, file: UnsafeBufferPointer<UInt8>, anchor: UnsafeBufferPointer<UInt8>, sender: Int,
+            date: Int64, flags: Int, text: UnsafeBufferPointer<UInt8>
+        ) {
             body.varint(page)
-            body.string(file)
-            body.string(anchor)
+            // The documents of a page are mostly drawn by one file: 0 for the previous one's.
+            if let previousFile, previousFile.elementsEqual(file) {
+                body.varint(0)
+            } else {
+                body.varint(file.count + 1)
+                body.bytes.append(contentsOf: file)
+                previousFile = Array(file)
+            }
+            body.string(utf8: anchor)
             body.varint(sender + 1)
             body.signed(date - previousDate)
             previousDate = date
             lowestDate = min(lowestDate ?? date, date)
             body.varint(flags)
-            body.string(text)
-            body.varint(tokens.count)
-            for token in tokens { body.varint(token) }
-            count += 1
+            body.string(utf8: text)
         }
 
         /// Writes the documents, counted.
@@ -774,14 +821,24 @@ public struct SearchPart: Equatable, Sendable {
         documents.reserveCapacity(max(0, min(documentCount, reader.bytes.count)))
         var previousDate: Int64 = 0
         func string(_ reader: inout ByteReader) -> Range<Int>? {
-            guard let count = reader.varint(), count >= 0, reader.offset + count <= reader.bytes.count else {
+            guard let count = reader.varint(), count >= 0, count <= reader.bytes.count - reader.offset else {
                 return nil
             }
             defer { reader.offset += count }
             return reader.offset..<(reader.offset + count)
         }
+        var previousFile: Range<Int>?
+        /// A document's file: its length plus one and its bytes, or 0 for the previous document's.
+        func file(_ reader: inout ByteReader) -> Range<Int>? {
+            guard let field = reader.varint() else { return nil }
+            guard field != 0 else { return previousFile }
+            guard field > 0, field - 1 <= reader.bytes.count - reader.offset else { return nil }
+            defer { reader.offset += field - 1 }
+            previousFile = reader.offset..<(reader.offset + field - 1)
+            return previousFile
+        }
         for _ in 0..<max(0, documentCount) {
-            guard let page = reader.varint(), let file = string(&reader), let anchor = string(&reader),
+            guard let page = reader.varint(), let file = file(&reader), let anchor = string(&reader),
                 let sender = reader.varint(),
                 let dateDelta = reader.signed(), let flags = reader.varint(), let text = string(&reader),
                 let count = reader.varint(), count >= 0

@@ -88,6 +88,45 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(tail.days, made.days)
     }
 
+    func testAPagesFileKeepsEachDocumentsFileWhenItRepeatsOrChanges() throws {
+        let files = ["page-2.html", "page-2.html", "thread-m3.html", "page-2.html", "", "", "thread-é.html"]
+        let documents = files.enumerated().map { number, file in
+            SearchPart.Document(
+                page: 1, file: file, anchor: "m-\(number)", sender: number % 2 - 1, date: 1_714_000_000 + Int64(number),
+                flags: 0, text: "text \(number)", tokens: [number, 300 + number, 20_000])
+        }
+        let page = SearchPart.StoredPage(encoding: documents[...])
+        XCTAssertEqual(page.decoded(), documents)
+        // A repeated file is written once: shorter than the same page with every file different.
+        let distinct = documents.enumerated().map { number, document in
+            var document = document
+            document.file = "f\(number)" + document.file
+            return document
+        }
+        XCTAssertLessThan(page.bytes.count, SearchPart.StoredPage(encoding: distinct[...]).bytes.count)
+        // A document naming "the previous file" with none before it is refused.
+        var first = ByteWriter()
+        first.bytes = Array(page.bytes.prefix(4))
+        first.varint(1)  // one document
+        first.varint(1)  // its page
+        first.varint(0)  // "the previous document's file"
+        XCTAssertNil(SearchPart.StoredPage(first.bytes + page.bytes.dropFirst(first.bytes.count), tokenCount: .max))
+    }
+
+    func testVarintsReadBackAroundTheirByteLengths() {
+        let values = [0, 1, 0x7F, 0x80, 0x81, 0x3FFF, 0x4000, 0x4001, 0x1F_FFFF, 0x20_0000, Int(Int32.max), Int.max]
+        var writer = ByteWriter()
+        for value in values { writer.varint(value) }
+        var reader = ByteReader(writer.bytes)
+        XCTAssertEqual(values.map { _ in reader.varint() }, values)
+        XCTAssertTrue(reader.atEnd)
+        // Cut short after a continuation byte: no value.
+        for length in [1, 2] {
+            var cut = ByteReader(Array(repeating: 0x80, count: length))
+            XCTAssertNil(cut.varint(), "\(length) continuation bytes")
+        }
+    }
+
     func testAnAppendReadsAndWritesOnlyTheLastPagesAndGivesTheFullBuildsPart() throws {
         let previous = part(id: "alpha", count: 30) { "word\($0 % 7)" }
         let previousPages = previous.encodedPages(from: 0)
