@@ -141,7 +141,7 @@ public enum SearchIndex {
 
     /// A chunk's bytes before compression: its rows, one after the other (each row's fields say
     /// where it ends). An update splits a chunk it inflates back into rows (`rows(of:)`).
-    struct ChunkText {
+    struct ChunkRows {
         var writer = ByteWriter()
         private(set) var count = 0
 
@@ -150,7 +150,7 @@ public enum SearchIndex {
 
         func finish() -> [UInt8] { writer.bytes }
 
-        /// The rows of `bytes` (a chunk's text) and their keys; `nil` when they are not a chunk's
+        /// The rows of `bytes` (an inflated chunk) and their keys; `nil` when they are not a chunk's
         /// rows.
         static func rows(of bytes: [UInt8]) -> [(row: ArraySlice<UInt8>, key: RowKey)]? {
             var reader = ByteReader(bytes)

@@ -102,24 +102,24 @@ extension SearchIndex {
         let postings = PostingLists(tokenCount: tokens.count)
         var days: [Day] = []
         var chunkCounts: [Int] = []
-        var chunk = ChunkText()
+        var chunk = ChunkRows()
         // The chunks are compressed and written by `jobs - 1` other threads as the merge fills
         // them; the merge's thread takes some too when they pile up, and the last ones.
         let failure = FirstError<Failure>()
         let chunks = ChunkQueue()
         let compressing = DispatchGroup()
-        let compress: @Sendable (Int, [UInt8]) -> Void = { number, text in
-            failure.run { () throws(Failure) in try write(chunkPath(number), deflate(text)) }
+        let compress: @Sendable (Int, [UInt8]) -> Void = { number, rows in
+            failure.run { () throws(Failure) in try write(chunkPath(number), deflate(rows)) }
         }
         for _ in 1..<max(1, jobs) {
-            Parallel.start(in: compressing) { while let (number, text) = chunks.take() { compress(number, text) } }
+            Parallel.start(in: compressing) { while let (number, rows) = chunks.take() { compress(number, rows) } }
         }
         let pileLimit = 4 * (max(1, jobs) - 1)
         func closeChunk() {
             chunks.put(chunkCounts.count, chunk.finish())
             chunkCounts.append(chunk.count)
-            chunk = ChunkText()
-            while chunks.count > pileLimit, let (number, text) = chunks.takeIfAny() { compress(number, text) }
+            chunk = ChunkRows()
+            while chunks.count > pileLimit, let (number, rows) = chunks.takeIfAny() { compress(number, rows) }
         }
         var identity = ByteWriter()
         var number: Int32 = 0
@@ -172,7 +172,7 @@ extension SearchIndex {
         }
         if chunk.count > 0 { closeChunk() }
         chunks.close()
-        while let (number, text) = chunks.takeIfAny() { compress(number, text) }
+        while let (number, rows) = chunks.takeIfAny() { compress(number, rows) }
         compressing.wait()
         try failure.rethrow()
 
@@ -473,20 +473,20 @@ private final class PageReader<Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// Chunk texts waiting to be compressed, first in first out, shared by the merge and the threads
+/// Chunks (their rows) waiting to be compressed, first in first out, shared by the merge and the threads
 /// that compress them.
 private final class ChunkQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var waiting: [(number: Int, text: [UInt8])] = []
+    private var waiting: [(number: Int, rows: [UInt8])] = []
     private var next = 0
     private var closed = false
 
     /// How many are waiting.
     var count: Int { condition.withLock { waiting.count - next } }
 
-    func put(_ number: Int, _ text: [UInt8]) {
+    func put(_ number: Int, _ rows: [UInt8]) {
         condition.withLock {
-            waiting.append((number, text))
+            waiting.append((number, rows))
             condition.signal()
         }
     }
@@ -513,7 +513,7 @@ private final class ChunkQueue: @unchecked Sendable {
     private func unlockedTake() -> (Int, [UInt8])? {
         guard next < waiting.count else { return nil }
         defer {
-            waiting[next].text = []
+            waiting[next].rows = []
             next += 1
             if next == waiting.count {
                 waiting.removeAll(keepingCapacity: true)

@@ -146,9 +146,9 @@ private struct IndexUpdate {
             case .kept(let oldNumber, let count):
                 chunkCounts.append(count)
                 files.append((SearchIndex.chunkPath(number), .kept(previousPath: SearchIndex.chunkPath(oldNumber))))
-            case .new(let text, let count):
+            case .new(let rows, let count):
                 chunkCounts.append(count)
-                files.append((SearchIndex.chunkPath(number), .new(SearchIndex.deflate(text))))
+                files.append((SearchIndex.chunkPath(number), .new(SearchIndex.deflate(rows))))
             }
         }
 
@@ -365,10 +365,10 @@ private struct IndexUpdate {
         return position
     }
 
-    /// A chunk of the new index: an old one as it was, or new text.
+    /// A chunk of the new index: an old one as it was, or new rows.
     private enum Chunk {
         case kept(oldNumber: Int, count: Int)
-        case new(text: [UInt8], count: Int)
+        case new(rows: [UInt8], count: Int)
     }
 
     /// The new chunks: the old ones before the first that a new document changes, then new chunks
@@ -390,7 +390,7 @@ private struct IndexUpdate {
                 next += 1
             }
             var oldDocument = old.start(of: next)
-            var text = SearchIndex.ChunkText()
+            var rows = SearchIndex.ChunkRows()
             var resynchronized = false
             while true {
                 let row: ArraySlice<UInt8>
@@ -409,9 +409,9 @@ private struct IndexUpdate {
                 } else {
                     break
                 }
-                if text.count > 0, SearchIndex.closesChunk(holding: text.count, before: hash) {
-                    chunks.append(.new(text: text.finish(), count: text.count))
-                    text = SearchIndex.ChunkText()
+                if rows.count > 0, SearchIndex.closesChunk(holding: rows.count, before: hash) {
+                    chunks.append(.new(rows: rows.finish(), count: rows.count))
+                    rows = SearchIndex.ChunkRows()
                     if let oldNumber, let oldChunk = old.chunk(startingAt: oldNumber) {
                         // The same chunk boundary as before: the old chunks follow from here.
                         next = oldChunk
@@ -419,11 +419,11 @@ private struct IndexUpdate {
                         break
                     }
                 }
-                text.startRow()
-                text.writer.bytes += row
+                rows.startRow()
+                rows.writer.bytes += row
             }
             if !resynchronized {
-                if text.count > 0 { chunks.append(.new(text: text.finish(), count: text.count)) }
+                if rows.count > 0 { chunks.append(.new(rows: rows.finish(), count: rows.count)) }
                 next = old.counts.count
             }
         }
@@ -645,8 +645,8 @@ private struct OldChunks {
         let chunk = chunk(holding: number)
         if rows[chunk] == nil {
             guard let compressed = read(SearchIndex.chunkPath(chunk)),
-                let text = SearchIndex.inflate(compressed),
-                let chunkRows = SearchIndex.ChunkText.rows(of: text), chunkRows.count == counts[chunk]
+                let bytes = SearchIndex.inflate(compressed),
+                let chunkRows = SearchIndex.ChunkRows.rows(of: bytes), chunkRows.count == counts[chunk]
             else { return nil }
             rows[chunk] = chunkRows
         }

@@ -649,7 +649,7 @@ final class SearchIndexTests: XCTestCase {
             ],
         ])
         let page = SearchPart.StoredPage(encoding: documents[...])
-        var chunk = SearchIndex.ChunkText()
+        var chunk = SearchIndex.ChunkRows()
         var identityEnds: [Int] = []
         for document in page.documents {
             chunk.startRow()
@@ -668,13 +668,13 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(rows.map(\.flags), documents.map(\.flags))
         XCTAssertEqual(rows.map(\.text), documents.map(\.text))
         // The split an update makes: the same rows, and each key's date, part and identity's end.
-        let split = try XCTUnwrap(SearchIndex.ChunkText.rows(of: bytes))
+        let split = try XCTUnwrap(SearchIndex.ChunkRows.rows(of: bytes))
         XCTAssertEqual(split.map { Array($0.row) }, rows.map(\.bytes))
         XCTAssertEqual(split.map(\.key.date), documents.map(\.date))
         XCTAssertEqual(split.map(\.key.part), [3, 3, 3])
         XCTAssertEqual(split.map(\.key.identityEnd), identityEnds)
-        XCTAssertNil(SearchIndex.ChunkText.rows(of: Array(bytes.dropLast())), "cut short")
-        XCTAssertEqual(SearchIndex.ChunkText.rows(of: [])?.count, 0)
+        XCTAssertNil(SearchIndex.ChunkRows.rows(of: Array(bytes.dropLast())), "cut short")
+        XCTAssertEqual(SearchIndex.ChunkRows.rows(of: [])?.count, 0)
     }
 
     func testRawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
