@@ -91,16 +91,21 @@ struct ByteReader {
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
 
-    /// Moves past a string; `false` when none is there.
-    mutating func skipString() -> Bool {
-        guard let count = varint(), count >= 0, count <= bytes.count - offset else { return false }
-        offset += count
-        return true
+    /// Where the next `count` bytes are, moving past them; `nil` when fewer are left (or `count`
+    /// is negative).
+    mutating func range(count: Int) -> Range<Int>? {
+        guard count >= 0, count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return offset..<(offset + count)
+    }
+
+    /// Where the next string's UTF-8 is (`ByteWriter.string`), moving past it.
+    mutating func stringRange() -> Range<Int>? {
+        guard let count = varint() else { return nil }
+        return range(count: count)
     }
 
     mutating func string() -> String? {
-        guard let count = varint(), count >= 0, count <= bytes.count - offset else { return nil }
-        defer { offset += count }
-        return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
+        stringRange().map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 }

@@ -157,7 +157,7 @@ public enum SearchIndex {
             var rows: [(row: ArraySlice<UInt8>, key: RowKey)] = []
             while !reader.atEnd {
                 let start = reader.offset
-                guard let key = RowKey(&reader), reader.varint() != nil, reader.skipString() else { return nil }
+                guard let key = RowKey(&reader), reader.varint() != nil, reader.stringRange() != nil else { return nil }
                 rows.append((bytes[start..<reader.offset], key))
             }
             return rows
@@ -173,8 +173,8 @@ public enum SearchIndex {
 
         /// Reads the fields at `reader`'s offset, and moves past them.
         init?(_ reader: inout ByteReader) {
-            guard let part = reader.varint(), reader.varint() != nil, let date = reader.signed(), reader.skipString(),
-                reader.skipString()
+            guard let part = reader.varint(), reader.varint() != nil, let date = reader.signed(),
+                reader.stringRange() != nil, reader.stringRange() != nil
             else { return nil }
             (self.part, self.date, identityEnd) = (part, date, reader.offset)
         }

@@ -632,7 +632,8 @@ public struct SearchPart: Equatable, Sendable {
         /// The earliest date of its documents.
         private(set) var lowestDate: Int64?
         private var previousDate: Int64 = 0
-        private var previousFile: [UInt8]?
+        /// Where the last file written is in `body`.
+        private var previousFile: Range<Int>?
 
         init() {}
 
@@ -689,12 +690,12 @@ public struct SearchPart: Equatable, Sendable {
         ) {
             body.varint(page)
             // The documents of a page are mostly drawn by one file: 0 for the previous one's.
-            if let previousFile, previousFile.elementsEqual(file) {
+            if let previousFile, body.bytes[previousFile].elementsEqual(file) {
                 body.varint(0)
             } else {
                 body.varint(file.count + 1)
                 body.bytes.append(contentsOf: file)
-                previousFile = Array(file)
+                previousFile = (body.bytes.count - file.count)..<body.bytes.count
             }
             body.string(utf8: anchor)
             body.varint(sender + 1)
@@ -820,27 +821,17 @@ public struct SearchPart: Equatable, Sendable {
         var documents: [StoredDocument] = []
         documents.reserveCapacity(max(0, min(documentCount, reader.bytes.count)))
         var previousDate: Int64 = 0
-        func string(_ reader: inout ByteReader) -> Range<Int>? {
-            guard let count = reader.varint(), count >= 0, count <= reader.bytes.count - reader.offset else {
-                return nil
-            }
-            defer { reader.offset += count }
-            return reader.offset..<(reader.offset + count)
-        }
         var previousFile: Range<Int>?
         /// A document's file: its length plus one and its bytes, or 0 for the previous document's.
         func file(_ reader: inout ByteReader) -> Range<Int>? {
             guard let field = reader.varint() else { return nil }
-            guard field != 0 else { return previousFile }
-            guard field > 0, field - 1 <= reader.bytes.count - reader.offset else { return nil }
-            defer { reader.offset += field - 1 }
-            previousFile = reader.offset..<(reader.offset + field - 1)
+            if field != 0 { previousFile = reader.range(count: field &- 1) }
             return previousFile
         }
         for _ in 0..<max(0, documentCount) {
-            guard let page = reader.varint(), let file = file(&reader), let anchor = string(&reader),
+            guard let page = reader.varint(), let file = file(&reader), let anchor = reader.stringRange(),
                 let sender = reader.varint(),
-                let dateDelta = reader.signed(), let flags = reader.varint(), let text = string(&reader),
+                let dateDelta = reader.signed(), let flags = reader.varint(), let text = reader.stringRange(),
                 let count = reader.varint(), count >= 0
             else { return nil }
             let tokensStart = reader.offset

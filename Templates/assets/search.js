@@ -111,14 +111,14 @@
   }
   /* Reads the index's binary files: LEB128 varints (summed as numbers: a date's is past 32 bits)
      and strings as their length and UTF-8. */
-  function byteReader(buffer) {
-    var bytes = new Uint8Array(buffer), dec = new TextDecoder(), r = { bytes: bytes, pos: 0 };
+  function byteReader(bytes, pos) {
+    var dec = new TextDecoder(), r = { bytes: bytes, pos: pos };
     r.varint = function () { var v = 0, mul = 1, b; do { b = bytes[r.pos++]; v += (b & 0x7f) * mul; mul *= 128; } while (b >= 0x80); return v; };
     r.string = function () { var len = r.varint(), s = dec.decode(bytes.subarray(r.pos, r.pos + len)); r.pos += len; return s; };
     return r;
   }
   function parseShard(buffer) {
-    var r = byteReader(buffer), entries = [];
+    var r = byteReader(new Uint8Array(buffer), 0), entries = [];
     while (r.pos < r.bytes.length) {
       var token = r.string(), count = r.varint(), mode = r.varint(), e = { token: token, count: count, mode: mode, bytes: r.bytes };
       if (mode === 1) { e.first = r.varint(); }
@@ -130,7 +130,7 @@
   /* A chunk's rows (SearchIndex.appendRowIdentity, appendRowRest), each as
      [conversation, sender or -1, date, file, anchor, kind flags, text]. */
   function parseChunk(buffer) {
-    var r = byteReader(buffer), rows = [];
+    var r = byteReader(new Uint8Array(buffer), 0), rows = [];
     while (r.pos < r.bytes.length) {
       var conversation = r.varint(), sender = r.varint() - 1, zigzag = r.varint();
       rows.push([conversation, sender, zigzag % 2 ? -(zigzag + 1) / 2 : zigzag / 2, r.string(), r.string(), r.varint(), r.string()]);
@@ -143,8 +143,8 @@
     if (e.mode === 1) {
       for (var i = 0; i < e.len; i++) { var byte = b[e.at + i]; for (var bit = 0; bit < 8; bit++) if (byte & (1 << bit)) out[n++] = e.first + i * 8 + bit; }
     } else {
-      var pos = e.at, end = e.at + e.len, prev = 0;
-      while (pos < end) { var v = 0, mul = 1, c; do { c = b[pos++]; v += (c & 0x7f) * mul; mul *= 128; } while (c >= 0x80); prev += v; out[n++] = prev; }
+      var r = byteReader(b, e.at), end = e.at + e.len, prev = 0;
+      while (r.pos < end) { prev += r.varint(); out[n++] = prev; }
     }
     e.docs = out;
     return out;
