@@ -53,6 +53,29 @@ public enum Parallel {
     }
 }
 
+/// A value worked out on a thread of its own (`Parallel.start`) while the caller goes on, or at
+/// once when no other thread may run (`concurrently` false).
+public final class Pending<Value>: @unchecked Sendable {
+    private let done = DispatchGroup()
+    /// Written once, by the work's thread before it leaves `done`; read after `done.wait()`.
+    private var value: Value?
+
+    /// Starts `work`.
+    public init(concurrently: Bool, _ work: @escaping @Sendable () -> Value) {
+        guard concurrently else {
+            value = work()
+            return
+        }
+        Parallel.start(in: done) { self.value = work() }
+    }
+
+    /// The value, waiting for the work to end.
+    public func result() -> Value {
+        done.wait()
+        return value!
+    }
+}
+
 /// The indices still to run and the body that runs them, shared by the threads of one
 /// `Parallel.forEach`; the lock guards both.
 private final class Loop: @unchecked Sendable {

@@ -11,7 +11,9 @@ import Darwin
 /// into one array cost more than the rest of an append to a large log).
 ///
 /// A file that shrinks while it is read makes a read return `nil` or `false`, never a crash.
-public final class LogFile {
+/// Threads may share one: nothing changes after it is opened, and each read gives its own offset
+/// (`pread`), so the append path fingerprints the log on one thread while reading it on another.
+public final class LogFile: @unchecked Sendable {
     /// The file's size when it was opened.
     public let size: Int
     private let descriptor: Int32

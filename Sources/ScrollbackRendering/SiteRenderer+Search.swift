@@ -13,6 +13,9 @@ extension SiteRenderer {
     /// The file name of a conversation's date list, next to its pages.
     public static let dateListFileName = "dates.html"
 
+    /// The site path of conversation `conversationID`'s date list.
+    public static func dateListPath(conversationID: String) -> String { conversationID + "/" + dateListFileName }
+
     /// One day of the date list.
     public struct DateListDay: Sendable {
         /// `yyyy-mm-dd`.
@@ -55,7 +58,8 @@ extension SiteRenderer {
             monthDays = []
         }
         for day in days {
-            let month = String(day.iso.prefix(7))
+            // By UTF-8 (the date is ASCII): a long archive has tens of thousands of days.
+            let month = String(Substring(day.iso.utf8.prefix(7)))
             if month != currentMonth {
                 closeMonth()
                 currentMonth = month
@@ -63,7 +67,7 @@ extension SiteRenderer {
             monthDays.append(
                 DateListDayView(
                     href: day.file + "#" + day.anchor, iso: day.iso, text: day.text,
-                    number: String(Int(day.iso.suffix(2)) ?? 0)))
+                    number: String(Int(Substring(day.iso.utf8.suffix(2))) ?? 0)))
         }
         closeMonth()
         let shell = ShellView()
@@ -72,12 +76,14 @@ extension SiteRenderer {
         shell.title = "\(title) · Jump to a date · \(config.title)"
         shell.description = "Days of \(title)"
         shell.root = "../"
-        shell.publishing = publishingView(path: conversationID + "/" + Self.dateListFileName)
+        shell.publishing = publishingView(path: Self.dateListPath(conversationID: conversationID))
         shell.body = .writer(TemplateInvocation(templates.compiledTemplate("dates"), view))
-        let contents = HTMLBuffer(capacity: 1 << 14)
+        // Room for the shipped template's day (about 125 bytes) at once: the list of a long
+        // archive is megabytes, and growing copies it.
+        let contents = HTMLBuffer(capacity: (1 << 14) + 128 * days.count)
         templates.compiledTemplate("base").render(shell, into: contents)
         return RenderedFile(
-            path: conversationID + "/" + Self.dateListFileName, contents: contents.withBytes { Array($0) })
+            path: Self.dateListPath(conversationID: conversationID), contents: contents.withBytes { Array($0) })
     }
 
     /// Midnight UTC of the first day of a `yyyy-mm` month, or `nil` when `month` is not one

@@ -25,6 +25,16 @@ struct ByteWriter {
         body(UInt8(rest))
     }
 
+    /// How many bytes `varint(value)` writes for a `value` of zero or more.
+    static func varintLength(_ value: Int) -> Int {
+        var (length, rest) = (1, UInt64(value))
+        while rest >= 0x80 {
+            length += 1
+            rest >>= 7
+        }
+        return length
+    }
+
     /// A signed value, zig-zag encoded (small magnitudes stay short).
     mutating func signed(_ value: Int64) {
         varint(Int((value << 1) ^ (value >> 63)))

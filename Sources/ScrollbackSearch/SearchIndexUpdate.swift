@@ -485,7 +485,12 @@ extension SearchIndex {
             encodePostings(moved, into: &writer)
             return .some(writer.bytes)
         }
-        guard adding.isEmpty else { return decodedAgain() }
+        if !adding.isEmpty {
+            if let appended = appendedAfterLast(&reader, from: start, insertion: insertion, adding: adding) {
+                return .some(appended)
+            }
+            return decodedAgain()
+        }
         /// The number of insertion points at or before `document`.
         func passed(_ document: Int) -> Int { insertion.countNotAfter(document) }
         if mode == 1 {
@@ -582,6 +587,88 @@ extension SearchIndex {
         writer.varint(deltas.bytes.count)
         writer.bytes += deltas.bytes
         return .some(writer.bytes)
+    }
+
+    /// The posting list at `start` in `reader` with `adding` after its last document, when no
+    /// insertion point comes at or before that document (an append to the newest messages):
+    /// the list's bytes are kept and the new documents written after them, so a long list costs
+    /// one pass over its bytes, not its decoding and encoding. `nil` when that does not hold, or
+    /// when `encodePostings` would choose the other mode for the longer list; else `reader` is
+    /// moved past the list.
+    private static func appendedAfterLast(
+        _ reader: inout ByteReader, from start: Int, insertion: [Int], adding: [Int32]
+    ) -> [UInt8]? {
+        reader.offset = start
+        guard let count = reader.varint(), count > 0, let mode = reader.varint(), mode == 0 || mode == 1 else {
+            return nil
+        }
+        // The list's first and last documents, and the bytes its deltas take (`encodePostings`
+        // compares them with the bitmap's).
+        var (first, last, deltaBytes, seen) = (0, 0, 0, 0)
+        let kept: Range<Int>
+        if mode == 0 {
+            guard let length = reader.varint(), length > 0, let payload = reader.range(count: length) else {
+                return nil
+            }
+            var payloadReader = ByteReader(reader.bytes)
+            payloadReader.offset = payload.lowerBound
+            while payloadReader.offset < payload.upperBound {
+                guard let delta = payloadReader.varint() else { return nil }
+                last += delta
+                if seen == 0 { first = last }
+                seen += 1
+            }
+            guard payloadReader.offset == payload.upperBound else { return nil }
+            (deltaBytes, kept) = (length, payload)
+        } else {
+            guard let bitmapFirst = reader.varint(), let length = reader.varint(), length > 0,
+                let bitmap = reader.range(count: length), reader.bytes[bitmap.upperBound - 1] != 0
+            else { return nil }
+            first = bitmapFirst
+            for index in bitmap {
+                var byte = reader.bytes[index]
+                while byte != 0 {
+                    let document = first + (index - bitmap.lowerBound) * 8 + byte.trailingZeroBitCount
+                    deltaBytes += ByteWriter.varintLength(document - last)
+                    last = document
+                    seen += 1
+                    byte &= byte - 1
+                }
+            }
+            kept = bitmap
+        }
+        guard seen == count, Int(adding[0]) > last, insertion.countNotAfter(last) == 0 else { return nil }
+        var newLast = last
+        for document in adding {
+            deltaBytes += ByteWriter.varintLength(Int(document) - newLast)
+            newLast = Int(document)
+        }
+        let bitmapLength = (newLast - first) / 8 + 1
+        // `encodePostings`' choice for the longer list: the same mode, or the slow path.
+        guard (bitmapLength + 4 < deltaBytes) == (mode == 1) else { return nil }
+        var writer = ByteWriter()
+        writer.varint(count + adding.count)
+        writer.varint(mode)
+        if mode == 0 {
+            writer.varint(deltaBytes)
+            writer.bytes += reader.bytes[kept]
+            var previous = last
+            for document in adding {
+                writer.varint(Int(document) - previous)
+                previous = Int(document)
+            }
+        } else {
+            writer.varint(first)
+            writer.varint(bitmapLength)
+            let bitmapStart = writer.bytes.count
+            writer.bytes += reader.bytes[kept]
+            writer.bytes += repeatElement(0, count: bitmapLength - kept.count)
+            for document in adding {
+                let offset = Int(document) - first
+                writer.bytes[bitmapStart + offset >> 3] |= 1 << UInt8(offset & 7)
+            }
+        }
+        return writer.bytes
     }
 
     /// ORs bits `bits` of the bitmap at `bitmapStart` in `source` into `destination`, the first at

@@ -306,8 +306,10 @@ struct ConversationWorker: Sendable {
             diagnostics += warnings
         }
         let (part, newest) = try search.finish()
-        let searchFiles = try writeSearchPart(part, newest: newest, plan: plan, into: &folder)
-        files.append(searchFiles.dateList)
+        let dateList = renderDateList(of: part, newest: newest, locale: plan.options.locale)
+        try folder.write(dateList.contents, at: dateList.path)
+        files.append(dateList.path)
+        let searchFiles = try writeSearchPart(part, into: &folder)
         // Rendering reports warnings only, so nothing written above needs undoing here.
         if diagnostics.contains(where: { $0.severity == .error }) { return nil }
         if let baseURL = config.baseURL {
@@ -324,7 +326,7 @@ struct ConversationWorker: Sendable {
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
             pageCount: plan.pageCount, pageDays: plan.pageDays,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
-            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.part,
+            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.path,
             searchPageCount: searchFiles.pageCount)
         return (entry, plan)
     }

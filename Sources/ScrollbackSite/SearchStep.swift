@@ -51,22 +51,20 @@ enum SearchStep {
 }
 
 extension ConversationWorker {
-    /// Writes the conversation's date list from `part` (`newest`: its newest timeline message)
-    /// and the part's head into `folder` (its pages' files are written as they are added:
-    /// `SearchStep.writePages`); returns the date list's site path, the part's head path and its
-    /// page count.
-    func writeSearchPart(
-        _ part: SearchPart, newest: SearchPart.Document?, plan: ConversationPlan, into folder: inout StagedFolder
-    ) throws -> (dateList: String, part: String, pageCount: Int) {
-        let dateList = renderer.renderDateList(
+    /// The conversation's date list from `part` (`newest`: its newest timeline message).
+    func renderDateList(of part: SearchPart, newest: SearchPart.Document?, locale: String) -> RenderedFile {
+        renderer.renderDateList(
             conversationID: part.conversationID, title: part.title,
             days: part.days.map { .init(iso: $0.iso, text: $0.text, file: $0.file, anchor: $0.anchor) },
-            newest: newest.map { ($0.file, $0.anchor) }, locale: plan.options.locale)
-        try folder.write(dateList.contents, at: dateList.path)
-        let id = part.conversationID
-        let partPath = SearchStep.partPath(conversationID: id)
-        try folder.write(part.encodedHead(), at: partPath)
-        return (dateList.path, partPath, part.pageDocumentCounts.count)
+            newest: newest.map { ($0.file, $0.anchor) }, locale: locale)
+    }
+
+    /// Writes the part's head into `folder` (its pages' files are written as they are added:
+    /// `SearchStep.writePages`); returns the head's path and the part's page count.
+    func writeSearchPart(_ part: SearchPart, into folder: inout StagedFolder) throws -> (path: String, pageCount: Int) {
+        let path = SearchStep.partPath(conversationID: part.conversationID)
+        try folder.write(part.encodedHead(), at: path)
+        return (path, part.pageDocumentCounts.count)
     }
 }
 

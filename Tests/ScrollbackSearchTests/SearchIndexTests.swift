@@ -557,19 +557,26 @@ final class SearchIndexTests: XCTestCase {
                 previous: damaged))
     }
 
+    /// An ascending list of up to 300 documents whose gaps go up to 1, 2, 3, 9, 40 or 300 by
+    /// `round`: dense lists (bitmaps) and sparse ones (deltas).
+    private static func randomPostings(round: Int, using generator: inout some RandomNumberGenerator) -> [Int32] {
+        let gap = [1, 2, 3, 9, 40, 300][round % 6]
+        var documents: [Int32] = []
+        var next = Int32.random(in: 0..<50, using: &generator)
+        for _ in 0..<Int.random(in: 1..<300, using: &generator) {
+            documents.append(next)
+            next += Int32.random(in: 1...Int32(gap), using: &generator)
+        }
+        return documents
+    }
+
     func testMovedPostingsAreThePostingsOfTheMovedDocuments() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<400 {
             // Sparse lists (deltas), dense ones (bitmaps), and lists a move turns from one into the other.
-            let gap = [1, 2, 3, 9, 40, 300][round % 6]
-            var documents: [Int32] = []
-            var next = Int32.random(in: 0..<50, using: &generator)
-            for _ in 0..<Int.random(in: 1..<300, using: &generator) {
-                documents.append(next)
-                next += Int32.random(in: 1...Int32(gap), using: &generator)
-            }
+            let documents = Self.randomPostings(round: round, using: &generator)
             let insertion = (0..<Int.random(in: 0..<4, using: &generator))
-                .map { _ in Int.random(in: 0...(Int(next) + 2), using: &generator) }.sorted()
+                .map { _ in Int.random(in: 0...(Int(documents.last!) + 10), using: &generator) }.sorted()
             let moved = documents.map { document in Int32(Int(document) + insertion.filter { $0 <= document }.count) }
             var expected = ByteWriter()
             SearchIndex.encodePostings(moved, into: &expected)
@@ -579,6 +586,37 @@ final class SearchIndexTests: XCTestCase {
             let result = try XCTUnwrap(SearchIndex.movePostings(&reader, insertion: insertion))
             XCTAssertEqual(result ?? original.bytes, expected.bytes, "\(documents) moved at \(insertion)")
             XCTAssertEqual(result == nil, moved == documents)
+            XCTAssertEqual(reader.offset, original.bytes.count, "reads the list and no further")
+        }
+    }
+
+    func testPostingsWithDocumentsAddedAreThePostingsOfAllOfThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<600 {
+            // Sparse lists (deltas) and dense ones (bitmaps); new documents right after the last
+            // one, far after it (a dense list may turn into deltas, a sparse one into a bitmap)
+            // or among the old ones (decoded again).
+            let documents = Self.randomPostings(round: round, using: &generator)
+            let last = Int(documents.last!)
+            var adding: [Int32] = []
+            var candidate = [last + 1, last + 1 + Int.random(in: 0..<5000, using: &generator), Int(documents[0]) + 1][
+                (round / 6) % 3]
+            for _ in 0..<Int.random(in: 1..<(round % 5 == 0 ? 400 : 4), using: &generator) {
+                adding.append(Int32(candidate))
+                candidate += Int.random(in: 1...[1, 2, 50][round % 3], using: &generator)
+            }
+            // Insertion points after the list (nothing moves), or none.
+            let insertion = round % 4 == 0 ? [last + 1 + Int.random(in: 0..<10, using: &generator)] : []
+            let moved = documents.map { document in Int32(Int(document) + insertion.filter { $0 <= document }.count) }
+            let all = Set(moved).union(adding).sorted()
+            guard all.count == moved.count + adding.count else { continue }  // an added number clashed
+            var expected = ByteWriter()
+            SearchIndex.encodePostings(all, into: &expected)
+            var original = ByteWriter()
+            SearchIndex.encodePostings(documents, into: &original)
+            var reader = ByteReader(original.bytes + [0x7F])
+            let result = try XCTUnwrap(SearchIndex.movePostings(&reader, insertion: insertion, adding: adding))
+            XCTAssertEqual(result, expected.bytes, "\(documents) adding \(adding) at \(insertion)")
             XCTAssertEqual(reader.offset, original.bytes.count, "reads the list and no further")
         }
     }

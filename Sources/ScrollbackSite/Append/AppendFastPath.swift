@@ -59,11 +59,14 @@ extension ConversationWorker {
             between[comma] == UInt8(ascii: ",")
         else { return nil }
         let tailStart = checkpoint.prefixLength + comma
-        guard
-            let fingerprints = ContentFingerprint.hexes(
-                ofPrefixes: [checkpoint.prefixLength, newPrefixLength, log.size], of: log),
-            fingerprints[0] == checkpoint.prefixFingerprint
-        else { return nil }
+        // The fingerprints read the whole log: an idle thread takes them while the messages are
+        // read, laid out and rendered into `parts`, and nothing is kept until the old part's
+        // matches (`appendedEntry`).
+        let prefixes = [checkpoint.prefixLength, newPrefixLength, log.size]
+        let fingerprints = Pending(concurrently: threads.available > 1) {
+            ContentFingerprint.hexes(ofPrefixes: prefixes, of: log)
+        }
+        defer { _ = fingerprints.result() }
 
         let oldCount = checkpoint.records.count
         let perPage = config.pageSize
@@ -122,7 +125,7 @@ extension ConversationWorker {
             else { return nil }
             return appendedEntry(
                 input, previous: previous, stamp: stamp, log: log, checkpoint: consume checkpoint,
-                fingerprints: (newPrefix: fingerprints[1], whole: fingerprints[2]), chosen: chosen,
+                fingerprints: fingerprints, chosen: chosen,
                 conversation: conversation, trace: trace, firstPage: firstPage, into: parts)
         }
     }
@@ -131,7 +134,7 @@ extension ConversationWorker {
     /// rendering of the last pages, the other files linked, the merged entry and checkpoint.
     private func appendedEntry(
         _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, log: LogFile,
-        checkpoint: consuming AppendCheckpoint, fingerprints: (newPrefix: String, whole: String), chosen: [Int],
+        checkpoint: consuming AppendCheckpoint, fingerprints: Pending<[String]?>, chosen: [Int],
         conversation: Conversation, trace: JSONMessageTrace,
         firstPage: Int, into parts: String
     ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
@@ -203,12 +206,6 @@ extension ConversationWorker {
                     start: range.lowerBound, length: range.count, sortedIndex: globalIndexes[position],
                     idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
         }
-        let newCheckpoint = AppendCheckpoint(
-            prefixLength: newPrefixLength, prefixFingerprint: fingerprints.newPrefix,
-            suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
-            arrayOpenOffset: checkpoint.arrayOpenOffset,
-            maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
-            records: newRecords)
 
         // The previous search part's pages from the first one rendered again: read before any
         // file is written (a damaged cache takes the full path).
@@ -224,7 +221,20 @@ extension ConversationWorker {
         var written: [String] = []
         var folder = StagedFolder(root: parts)
         let searchPageCount: Int
+        var (wholeFingerprint, newCheckpointBlocks) = ("", 0)
         do {
+            // Every id is its own anchor here.
+            let newest = part.add(
+                plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, sender: SearchStep.sender,
+                tokenizesText: config.search)
+            // The date list, the largest file of a long conversation, is rendered on an idle
+            // thread while the rest is written; it is written last.
+            let dateList = Pending(concurrently: threads.available > 1) { [part] in
+                renderDateList(of: part, newest: newest, locale: plan.options.locale)
+            }
+            defer { _ = dateList.result() }
+            let dateListPath = SiteRenderer.dateListPath(conversationID: id)
+            written.append(dateListPath)
             let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
                 try faultInjection?("write " + path)
                 try folder.writeRendered(bytes, at: path)
@@ -234,17 +244,24 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return nil
             }
-            // Every id is its own anchor here.
-            let newest = part.add(
-                plan, pages: firstPage..<pageCount, anchor: { "m-" + messages[$0].id }, sender: SearchStep.sender,
-                tokenizesText: config.search)
             try SearchStep.writePages(of: part, from: firstPage, into: &folder)
-            let searchFiles = try writeSearchPart(part, newest: newest, plan: plan, into: &folder)
-            written.append(searchFiles.dateList)
-            searchPageCount = searchFiles.pageCount
+            // What was read is the log's only if its old part is the one the checkpoint knew.
+            guard let hexes = fingerprints.result(), hexes[0] == checkpoint.prefixFingerprint else {
+                FileSystem.removeTree(parts)
+                return nil
+            }
+            wholeFingerprint = hexes[2]
+            let newCheckpoint = AppendCheckpoint(
+                prefixLength: newPrefixLength, prefixFingerprint: hexes[1],
+                suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
+                arrayOpenOffset: checkpoint.arrayOpenOffset,
+                maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
+                records: newRecords)
+            newCheckpointBlocks = newCheckpoint.blockCount
             // The blocks before the one the new records start in are the previous ones.
             let keptBlocks = oldCount / AppendCheckpoint.blockSize
             try newCheckpoint.write(conversationID: id, fromBlock: keptBlocks, into: &folder)
+            searchPageCount = try writeSearchPart(part, into: &folder).pageCount
             let writtenSet = Set(written)
             let kept =
                 previous.files.filter { !writtenSet.contains($0) }
@@ -254,6 +271,7 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return nil
             }
+            try folder.write(dateList.result().contents, at: dateListPath)
         } catch {
             FileSystem.removeTree(parts)
             return nil
@@ -270,7 +288,7 @@ extension ConversationWorker {
         var entry = previous
         entry.size = stamp.size
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
-        entry.contentHash = fingerprints.whole
+        entry.contentHash = wholeFingerprint
         entry.summary = BuildManifest.Summary(plan.summary)
         entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
         entry.pageCount = pageCount
@@ -278,7 +296,7 @@ extension ConversationWorker {
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = AppendCheckpoint.relativePath(conversationID: id)
-        entry.checkpointBlocks = newCheckpoint.blockCount
+        entry.checkpointBlocks = newCheckpointBlocks
         entry.searchPart = SearchStep.partPath(conversationID: id)
         entry.searchPageCount = searchPageCount
         return (entry, .changed(previous: previousSearchPart, current: part))
