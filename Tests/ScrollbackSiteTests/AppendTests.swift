@@ -268,6 +268,23 @@ struct AppendTests {
         #expect(report.rebuiltConversations == 1)
     }
 
+    @Test("an old message edited in place (same length) takes the full path, whether it is read again or not")
+    func editOldMessageInPlace() throws {
+        // m1 is on a page the append leaves alone; m6 is on the last page, read again. Only the
+        // fingerprint of the log's old part tells that either changed.
+        for edited in ["m1", "m6"] {
+            var lines = Self.lines(7)
+            let project = try Project(Self.log(lines))
+            defer { project.folder.remove() }
+            try build(project.input, project.output)
+            lines.append(Line(id: "m7", sender: "bob", minute: 80))
+            let log = Self.log(lines).replacingOccurrences(of: "Text of \(edited)", with: "Tuxt of \(edited)")
+            let report = try project.rebuildMatchesClean(log)
+            #expect(report.appendedConversations == 0, "\(edited)")
+            #expect(report.rebuiltConversations == 1, "\(edited)")
+        }
+    }
+
     @Test("a minified one-line log and one with messages before participants take the fast path")
     func otherShapes() throws {
         for (messagesFirst, minified) in [(false, true), (true, false), (true, true)] {
