@@ -34,12 +34,12 @@ public enum SearchIndex {
     /// The chunk size weighs the files a site holds (each one an inode to create, and a file to
     /// upload) against the bytes a query fetches; the measurements behind it are in
     /// scripts/bench/RESULTS.md.
-    public static let minimumChunkDocuments = 256
+    public static let minimumChunkDocuments = 512
     /// …then closes before a document whose identity hashes to a multiple of this (on average
-    /// 512 documents a chunk)…
-    public static let chunkDivisor: UInt64 = 256
+    /// 1,024 documents a chunk)…
+    public static let chunkDivisor: UInt64 = 512
     /// …or once it holds this many.
-    public static let maximumChunkDocuments = 1024
+    public static let maximumChunkDocuments = 2048
     /// A shard is closed once it holds about this many bytes (a larger token gets its own).
     public static let shardTargetBytes = 24_000
     /// The index format; the client refuses another.
