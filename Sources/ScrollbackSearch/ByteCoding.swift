@@ -27,11 +27,8 @@ struct ByteWriter {
 
     /// How many bytes `varint(value)` writes for a `value` of zero or more.
     static func varintLength(_ value: Int) -> Int {
-        var (length, rest) = (1, UInt64(value))
-        while rest >= 0x80 {
-            length += 1
-            rest >>= 7
-        }
+        var length = 0
+        forEachVarintByte(of: UInt64(value)) { _ in length += 1 }
         return length
     }
 

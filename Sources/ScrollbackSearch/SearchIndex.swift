@@ -404,12 +404,20 @@ public enum SearchIndex {
             count += 1
         }
 
+        /// The bytes of a bitmap of documents `first...last`.
+        static func bitmapLength(first: Int, last: Int) -> Int { (last - first) / 8 + 1 }
+
+        /// `encodePostings`' choice for the list of documents `first...last` whose delta varints
+        /// take `deltaBytes`: a bitmap when it is smaller.
+        static func prefersBitmap(first: Int, last: Int, deltaBytes: Int) -> Bool {
+            bitmapLength(first: first, last: last) + 4 < deltaBytes
+        }
+
         /// Writes the list as `encodePostings` describes.
         func encode(into writer: inout ByteWriter) {
-            let bitmapLength = Int(last - first) / 8 + 1
             writer.varint(count)
-            if bitmapLength + 4 < deltas.bytes.count {
-                var bitmap = [UInt8](repeating: 0, count: bitmapLength)
+            if Self.prefersBitmap(first: Int(first), last: Int(last), deltaBytes: deltas.bytes.count) {
+                var bitmap = [UInt8](repeating: 0, count: Self.bitmapLength(first: Int(first), last: Int(last)))
                 var reader = ByteReader(deltas.bytes)
                 var document = 0
                 while let delta = reader.varint() {

@@ -486,7 +486,8 @@ extension SearchIndex {
             return .some(writer.bytes)
         }
         if !adding.isEmpty {
-            if let appended = appendedAfterLast(&reader, from: start, insertion: insertion, adding: adding) {
+            if let appended = appendedAfterLast(&reader, count: count, mode: mode, insertion: insertion, adding: adding)
+            {
                 return .some(appended)
             }
             return decodedAgain()
@@ -502,10 +503,13 @@ extension SearchIndex {
             let last = first + (length - 1) * 8 + 7 - reader.bytes[bitmap.upperBound - 1].leadingZeroBitCount
             guard passed(last) > 0 else { return .some(nil) }
             let movedFirst = first + passed(first)
-            let movedLength = (last + passed(last) - movedFirst) / 8 + 1
+            let movedLast = last + passed(last)
+            let movedLength = PostingList.bitmapLength(first: movedFirst, last: movedLast)
             // Every delta takes a byte at least: when the bitmap is smaller than that, it stays a
             // bitmap (`encodePostings`' choice); else work it out on the documents.
-            guard movedLength + 4 < count else { return decodedAgain() }
+            guard PostingList.prefersBitmap(first: movedFirst, last: movedLast, deltaBytes: count) else {
+                return decodedAgain()
+            }
             var moved = [UInt8](repeating: 0, count: movedLength)
             // Runs of documents between insertion points move by the same number of bits.
             var runStart = first
@@ -579,8 +583,8 @@ extension SearchIndex {
         }
         deltas.bytes += reader.bytes[copied..<payload.upperBound]
         // The same choice as `encodePostings`: a bitmap when smaller.
-        let bitmapLength = (document + passedPoints - first) / 8 + 1
-        guard !(bitmapLength + 4 < deltas.bytes.count) else { return decodedAgain() }
+        guard !PostingList.prefersBitmap(first: first, last: document + passedPoints, deltaBytes: deltas.bytes.count)
+        else { return decodedAgain() }
         var writer = ByteWriter()
         writer.varint(count)
         writer.varint(0)
@@ -589,19 +593,15 @@ extension SearchIndex {
         return .some(writer.bytes)
     }
 
-    /// The posting list at `start` in `reader` with `adding` after its last document, when no
-    /// insertion point comes at or before that document (an append to the newest messages):
-    /// the list's bytes are kept and the new documents written after them, so a long list costs
-    /// one pass over its bytes, not its decoding and encoding. `nil` when that does not hold, or
-    /// when `encodePostings` would choose the other mode for the longer list; else `reader` is
-    /// moved past the list.
+    /// The posting list of `count` documents in `mode` whose payload is at `reader` (its count
+    /// and mode read) with `adding` after its last document, when no insertion point comes at or
+    /// before that document (an append to the newest messages): the list's bytes are kept and
+    /// the new documents written after them, so a long list costs one pass over its bytes, not
+    /// its decoding and encoding. `nil` when that does not hold, or when `encodePostings` would
+    /// choose the other mode for the longer list; else `reader` is moved past the list.
     private static func appendedAfterLast(
-        _ reader: inout ByteReader, from start: Int, insertion: [Int], adding: [Int32]
+        _ reader: inout ByteReader, count: Int, mode: Int, insertion: [Int], adding: [Int32]
     ) -> [UInt8]? {
-        reader.offset = start
-        guard let count = reader.varint(), count > 0, let mode = reader.varint(), mode == 0 || mode == 1 else {
-            return nil
-        }
         // The list's first and last documents, and the bytes its deltas take (`encodePostings`
         // compares them with the bitmap's).
         var (first, last, deltaBytes, seen) = (0, 0, 0, 0)
@@ -621,7 +621,7 @@ extension SearchIndex {
             guard payloadReader.offset == payload.upperBound else { return nil }
             (deltaBytes, kept) = (length, payload)
         } else {
-            guard let bitmapFirst = reader.varint(), let length = reader.varint(), length > 0,
+            guard mode == 1, let bitmapFirst = reader.varint(), let length = reader.varint(), length > 0,
                 let bitmap = reader.range(count: length), reader.bytes[bitmap.upperBound - 1] != 0
             else { return nil }
             first = bitmapFirst
@@ -643,9 +643,10 @@ extension SearchIndex {
             deltaBytes += ByteWriter.varintLength(Int(document) - newLast)
             newLast = Int(document)
         }
-        let bitmapLength = (newLast - first) / 8 + 1
         // `encodePostings`' choice for the longer list: the same mode, or the slow path.
-        guard (bitmapLength + 4 < deltaBytes) == (mode == 1) else { return nil }
+        guard PostingList.prefersBitmap(first: first, last: newLast, deltaBytes: deltaBytes) == (mode == 1) else {
+            return nil
+        }
         var writer = ByteWriter()
         writer.varint(count + adding.count)
         writer.varint(mode)
@@ -658,6 +659,7 @@ extension SearchIndex {
                 previous = Int(document)
             }
         } else {
+            let bitmapLength = PostingList.bitmapLength(first: first, last: newLast)
             writer.varint(first)
             writer.varint(bitmapLength)
             let bitmapStart = writer.bytes.count

@@ -221,7 +221,8 @@ extension ConversationWorker {
         var written: [String] = []
         var folder = StagedFolder(root: parts)
         let searchPageCount: Int
-        var (wholeFingerprint, newCheckpointBlocks) = ("", 0)
+        let hexes: [String]
+        let newCheckpoint: AppendCheckpoint
         do {
             // Every id is its own anchor here.
             let newest = part.add(
@@ -246,18 +247,17 @@ extension ConversationWorker {
             }
             try SearchStep.writePages(of: part, from: firstPage, into: &folder)
             // What was read is the log's only if its old part is the one the checkpoint knew.
-            guard let hexes = fingerprints.result(), hexes[0] == checkpoint.prefixFingerprint else {
+            guard let fingerprinted = fingerprints.result(), fingerprinted[0] == checkpoint.prefixFingerprint else {
                 FileSystem.removeTree(parts)
                 return nil
             }
-            wholeFingerprint = hexes[2]
-            let newCheckpoint = AppendCheckpoint(
+            hexes = fingerprinted
+            newCheckpoint = AppendCheckpoint(
                 prefixLength: newPrefixLength, prefixFingerprint: hexes[1],
                 suffixLength: checkpoint.suffixLength, suffixFingerprint: checkpoint.suffixFingerprint,
                 arrayOpenOffset: checkpoint.arrayOpenOffset,
                 maxDate: messages[messages.count - 1].date.timeIntervalSinceReferenceDate, idsAreOwnAnchors: true,
                 records: newRecords)
-            newCheckpointBlocks = newCheckpoint.blockCount
             // The blocks before the one the new records start in are the previous ones.
             let keptBlocks = oldCount / AppendCheckpoint.blockSize
             try newCheckpoint.write(conversationID: id, fromBlock: keptBlocks, into: &folder)
@@ -288,7 +288,7 @@ extension ConversationWorker {
         var entry = previous
         entry.size = stamp.size
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
-        entry.contentHash = wholeFingerprint
+        entry.contentHash = hexes[2]
         entry.summary = BuildManifest.Summary(plan.summary)
         entry.lastMessageDate = messages[messages.count - 1].date.timeIntervalSince1970
         entry.pageCount = pageCount
@@ -296,7 +296,7 @@ extension ConversationWorker {
         entry.files = Array(Set(previous.files).union(written)).sorted()
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = AppendCheckpoint.relativePath(conversationID: id)
-        entry.checkpointBlocks = newCheckpointBlocks
+        entry.checkpointBlocks = newCheckpoint.blockCount
         entry.searchPart = SearchStep.partPath(conversationID: id)
         entry.searchPageCount = searchPageCount
         return (entry, .changed(previous: previousSearchPart, current: part))
