@@ -6,9 +6,9 @@ import ScrollbackModel
 /// written and cached in `.scrollback/` so an unchanged conversation is not read again.
 ///
 /// Documents come page by page: a timeline page's messages, then the replies of the threads
-/// rooted on it. The cache keeps each page's documents in a file of their own beside the part's
-/// head (title, senders, vocabulary, days), so an append reads and writes only the pages it
-/// renders again, and links the others.
+/// rooted on it. Each page's documents are bytes of their own beside the part's head (title,
+/// senders, vocabulary, days); the site caches them a few pages to a file, so an append reads
+/// and writes only the file of the pages it renders again, and links the others.
 ///
 /// `SearchIndex.build(parts:)` merges the parts of every published conversation.
 public struct SearchPart: Equatable, Sendable {
@@ -222,8 +222,14 @@ public struct SearchPart: Equatable, Sendable {
         ) {
             let messages = plan.conversation.messages
             SearchPart.forEachMessage(of: plan, pages: pages) { page, index, opensDay in
-                let (kind, messageSender, date) = messages.readInPlace(index) { ($0.kind, $0.sender, $0.date) }
-                let (flags, text) = (SearchPart.flags(of: kind), SearchPart.searchText(of: kind))
+                // What the index needs of the kind, read where it lies (a copy of the kind retains
+                // and releases its payload).
+                let (flags, text, isSystem, messageSender, date) = messages.readInPlace(index) {
+                    (
+                        SearchPart.flags(of: $0.kind), SearchPart.searchText(of: $0.kind), $0.kind.name == .system,
+                        $0.sender, $0.date
+                    )
+                }
                 let elementID = anchor(index)
                 let file = plan.fileName(ofMessageAt: index, listedOnPage: page)
                 if recordsDays, let day = opensDay {
@@ -231,7 +237,7 @@ public struct SearchPart: Equatable, Sendable {
                 }
                 var senderNumber = -1
                 var senderSlot: Int?
-                if kind.name != .system, let id = messageSender {
+                if !isSystem, let id = messageSender {
                     if let last = state.lastSender, last.id == id {
                         // Most messages follow one of the same sender: no lookup by id.
                         senderSlot = last.slot
@@ -610,8 +616,8 @@ public struct SearchPart: Equatable, Sendable {
         return writer.bytes
     }
 
-    /// The files of pages `page` and later (`.scrollback/search/<id>/<page>.bin`), in page order:
-    /// each page's documents.
+    /// The bytes of pages `page` and later, in page order: each page's documents, as the site's
+    /// cache files hold them (`.scrollback/search/<id>/`, a few pages to a file).
     public func encodedPages(from page: Int) -> [[UInt8]] {
         precondition(page >= firstLoadedPage, "pages before the first one read are not held")
         return Array(pageFiles.dropFirst(page - firstLoadedPage))

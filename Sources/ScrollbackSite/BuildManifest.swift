@@ -57,7 +57,7 @@ struct BuildManifest: Codable, Equatable {
         /// The conversation's cached `SearchPart` (messages for the search index, days for the
         /// date list): its head file, relative to the output.
         var searchPart: String?
-        /// How many page files the search part has (`SearchStep.pagePath`).
+        /// How many pages the search part has (their files: `SearchPageFiles`).
         var searchPageCount: Int?
 
         /// What placing the conversation in the staged site moves, and what taking it out again
@@ -83,8 +83,8 @@ struct BuildManifest: Codable, Equatable {
             }
             if let searchPart {
                 files.append(searchPart)
-                files += (0..<(searchPageCount ?? 0)).map {
-                    SearchStep.pagePath(conversationID: conversationID, page: $0)
+                files += (0..<SearchPageFiles.fileCount(pageCount: searchPageCount ?? 0)).map {
+                    SearchPageFiles.path(conversationID: conversationID, file: $0)
                 }
             }
             return files

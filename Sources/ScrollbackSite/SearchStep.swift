@@ -9,18 +9,14 @@ import ScrollbackSearch
 ///
 /// Each conversation's worker makes its `SearchPart` from the plan it renders (its messages and
 /// the first message of each day), writes the conversation's date list from it, and caches it
-/// as `.scrollback/search/<id>.bin` and one file per page in `.scrollback/search/<id>/`; a reused
-/// conversation links the cached part, an appended one writes its last pages again and links the
-/// others. The `writeSearchIndex` step merges the published parts into `search/`.
+/// as `.scrollback/search/<id>.bin` and its pages' files in `.scrollback/search/<id>/`
+/// (`SearchPageFiles`); a reused conversation links the cached part, an appended one writes its
+/// last pages' file again and links the others. The `writeSearchIndex` step merges the published
+/// parts into `search/`.
 enum SearchStep {
     /// Where a conversation's part's head is cached, relative to the output.
     static func partPath(conversationID: String) -> String {
         BuildManifest.folderName + "/search/" + conversationID + ".bin"
-    }
-
-    /// Where the documents of page `page` of a conversation's part are cached, relative to the output.
-    static func pagePath(conversationID: String, page: Int) -> String {
-        BuildManifest.folderName + "/search/" + conversationID + "/\(page).bin"
     }
 
     /// The cached part of `conversationID` in the site at `root`, with the documents of pages
@@ -29,8 +25,17 @@ enum SearchStep {
         guard let head = LogReader.contents(ofFile: root + "/" + partPath(conversationID: conversationID)) else {
             return nil
         }
+        // Pages are asked for in order: each file is read once, when its first page is.
+        var held: (file: Int, pages: [[UInt8]])?
         return SearchPart(decodingHead: head, fromPage: firstPage) { page in
-            LogReader.contents(ofFile: root + "/" + pagePath(conversationID: conversationID, page: page))
+            let (file, index) = page.quotientAndRemainder(dividingBy: SearchPageFiles.pagesPerFile)
+            if held?.file != file {
+                held = SearchPageFiles.readPages(ofFile: file, conversationID: conversationID, in: root).map {
+                    (file, $0)
+                }
+            }
+            guard let held, index < held.pages.count else { return nil }
+            return held.pages[index]
         }
     }
 
@@ -42,11 +47,108 @@ enum SearchStep {
             name: participant.name, initials: SiteRenderer.initials(of: participant.name), avatar: avatar)
     }
 
-    /// Writes the files of pages `page` and later of `part` into `folder`.
-    static func writePages(of part: SearchPart, from page: Int, into folder: inout StagedFolder) throws {
-        for (offset, bytes) in part.encodedPages(from: page).enumerated() {
-            try folder.write(bytes, at: pagePath(conversationID: part.conversationID, page: page + offset))
+    /// Writes into `folder` the files of `part`'s pages from `page` on, preceded by `leading`
+    /// (the pages of `page`'s file before it, from the previous build): each file they fill, and
+    /// the last one they start too when `finished` (no page follows). Returns the first page not
+    /// written, the first of its file.
+    @discardableResult
+    static func writePages(
+        of part: SearchPart, from page: Int, after leading: ArraySlice<[UInt8]> = [], finished: Bool,
+        into folder: inout StagedFolder
+    ) throws -> Int {
+        let start = page - leading.count
+        let perFile = SearchPageFiles.pagesPerFile
+        precondition(start % perFile == 0, "a file's pages are written together")
+        let pages = Array(leading) + part.encodedPages(from: page)
+        var first = 0
+        while first < pages.count, finished || pages.count - first >= perFile {
+            let end = min(first + perFile, pages.count)
+            let path = SearchPageFiles.path(conversationID: part.conversationID, file: (start + first) / perFile)
+            try folder.write(SearchPageFiles.encode(pages[first..<end]), at: path)
+            first = end
         }
+        return start + first
+    }
+}
+
+/// The cache files of a search part's pages: `pagesPerFile` consecutive pages to a file, so that a
+/// long conversation's cache is a few files rather than one per page (a new file costs this
+/// machine's ext4 far more than its bytes after many were deleted: scripts/bench/RESULTS.md),
+/// while an append still writes again only the file of the pages it renders again.
+///
+/// A file is `SBF1`, its page count and each page's end offset (32-bit little-endian, counted
+/// from the end of this header), then the pages' bytes (`SearchPart.encodedPages`).
+enum SearchPageFiles {
+    /// How many pages a file holds (the last file of a part: the rest).
+    static let pagesPerFile = 16
+    private static let magic: [UInt8] = Array("SBF1".utf8)
+
+    /// Where file number `file` of a conversation's pages is cached, relative to the output.
+    static func path(conversationID: String, file: Int) -> String {
+        BuildManifest.folderName + "/search/" + conversationID + "/\(file).bin"
+    }
+
+    /// How many files hold `pageCount` pages.
+    static func fileCount(pageCount: Int) -> Int { (pageCount + pagesPerFile - 1) / pagesPerFile }
+
+    /// The first page of the file holding `page`.
+    static func firstPage(ofFileHolding page: Int) -> Int { page - page % pagesPerFile }
+
+    /// One file holding `pages`.
+    static func encode(_ pages: ArraySlice<[UInt8]>) -> [UInt8] {
+        precondition(pages.count <= pagesPerFile, "a file holds at most pagesPerFile pages")
+        var bytes = magic
+        func append(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { bytes += $0 } }
+        append(pages.count)
+        var end = 0
+        for page in pages {
+            end += page.count
+            append(end)
+        }
+        for page in pages { bytes += page }
+        return bytes
+    }
+
+    /// The pages of file number `file` of a conversation in the site at `root`; `nil` when it is
+    /// missing or is not such a file.
+    static func readPages(ofFile file: Int, conversationID: String, in root: String) -> [[UInt8]]? {
+        guard let bytes = LogReader.contents(ofFile: root + "/" + path(conversationID: conversationID, file: file)),
+            let ranges = pageRanges(header: bytes[...], size: bytes.count)
+        else { return nil }
+        return ranges.map { Array(bytes[$0]) }
+    }
+
+    /// Page `page`'s bytes from its file in the site at `root` (the header, then the page alone,
+    /// are read); `nil` when the file is missing, is not such a file or holds no such page.
+    static func readPage(_ page: Int, conversationID: String, in root: String) -> [UInt8]? {
+        let (file, index) = page.quotientAndRemainder(dividingBy: pagesPerFile)
+        guard let handle = LogFile(path: root + "/" + path(conversationID: conversationID, file: file)),
+            let header = handle.bytes(0..<min(handle.size, magic.count + 4 * (1 + pagesPerFile))),
+            let ranges = pageRanges(header: header[...], size: handle.size), index < ranges.count
+        else { return nil }
+        return handle.bytes(ranges[index])
+    }
+
+    /// Where each page of a file of `size` bytes is in it, from the file's first bytes (at least
+    /// its header); `nil` when they are not such a header.
+    private static func pageRanges(header: ArraySlice<UInt8>, size: Int) -> [Range<Int>]? {
+        func value(at offset: Int) -> Int? {
+            let start = header.startIndex + offset
+            guard start + 4 <= header.endIndex else { return nil }
+            return (0..<4).reduce(0) { $0 | Int(header[start + $1]) << (8 * $1) }
+        }
+        guard header.starts(with: magic), let count = value(at: magic.count), (1...pagesPerFile).contains(count)
+        else { return nil }
+        let dataStart = magic.count + 4 * (1 + count)
+        var ranges: [Range<Int>] = []
+        var start = dataStart
+        for number in 0..<count {
+            guard let end = value(at: magic.count + 4 * (1 + number)), end >= start - dataStart else { return nil }
+            ranges.append(start..<(dataStart + end))
+            start = dataStart + end
+        }
+        guard start == size else { return nil }
+        return ranges
     }
 }
 
@@ -69,9 +171,10 @@ extension ConversationWorker {
 }
 
 /// A conversation's search part, to which the runs of pages rendered on several threads are
-/// added in page order as soon as the runs before them are: each run's page files are written
-/// and its documents dropped at once, so a long conversation's documents are never all in
-/// memory (the part keeps its vocabulary, senders and days for its head and date list).
+/// added in page order as soon as the runs before them are: the files their pages fill are
+/// written and those pages' documents dropped at once, so a long conversation's documents are
+/// never all in memory (the part keeps its vocabulary, senders and days for its head and date
+/// list, and the pages of a file not yet full).
 final class SearchPartStream: @unchecked Sendable {
     private let lock = NSLock()
     private var part: SearchPart
@@ -101,24 +204,31 @@ final class SearchPartStream: @unchecked Sendable {
         waiting[number] = consume run
         while let run = waiting.removeValue(forKey: next) {
             next += 1
-            let pages = run.pages
             if let last = part.append(consume run) { newest = last }
-            guard writesPages, error == nil else { continue }
-            do {
-                try SearchStep.writePages(of: part, from: pages.lowerBound, into: &folder)
-            } catch {
-                self.error = error
-            }
-            part.forgetPages(before: pages.upperBound)
+            writeHeldPages(finished: false)
+        }
+    }
+
+    /// Writes the files the pages held fill (with `finished`, the last one too) and drops their
+    /// pages.
+    private func writeHeldPages(finished: Bool) {
+        guard writesPages, error == nil else { return }
+        do {
+            let written = try SearchStep.writePages(
+                of: part, from: part.firstLoadedPage, finished: finished, into: &folder)
+            part.forgetPages(before: written)
+        } catch {
+            self.error = error
         }
     }
 
     /// The part (its pages' documents dropped) and its newest timeline message, once every run
-    /// was added; rethrows the first error writing a page's file.
+    /// was added and the last pages' file is written; rethrows the first error writing a file.
     func finish() throws -> (SearchPart, newest: SearchPart.Document?) {
         try lock.withLock {
-            if let error { throw error }
             precondition(waiting.isEmpty, "every run is added")
+            writeHeldPages(finished: true)
+            if let error { throw error }
             return (part, newest)
         }
     }
@@ -152,9 +262,9 @@ extension BuildRun {
         try SearchIndex.build(
             heads: heads,
             page: { part, page throws(any Error) in
-                let path = root + "/" + SearchStep.pagePath(conversationID: entries[part].conversationID, page: page)
                 let lowestDate = heads[part].pageLowestDates[page]
-                guard let bytes = LogReader.contents(ofFile: path),
+                guard
+                    let bytes = SearchPageFiles.readPage(page, conversationID: entries[part].conversationID, in: root),
                     let stored = SearchPart.StoredPage(bytes, tokenCount: heads[part].vocabulary.count),
                     stored.documents.count == heads[part].pageDocumentCounts[page],
                     stored.documents.allSatisfy({ $0.date >= lowestDate })

@@ -285,6 +285,61 @@ struct AppendTests {
         }
     }
 
+    @Test(
+        "a conversation in several search cache files: an append writes the last file again, with the pages before its own, and links the others"
+    )
+    func appendAcrossSearchPageFiles() throws {
+        // 3 messages a page: 193 messages end on page 64, the first of its file; 199 on page 66,
+        // after two pages of its file. Either way more than one run of rendered pages.
+        for count in [193, 199] {
+            // One a minute, so that every date is on the same day.
+            var lines = (0..<count).map { Line(id: "m\($0)", sender: $0 % 2 == 0 ? "alice" : "bob", minute: $0) }
+            let project = try Project(Self.log(lines))
+            defer { project.folder.remove() }
+            try build(project.input, project.output)
+            let search = project.output.appendingPathComponent(".scrollback/search/chat")
+            let files = try FileManager.default.contentsOfDirectory(atPath: search.path).sorted()
+            #expect(files == ["0.bin", "1.bin", "2.bin", "3.bin", "4.bin"], "\(count)")
+            let inode = { (name: String) in
+                try FileManager.default.attributesOfItem(atPath: search.appendingPathComponent(name).path)[
+                    .systemFileNumber] as? Int
+            }
+            let firstFile = try inode("0.bin")
+            lines.append(Line(id: "n1", sender: "bob", minute: count + 1))
+            #expect(try project.rebuildMatchesClean(Self.log(lines)).appendedConversations == 1, "\(count)")
+            // The earlier files are the previous build's, linked; the last one was written again.
+            #expect(try inode("0.bin") == firstFile, "\(count)")
+        }
+    }
+
+    @Test("a search cache file holds its pages, and is refused cut short, with bytes after it or with another header")
+    func searchPageFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pages: [[UInt8]] = [Array("first page".utf8), [], Array("third".utf8)]
+        let path = SearchPageFiles.path(conversationID: "chat", file: 2)
+        let bytes = SearchPageFiles.encode(pages[...])
+        try folder.write(Data(bytes), to: path)
+        #expect(SearchPageFiles.readPages(ofFile: 2, conversationID: "chat", in: folder.path) == pages)
+        for (page, expected) in pages.enumerated() {
+            let number = 2 * SearchPageFiles.pagesPerFile + page
+            #expect(SearchPageFiles.readPage(number, conversationID: "chat", in: folder.path) == expected)
+        }
+        #expect(
+            SearchPageFiles.readPage(2 * SearchPageFiles.pagesPerFile + 3, conversationID: "chat", in: folder.path)
+                == nil)
+        #expect(SearchPageFiles.readPage(0, conversationID: "chat", in: folder.path) == nil, "no such file")
+        var other = bytes
+        other[0] = UInt8(ascii: "X")
+        for damaged in [Array(bytes.dropLast()), bytes + [0], other, Array(bytes.prefix(6))] {
+            try folder.write(Data(damaged), to: path)
+            #expect(SearchPageFiles.readPages(ofFile: 2, conversationID: "chat", in: folder.path) == nil)
+            #expect(
+                SearchPageFiles.readPage(2 * SearchPageFiles.pagesPerFile, conversationID: "chat", in: folder.path)
+                    == nil)
+        }
+    }
+
     @Test("a minified one-line log and one with messages before participants take the fast path")
     func otherShapes() throws {
         for (messagesFirst, minified) in [(false, true), (true, false), (true, true)] {

@@ -207,12 +207,16 @@ extension ConversationWorker {
                     idHash: AppendCheckpoint.idHash(messages[position].id), replyTarget: target))
         }
 
-        // The previous search part's pages from the first one rendered again: read before any
-        // file is written (a damaged cache takes the full path).
+        // The previous search part's pages from the first one rendered again, and those of its
+        // file before it (written again with it): read before any file is written (a damaged
+        // cache takes the full path).
         let id = conversation.id
+        let fileStart = SearchPageFiles.firstPage(ofFileHolding: firstPage)
         guard previous.searchPart != nil,
-            var part = SearchStep.readPart(conversationID: id, in: previousOutput, fromPage: firstPage)
+            var part = SearchStep.readPart(conversationID: id, in: previousOutput, fromPage: fileStart)
         else { return nil }
+        let leadingPages = part.encodedPages(from: part.firstLoadedPage).prefix(firstPage - part.firstLoadedPage)
+        part.forgetPages(before: part.firstLoadedPage + leadingPages.count)
         let previousSearchPart = part
         part.removePages(from: firstPage)
 
@@ -245,7 +249,7 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return nil
             }
-            try SearchStep.writePages(of: part, from: firstPage, into: &folder)
+            try SearchStep.writePages(of: part, from: firstPage, after: leadingPages, finished: true, into: &folder)
             // What was read is the log's only if its old part is the one the checkpoint knew.
             guard let fingerprinted = fingerprints.result(), fingerprinted[0] == checkpoint.prefixFingerprint else {
                 FileSystem.removeTree(parts)
@@ -265,7 +269,9 @@ extension ConversationWorker {
             let writtenSet = Set(written)
             let kept =
                 previous.files.filter { !writtenSet.contains($0) }
-                + (0..<min(firstPage, searchPageCount)).map { SearchStep.pagePath(conversationID: id, page: $0) }
+                + (0..<SearchPageFiles.fileCount(pageCount: min(fileStart, searchPageCount))).map {
+                    SearchPageFiles.path(conversationID: id, file: $0)
+                }
                 + (0..<keptBlocks).map { AppendCheckpoint.blockPath(conversationID: id, block: $0) }
             guard try folder.link(kept, from: previousOutput) else {
                 FileSystem.removeTree(parts)
