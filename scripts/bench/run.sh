@@ -12,7 +12,7 @@
 # (e) a ~1000-message page in headless Chromium, (f) a clean build of a copy of the corpus whose
 # templates/ overrides the message-row and page templates with copies of the shipped ones (the
 # site's own templates take the same path: within 1.5x), (a'') a clean build with `search: false`
-# (what the search index costs), and, with --baseline-binary, a clean
+# (what the search index costs; its runs take turns with (a)'s), and, with --baseline-binary, a clean
 # build by another scrollback binary (e.g. the previous revision's) in the same run, (g) a clean
 # build of the same messages as a Slack export, taking turns with (g') one of the native logs
 # `scrollback import` makes of that export, and (g'') its peak RSS with every channel twice
@@ -212,12 +212,26 @@ restore_corpus() {
 }
 trap restore_corpus EXIT
 
-# --- (a) Scrollback clean build ------------------------------------------------------------
+# --- (a) Scrollback clean build, taking turns with (a'') -------------------------------------
+# (a'') is the same corpus with `search: false`: what the search index costs. Its runs take turns
+# with (a)'s, so that the ratio's two sides see the machine at the same time (its speed moves by
+# the hour).
 site="$work/site-$messages"
-log "(a) scrollback build (clean)"
 clean_flag=""
 "$scrollback" build --help 2>/dev/null | grep -q -- '--clean' && clean_flag="--clean"
-clean_builds scrollback-clean "$scrollback" "$corpus" "$site"
+nosearch_group=()
+if [ "$only_clean" = 0 ]; then
+  nosearch="$work/corpus-$messages-c$conversations-s$seed-nosearch"
+  rm -rf "$nosearch"
+  cp -al "$corpus" "$nosearch"
+  printf 'search: false\n' > "$nosearch/scrollback.yml"
+  nosearch_group=(scrollback-nosearch "$scrollback" "$nosearch" "$site-nosearch")
+  log "(a) scrollback build (clean), taking turns with (a'') the same with search: false"
+else
+  log "(a) scrollback build (clean)"
+fi
+clean_builds scrollback-clean "$scrollback" "$corpus" "$site" "${nosearch_group[@]}"
+if [ "$only_clean" = 0 ]; then rm -rf "$site-nosearch" "$nosearch"; fi
 
 # --- (h) the same number of messages as ONE conversation (issue 15: real archives are lopsided) ---
 single_site="$work/site-$messages-single"
@@ -254,15 +268,6 @@ done
 log "(f) scrollback build (clean) with templates/ overriding the row and page templates"
 clean_builds scrollback-overridden "$scrollback" "$overridden" "$site-overridden"
 rm -rf "$site-overridden" "$overridden"
-
-# --- (a'') the same corpus with `search: false`: what the search index costs ------------------------
-nosearch="$work/corpus-$messages-c$conversations-s$seed-nosearch"
-rm -rf "$nosearch"
-cp -al "$corpus" "$nosearch"
-printf 'search: false\n' > "$nosearch/scrollback.yml"
-log "(a'') scrollback build (clean) with search: false"
-clean_builds scrollback-nosearch "$scrollback" "$nosearch" "$site-nosearch"
-rm -rf "$site-nosearch" "$nosearch"
 
 if [ -n "$baseline_binary" ]; then
   log "(a') baseline binary $baseline_binary: clean build"
