@@ -57,7 +57,7 @@ enum ContentFingerprint {
             precondition(words.count % 8 == 0, "whole words")
             var offset = 0
             while offset < words.count {
-                let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let word = words.loadLittleEndian(at: offset, as: UInt64.self)
                 laneA = rotate((laneA ^ word) &* 0xFF51_AFD7_ED55_8CCD, 31)
                 laneB = rotate((laneB &+ word) &* 0xC4CE_B9FE_1A85_EC53, 29)
                 offset &+= 8

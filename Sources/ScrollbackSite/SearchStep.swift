@@ -97,13 +97,14 @@ enum SearchPageFiles {
     /// One file holding `pages`.
     static func encode(_ pages: ArraySlice<[UInt8]>) -> [UInt8] {
         precondition(pages.count <= pagesPerFile, "a file holds at most pagesPerFile pages")
+        let headerSize = magic.count + 4 * (1 + pages.count)
         var bytes = magic
-        func append(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { bytes += $0 } }
-        append(pages.count)
+        bytes.reserveCapacity(headerSize + pages.reduce(0) { $0 + $1.count })
+        bytes.appendLittleEndian(UInt32(pages.count))
         var end = 0
         for page in pages {
             end += page.count
-            append(end)
+            bytes.appendLittleEndian(UInt32(end))
         }
         for page in pages { bytes += page }
         return bytes
@@ -133,9 +134,8 @@ enum SearchPageFiles {
     /// its header); `nil` when they are not such a header.
     private static func pageRanges(header: ArraySlice<UInt8>, size: Int) -> [Range<Int>]? {
         func value(at offset: Int) -> Int? {
-            let start = header.startIndex + offset
-            guard start + 4 <= header.endIndex else { return nil }
-            return (0..<4).reduce(0) { $0 | Int(header[start + $1]) << (8 * $1) }
+            guard offset + 4 <= header.count else { return nil }
+            return Int(header.withUnsafeBytes { $0.loadLittleEndian(at: offset, as: UInt32.self) })
         }
         guard header.starts(with: magic), let count = value(at: magic.count), (1...pagesPerFile).contains(count)
         else { return nil }

@@ -96,22 +96,19 @@ struct AppendCheckpoint: Equatable {
     func encodedHeader() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerSize)
-        func put<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-        }
         bytes += Self.magic
-        put(UInt64(prefixLength))
+        bytes.appendLittleEndian(UInt64(prefixLength))
         bytes +=
             Array(prefixFingerprint.utf8.prefix(32))
             + Array(repeating: 0x30, count: max(0, 32 - prefixFingerprint.utf8.count))
-        put(UInt64(suffixLength))
+        bytes.appendLittleEndian(UInt64(suffixLength))
         bytes +=
             Array(suffixFingerprint.utf8.prefix(32))
             + Array(repeating: 0x30, count: max(0, 32 - suffixFingerprint.utf8.count))
-        put(UInt64(arrayOpenOffset))
-        put(maxDate.bitPattern)
-        put(UInt64(idsAreOwnAnchors ? 1 : 0))
-        put(UInt64(records.count))
+        bytes.appendLittleEndian(UInt64(arrayOpenOffset))
+        bytes.appendLittleEndian(maxDate.bitPattern)
+        bytes.appendLittleEndian(UInt64(idsAreOwnAnchors ? 1 : 0))
+        bytes.appendLittleEndian(UInt64(records.count))
         return bytes
     }
 
@@ -123,16 +120,12 @@ struct AppendCheckpoint: Equatable {
             bytes.withUnsafeMutableBytes { buffer in
                 var offset = 0
                 for record in records[range] {
-                    buffer.storeBytes(of: UInt64(record.start).littleEndian, toByteOffset: offset, as: UInt64.self)
-                    buffer.storeBytes(
-                        of: UInt32(truncatingIfNeeded: record.length).littleEndian, toByteOffset: offset + 8,
-                        as: UInt32.self)
-                    buffer.storeBytes(
-                        of: UInt32(truncatingIfNeeded: record.sortedIndex).littleEndian, toByteOffset: offset + 12,
-                        as: UInt32.self)
-                    buffer.storeBytes(of: record.idHash.littleEndian, toByteOffset: offset + 16, as: UInt64.self)
+                    buffer.storeLittleEndian(UInt64(record.start), at: offset)
+                    buffer.storeLittleEndian(UInt32(truncatingIfNeeded: record.length), at: offset + 8)
+                    buffer.storeLittleEndian(UInt32(truncatingIfNeeded: record.sortedIndex), at: offset + 12)
+                    buffer.storeLittleEndian(record.idHash, at: offset + 16)
                     let target = record.replyTarget.map { UInt32(truncatingIfNeeded: $0) } ?? Self.noTarget
-                    buffer.storeBytes(of: target.littleEndian, toByteOffset: offset + 24, as: UInt32.self)
+                    buffer.storeLittleEndian(target, at: offset + 24)
                     offset += Self.recordSize
                 }
             }
@@ -145,7 +138,7 @@ struct AppendCheckpoint: Equatable {
     init?(decodingHeader bytes: [UInt8], block: (Int) -> [UInt8]?) {
         guard bytes.count == Self.headerSize, Array(bytes[0..<8]) == Self.magic else { return nil }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-            bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
+            bytes.withUnsafeBytes { $0.loadLittleEndian(at: offset, as: T.self) }
         }
         prefixLength = Int(load(8, UInt64.self))
         prefixFingerprint = String(decoding: bytes[16..<48], as: UTF8.self)
@@ -172,7 +165,7 @@ struct AppendCheckpoint: Equatable {
     /// The record stored at `offset` of a block.
     private static func record(in block: UnsafeRawBufferPointer, at offset: Int) -> Record {
         func load<T: FixedWidthInteger>(_ field: Int, _: T.Type) -> T {
-            T(littleEndian: block.loadUnaligned(fromByteOffset: offset + field, as: T.self))
+            block.loadLittleEndian(at: offset + field, as: T.self)
         }
         let target = load(24, UInt32.self)
         return Record(
