@@ -39,7 +39,7 @@ struct ReadingContext: Sendable {
     static func displayPath(_ file: URL, inputRoot: URL) -> String {
         let root = inputRoot.standardizedFileURL.path
         let path = file.standardizedFileURL.path
-        let base = (root as NSString).deletingLastPathComponent
+        let base = PathText.parent(root)
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return path
     }

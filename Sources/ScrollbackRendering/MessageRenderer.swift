@@ -552,7 +552,7 @@ final class MessageRenderer {
     /// An emoji standing for a file's type, by MIME type or extension (the `file` card's icon).
     static func fileIcon(mimeType: String?, name: String) -> String {
         let type = (mimeType ?? "").lowercased()
-        let ext = (name as NSString).pathExtension.lowercased()
+        let ext = PathText.pathExtension(name).lowercased()
         if type.hasPrefix("image/") || ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(ext) { return "🖼️" }
         if type.hasPrefix("video/") || ["mp4", "mov", "webm", "mkv"].contains(ext) { return "🎞️" }
         if type.hasPrefix("audio/") || ["mp3", "ogg", "opus", "wav", "m4a"].contains(ext) { return "🎵" }

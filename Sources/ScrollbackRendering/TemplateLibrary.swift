@@ -68,8 +68,8 @@ public struct TemplateLibrary: Sendable {
                 // `templates/`): a link to a file elsewhere is skipped, not rendered or published.
                 if isSite, let siteTemplatesDirectory,
                     !InputContainment.resolves(
-                        (siteTemplatesDirectory as NSString).appendingPathComponent(relative),
-                        inside: (siteTemplatesDirectory as NSString).deletingLastPathComponent)
+                        PathText.appending(relative, to: siteTemplatesDirectory),
+                        inside: PathText.parent(siteTemplatesDirectory))
                 {
                     diagnostics.append(
                         .warning(

@@ -73,7 +73,7 @@ public struct ExportDiscovery: Sendable {
                     guard !excludedFolders.contains(canonical), visited.insert(canonical).inserted else { continue }
                     search(folder: path, zip: zip, mediaRoot: mediaRoot)
                 case .file:
-                    let pathExtension = (name as NSString).pathExtension.lowercased()
+                    let pathExtension = PathText.pathExtension(name).lowercased()
                     guard Self.candidateExtensions.contains(pathExtension) else { continue }
                     let candidate = ExportCandidate(url: URL(fileURLWithPath: path))
                     if ExportArchive.looksLikeZip(candidate.head) {
@@ -112,7 +112,7 @@ public struct ExportDiscovery: Sendable {
         if FileSystem.kind(root) == .file {
             // A single file as INPUT: detected, or read as the `--format` it is named as.
             let candidate = ExportCandidate(url: URL(fileURLWithPath: root))
-            let parent = URL(fileURLWithPath: (root as NSString).deletingLastPathComponent)
+            let parent = URL(fileURLWithPath: PathText.parent(root))
             if ExportArchive.looksLikeZip(candidate.head) {
                 let target = unpackFolder.appendingPathComponent("0")
                 do {
@@ -158,7 +158,7 @@ enum ReadingContextPaths {
     static func display(_ file: URL, inputRoot: URL) -> String {
         let root = inputRoot.standardizedFileURL.path
         let path = file.standardizedFileURL.path
-        let base = (root as NSString).deletingLastPathComponent
+        let base = PathText.parent(root)
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return path
     }

@@ -44,7 +44,7 @@ public struct ExportWriter {
         let isFile = FileSystem.kind(inputPath) == .file
         let inputRoot =
             isFile
-            ? URL(fileURLWithPath: (inputPath as NSString).deletingLastPathComponent) : URL(fileURLWithPath: inputPath)
+            ? URL(fileURLWithPath: PathText.parent(inputPath)) : URL(fileURLWithPath: inputPath)
         let unpack = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scrollback-import-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: unpack) }

@@ -191,9 +191,9 @@ enum FileSystem {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        let parent = (absolute as NSString).deletingLastPathComponent
+        let parent = PathText.parent(absolute)
         if parent == absolute { return absolute }
-        return (canonicalPath(parent) as NSString).appendingPathComponent((absolute as NSString).lastPathComponent)
+        return PathText.appending(PathText.lastComponent(absolute), to: canonicalPath(parent))
     }
 
     /// The text of the current `errno`.

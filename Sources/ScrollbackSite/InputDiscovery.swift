@@ -96,7 +96,7 @@ public struct InputDiscovery: Sendable {
                 walk(folder: path, relative: relativePath, inputRoot: inputRoot, visited: &visited, into: &found)
             case .file:
                 if relative.isEmpty, Self.configFileNames.contains(name) { continue }
-                let pathExtension = (name as NSString).pathExtension.lowercased()
+                let pathExtension = PathText.pathExtension(name).lowercased()
                 guard Self.logExtensions.contains(pathExtension) else { continue }
                 found.append(Input(relativePath: relativePath, url: URL(fileURLWithPath: path)))
             case .missing, .other:

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 
 #if canImport(Glibc)
 import Glibc
@@ -43,8 +44,8 @@ struct OutputFolder {
         Self.nextBuildNumber += 1
         let buildNumber = Self.nextBuildNumber
         Self.counterLock.unlock()
-        let parent = (outputPath as NSString).deletingLastPathComponent
-        let name = (outputPath as NSString).lastPathComponent
+        let parent = PathText.parent(outputPath)
+        let name = PathText.lastComponent(outputPath)
         self.path = outputPath
         self.stagingPath = parent + "/.\(name).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(buildNumber)"
     }
@@ -52,7 +53,7 @@ struct OutputFolder {
     /// Creates the empty staging folder (and the output's parent when missing), after deleting
     /// staging folders that builds killed mid-way left behind (their process is gone).
     func createStaging() throws {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.parent(path)
         try FileSystem.makeDirectory(parent)
         removeAbandonedStagingFolders(in: parent)
         FileSystem.removeTree(stagingPath)
@@ -66,7 +67,7 @@ struct OutputFolder {
 
     /// Deletes `.<name>.tmp-<pid>-…` siblings whose process no longer runs.
     private func removeAbandonedStagingFolders(in parent: String) {
-        let prefix = ".\((path as NSString).lastPathComponent).tmp-"
+        let prefix = ".\(PathText.lastComponent(path)).tmp-"
         for name in FileSystem.entries(parent) where name.hasPrefix(prefix) {
             let digits = name.dropFirst(prefix.count).prefix { $0.isNumber }
             guard let pid = Int32(digits), pid != ProcessInfo.processInfo.processIdentifier else { continue }

@@ -163,7 +163,7 @@ struct BuildRun {
     /// A single file given as INPUT is read in its folder (which bounds its media).
     var inputRoot: URL {
         let path = FileSystem.canonicalPath(options.input.path)
-        if FileSystem.kind(path) == .file { return URL(fileURLWithPath: (path as NSString).deletingLastPathComponent) }
+        if FileSystem.kind(path) == .file { return URL(fileURLWithPath: PathText.parent(path)) }
         return URL(fileURLWithPath: path)
     }
 
@@ -190,7 +190,7 @@ struct BuildRun {
     /// How a diagnostic names a log: relative to the input folder's parent (`sample-logs/a.json`),
     /// as the readers do.
     func displayPath(_ input: InputDiscovery.Input) -> String {
-        (inputRoot.path as NSString).lastPathComponent + "/" + input.relativePath
+        PathText.lastComponent(inputRoot.path) + "/" + input.relativePath
     }
 
     // MARK: Steps
@@ -372,7 +372,7 @@ struct BuildRun {
             let parts = outcomes[index].partsFolder
             // A conversation's folder of cached pages or blocks moves in one rename, not file by file.
             for unit in entry.placementUnits {
-                let folder = (unit as NSString).deletingLastPathComponent
+                let folder = PathText.parent(unit)
                 if !folder.isEmpty, madeFolders.insert(folder).inserted {
                     try FileSystem.makeDirectory(staging + "/" + folder)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackModel
 
 /// A folder being filled with a build's files (a conversation's part of the staging folder, or
 /// the staging folder itself): each subfolder is created once, before the first file in it.
@@ -15,7 +16,7 @@ struct StagedFolder {
     /// The absolute path of `path` (relative to `root`), with its folder made.
     mutating func prepare(_ path: String) throws -> String {
         let destination = root + "/" + path
-        let folder = (destination as NSString).deletingLastPathComponent
+        let folder = PathText.parent(destination)
         if createdFolders.insert(folder).inserted { try FileSystem.makeDirectory(folder) }
         return destination
     }

@@ -239,7 +239,7 @@ public final class MediaResolver: @unchecked Sendable {
 
     /// `.png` for `Photo.PNG`; extensions other than short alphanumerics become `.bin`.
     static func siteExtension(of path: String) -> String {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathText.pathExtension(path).lowercased()
         if ext.isEmpty { return "" }
         guard ext.utf8.count <= 10, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             return ".bin"

@@ -84,7 +84,7 @@ public final class LinkPreviewStore: @unchecked Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var index: [String: LinkPreview] = [:]
         for name in names.sorted() {
-            let pathExtension = (name as NSString).pathExtension.lowercased()
+            let pathExtension = PathText.pathExtension(name).lowercased()
             guard pathExtension == "html" || pathExtension == "htm", !name.hasPrefix(".") else { continue }
             let file = folder.appendingPathComponent(name)
             // The page (and the `previews` folder) must resolve inside the input folder.

@@ -224,7 +224,7 @@ public enum DiscordImporter: ExportImporter {
         func attachmentKind(_ attachment: JSONNode) -> MessageKind {
             let media = source(attachment)
             let name = attachment["fileName"]?.string
-            let ext = ((name ?? "") as NSString).pathExtension.lowercased()
+            let ext = PathText.pathExtension(name ?? "").lowercased()
             var size: PixelSize?
             if let width = attachment["width"]?.number(in: 1...1_000_000),
                 let height = attachment["height"]?.number(in: 1...1_000_000)
@@ -265,7 +265,7 @@ public enum DiscordImporter: ExportImporter {
             let name = attachment["fileName"]?.string ?? "attachment"
             switch source(attachment) {
             case .local(let asset):
-                if ["png", "jpg", "jpeg", "gif", "webp"].contains((name as NSString).pathExtension.lowercased()) {
+                if ["png", "jpg", "jpeg", "gif", "webp"].contains(PathText.pathExtension(name).lowercased()) {
                     markdown +=
                         "\n\n![" + ChatMarkup.escapeMarkdown(name) + "](<" + localPath(attachment["url"]?.string ?? "")
                         + ">)"

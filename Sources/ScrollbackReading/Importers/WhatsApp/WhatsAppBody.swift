@@ -162,7 +162,7 @@ enum WhatsAppBody {
 
     /// The message kind of a media file by its extension: image → photo, video, audio, else file.
     static func mediaKind(fileName: String) -> MessageKind.Name {
-        let fileExtension = (fileName as NSString).pathExtension.lowercased()
+        let fileExtension = PathText.pathExtension(fileName).lowercased()
         if imageExtensions.contains(fileExtension) { return .photo }
         if MarkdownKindInference.videoExtensions.contains(fileExtension) || fileExtension == "3gp" { return .video }
         if MarkdownKindInference.audioExtensions.contains(fileExtension) || fileExtension == "amr" { return .audio }

@@ -197,7 +197,7 @@ struct WhatsAppChatReader {
     /// The chat's title from an export's file name: `WhatsApp Chat with Alice.txt`,
     /// `WhatsApp-Chat mit Alice.txt`, `WhatsApp Chat - Alice.zip`; `nil` for `_chat.txt`.
     static func title(fromFileName name: String) -> String? {
-        let base = (name as NSString).deletingPathExtension
+        let base = PathText.deletingExtension(name)
         for prefix in [
             "WhatsApp Chat with ", "WhatsApp Chat mit ", "WhatsApp-Chat mit ", "WhatsApp Chat - ",
             "Chat de WhatsApp con ",

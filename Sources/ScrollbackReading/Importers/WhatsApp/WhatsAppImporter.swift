@@ -95,6 +95,6 @@ public enum WhatsAppImporter: ExportImporter {
         guard base == "_chat" || base == "chat" else { return base }
         let parts = shown.split(separator: "/")
         guard parts.count >= 2 else { return base }
-        return (String(parts[parts.count - 2]) as NSString).deletingPathExtension
+        return PathText.deletingExtension(String(parts[parts.count - 2]))
     }
 }
