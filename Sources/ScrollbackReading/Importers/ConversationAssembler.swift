@@ -37,7 +37,7 @@ public struct ConversationAssembler {
     /// Each id given out, with the position in `messages` of the message that has it.
     private var usedIDs: [String: Int] = [:]
     private var messagesIn = 0
-    private var leftOut = 0
+    private var leftOutRecords: [ImportLedger.LeftOut] = []
 
     /// Starts a conversation.
     public init(
@@ -129,10 +129,11 @@ public struct ConversationAssembler {
         usedIDs.reserveCapacity(usedIDs.count + count)
     }
 
-    /// Counts `count` messages of the export that are left out on purpose (hidden system prompts).
-    public mutating func leaveOut(_ count: Int = 1) {
-        messagesIn += count
-        leftOut += count
+    /// Counts one record of the export that is left out of the site, with the reason the build
+    /// reports (`--verbose`) and where it is: the one way a record may stay off the site.
+    public mutating func leaveOut(reason: String, at location: SourceLocation?) {
+        messagesIn += 1
+        leftOutRecords.append(ImportLedger.LeftOut(reason: reason, location: location))
     }
 
     /// Adds a diagnostic.
@@ -159,8 +160,9 @@ public struct ConversationAssembler {
             participants: participants,
             messages: ordered, source: location)
         return ImportedConversation(
-            conversation: hasError ? nil : conversation, diagnostics: diagnostics, messagesIn: messagesIn,
-            leftOut: leftOut, key: key, sourceFiles: sourceFiles)
+            conversation: hasError ? nil : conversation, diagnostics: diagnostics,
+            ledger: ImportLedger(recordsRead: messagesIn, messagesBuilt: ordered.count, leftOut: leftOutRecords),
+            key: key, sourceFiles: sourceFiles)
     }
 }
 

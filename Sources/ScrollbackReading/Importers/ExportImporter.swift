@@ -164,10 +164,8 @@ public struct ImportedConversation: Sendable {
     public var conversation: Conversation?
     /// Errors and warnings of this conversation, located by file and line (or JSON position).
     public var diagnostics: [Diagnostic]
-    /// How many messages the export holds for this conversation.
-    public var messagesIn: Int
-    /// Of those, how many were left out on purpose (ChatGPT's hidden system messages).
-    public var leftOut: Int
+    /// What the reader did with each record of this conversation's source.
+    public var ledger: ImportLedger
     /// A key naming this conversation within the input, stable from build to build
     /// (`slack-export/general`): the build cache's key.
     public var key: String
@@ -176,24 +174,27 @@ public struct ImportedConversation: Sendable {
 
     /// Creates an imported conversation.
     public init(
-        conversation: Conversation?, diagnostics: [Diagnostic], messagesIn: Int, leftOut: Int = 0, key: String,
+        conversation: Conversation?, diagnostics: [Diagnostic], ledger: ImportLedger, key: String,
         sourceFiles: [String]
     ) {
         self.conversation = conversation
         self.diagnostics = diagnostics
-        self.messagesIn = messagesIn
-        self.leftOut = leftOut
+        self.ledger = ledger
         self.key = key
         self.sourceFiles = sourceFiles
     }
 
+    /// How many records the export holds for this conversation.
+    public var messagesIn: Int { ledger.recordsRead }
+    /// Of those, how many were left out with a reason.
+    public var leftOut: Int { ledger.leftOut.count }
     /// How many message elements the site gets: `messagesIn - leftOut` when nothing is lost.
     public var messagesOut: Int { conversation?.messages.count ?? 0 }
 
     /// `general: 120 in → 120 out` (and `, 2 left out` when some were), for the build's report.
     public var countLine: String {
         var line = "\(conversation?.id ?? key): \(messagesIn) in → \(messagesOut) out"
-        if leftOut > 0 { line += " (\(leftOut) hidden left out)" }
+        if leftOut > 0 { line += ", \(leftOut) left out" }
         return line
     }
 }

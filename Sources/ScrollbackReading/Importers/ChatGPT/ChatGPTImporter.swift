@@ -99,7 +99,7 @@ public enum ChatGPTImporter: ExportImporter {
                 textParts.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
                 && parts.count == textParts.count && content?["text"]?.string?.isEmpty != false
             if (role == "system" && (isEmpty || hidden)) || (hidden && isEmpty) {
-                assembler.leaveOut()
+                assembler.leaveOut(reason: "a hidden or empty system message", at: location)
                 continue
             }
             if let time = message["create_time"]?.number { lastDate = Date(timeIntervalSince1970: time) }
