@@ -161,7 +161,8 @@ public struct ConversationAssembler {
             messages: ordered, source: location)
         return ImportedConversation(
             conversation: hasError ? nil : conversation, diagnostics: diagnostics,
-            ledger: ImportLedger(recordsRead: messagesIn, messagesBuilt: ordered.count, leftOut: leftOutRecords),
+            ledger: ImportLedger(
+                recordsRead: messagesIn, messagesBuilt: hasError ? 0 : ordered.count, leftOut: leftOutRecords),
             key: key, sourceFiles: sourceFiles)
     }
 }
