@@ -74,6 +74,9 @@ public struct DiagnosticPresenter: Sendable {
     /// How many locations of the collapsed ones a repeated warning names.
     static let collapsedLocationsShown = 3
 
+    /// How many warnings alike of one file are each shown; more are collapsed into one.
+    static let collapseAbove = 3
+
     /// The diagnostic for the terminal and the overlay.
     public func present(_ diagnostic: Diagnostic) -> PresentedDiagnostic {
         presentAll([diagnostic], collapsingRepeats: false)[0]
@@ -83,26 +86,33 @@ public struct DiagnosticPresenter: Sendable {
     /// number: each file is read once, for all the lines its diagnostics point into (5,475 errors
     /// in one file re-read it 5,475 times: 80 s).
     ///
-    /// With `collapsingRepeats`, warnings and notes that say the same thing of one file (the same
-    /// message once quoted names and numbers are set aside: 255 duplicate message ids of one
-    /// chat) are shown once, at the first, with how many more there are and where the next few
+    /// With `collapsingRepeats`, more than `collapseAbove` warnings (or notes) that say the same
+    /// thing of one file (the same message once quoted names and numbers are set aside: 255
+    /// duplicate message ids of one chat) are shown once, at the first, with how many more there are and where the next few
     /// are: "… and 254 more like it (at a.json:9:3, …)". Errors are never collapsed.
     public func presentAll(_ diagnostics: [Diagnostic], collapsingRepeats: Bool = true) -> [PresentedDiagnostic] {
         var shown: [Diagnostic] = []
         var repeats: [[SourceLocation]] = []
         if collapsingRepeats {
+            // Each diagnostic's group key (`nil`: never collapsed), and each group's size.
+            let keys = diagnostics.map { diagnostic -> String? in
+                guard diagnostic.severity != .error, let location = diagnostic.location else { return nil }
+                return diagnostic.severity.rawValue + "\u{0}" + location.file + "\u{0}"
+                    + Self.shape(of: diagnostic.problem.message)
+            }
+            var sizes: [String: Int] = [:]
+            for key in keys.compactMap({ $0 }) { sizes[key, default: 0] += 1 }
             var groupOf: [String: Int] = [:]
-            for diagnostic in diagnostics {
-                guard diagnostic.severity != .error, let location = diagnostic.location else {
+            for (diagnostic, key) in zip(diagnostics, keys) {
+                // A few alike are each worth their line ("thoughts", "reasoning_recap"); only
+                // many alike are collapsed.
+                guard let key, sizes[key]! > Self.collapseAbove else {
                     shown.append(diagnostic)
                     repeats.append([])
                     continue
                 }
-                let key =
-                    diagnostic.severity.rawValue + "\u{0}" + location.file + "\u{0}"
-                    + Self.shape(of: diagnostic.problem.message)
                 if let group = groupOf[key] {
-                    repeats[group].append(location)
+                    repeats[group].append(diagnostic.location!)
                 } else {
                     groupOf[key] = shown.count
                     shown.append(diagnostic)

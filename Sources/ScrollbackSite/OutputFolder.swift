@@ -133,6 +133,12 @@ final class OutputLock: @unchecked Sendable {
     /// throws `SiteBuildError.outputLocked` when it does not (naming that build's process).
     init(outputPath: String, wait: Double) throws {
         path = Self.lockPath(forOutput: outputPath)
+        // The lock sits beside the output: its parent is made now (as `createStaging` would).
+        do {
+            try FileSystem.makeDirectory(PathText.parent(outputPath))
+        } catch {
+            throw SiteBuildError.fileSystem("cannot create the folder of \(outputPath): \(error.localizedDescription)")
+        }
         let deadline = Date().addingTimeInterval(max(wait, 0))
         while true {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -58,10 +58,13 @@ struct DiagnosticPresenterTests {
                 .other("duplicate message id 'm\(number)' (first at in/chat.txt:\(number):1); both are kept"),
                 at: SourceLocation(file: "in/chat.txt", line: number + 10, column: 1))
         }
-        // Another kind of warning, and a warning of another file, are shown on their own.
-        diagnostics.append(
-            .warning(
-                .other("media file 'a.jpg' is missing"), at: SourceLocation(file: "in/chat.txt", line: 5, column: 1)))
+        // Another kind of warning, a few alike, and a warning of another file are shown on their own.
+        for name in ["a", "b", "c"] {
+            diagnostics.append(
+                .warning(
+                    .other("media file '\(name).jpg' is missing"),
+                    at: SourceLocation(file: "in/chat.txt", line: 5, column: 1)))
+        }
         diagnostics.append(
             .warning(
                 .other("duplicate message id 'x' (first at in/other.txt:1:1); both are kept"),
@@ -69,17 +72,17 @@ struct DiagnosticPresenterTests {
         let presenter = DiagnosticPresenter(
             inputRoot: folder.url.appendingPathComponent("in"), currentDirectory: folder.url)
         let presented = presenter.presentAll(diagnostics)
-        #expect(presented.count == 3)
+        #expect(presented.count == 5)
         #expect(
             presented[0].message
                 == "duplicate message id 'm1' (first at in/chat.txt:1:1); both are kept (… and 254 more like it in this file, at line:column 12:1, 13:1, 14:1, …)"
         )
         #expect(presented[0].line == 11)
         #expect(presented[0].sourceLine == "line 11")
-        #expect(presented[1].message == "media file 'a.jpg' is missing")
-        #expect(presented[2].file == "in/other.txt")
+        #expect(presented[1...3].map(\.message) == ["a", "b", "c"].map { "media file '\($0).jpg' is missing" })
+        #expect(presented[4].file == "in/other.txt")
         // Shown one by one, nothing is collapsed.
-        #expect(presenter.presentAll(diagnostics, collapsingRepeats: false).count == 257)
+        #expect(presenter.presentAll(diagnostics, collapsingRepeats: false).count == 259)
     }
 
     @Test("one diagnostic shows its line as before: cut around the column, the last line without a newline")

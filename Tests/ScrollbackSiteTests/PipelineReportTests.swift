@@ -197,24 +197,50 @@ struct PipelineReportTests {
         // Once the other build is done, this one goes through, and leaves no lock file behind.
         #expect(try SiteBuilder(options: options).build().conversations == 1)
         #expect(!FileManager.default.fileExists(atPath: lockPath))
+        // An output whose parent does not exist yet gets its lock beside it all the same.
+        let nested = folder.url.appendingPathComponent("new/deeper/site")
+        options.output = nested
+        #expect(try SiteBuilder(options: options).build().conversations == 1)
+        #expect(FileManager.default.fileExists(atPath: nested.path + "/index.html"))
     }
 
-    @Test("a second build waits for the first one's lock, then builds")
+    /// Set by the thread that releases the first build's lock.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() {
+            lock.lock()
+            value = true
+            lock.unlock()
+        }
+        var isSet: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+    }
+
+    @Test("a second build waits for the first one's lock, and publishes only once it is released")
     func waitsForTheLock() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "in/trip.json")
         let output = folder.url.appendingPathComponent("site")
         let first = try OutputLock(outputPath: FileSystem.canonicalPath(output.path), wait: 0)
-        let released = DispatchSemaphore(value: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+        let released = Flag()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            released.set()
             first.release()
-            released.signal()
+            done.signal()
         }
         var options = SiteBuilder.Options(input: folder.url.appendingPathComponent("in"), output: output)
         options.lockWaitSeconds = 30
+        let publishedAfterRelease = Flag()
+        options.beforePublish = { _ in if released.isSet { publishedAfterRelease.set() } }
         #expect(try SiteBuilder(options: options).build().conversations == 1)
-        released.wait()
+        #expect(publishedAfterRelease.isSet)
+        done.wait()
     }
 
     // MARK: Ids two sources share (41.3)
