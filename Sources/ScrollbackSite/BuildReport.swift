@@ -35,8 +35,10 @@ public enum SiteBuildError: Error, Hashable, Sendable, CustomStringConvertible {
                 + (holder.map { " (process \($0))" } ?? "")
                 + "; nothing was built. Try again when it has finished."
         case .nothingToBuild(let path, let detail):
-            return "no logs or exports found under '\(path)'\(detail.isEmpty ? "" : " (" + detail + ")"); "
-                + "Scrollback reads JSON and Markdown logs (*.json, *.md) and exports of "
+            return
+                (detail.isEmpty
+                ? "no logs or exports found under '\(path)'" : "nothing to build under '\(path)': \(detail)")
+                + "; Scrollback reads JSON and Markdown logs (*.json, *.md) and exports of "
                 + ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 + " (folders, zips, .json or .txt files)"
         }

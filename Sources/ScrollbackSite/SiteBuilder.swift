@@ -315,9 +315,18 @@ struct BuildRun {
         if let inputFile {
             return "'\(PathText.lastComponent(inputFile))' is not a log or an export Scrollback reads"
         }
-        if inputs.isEmpty && exports.isEmpty { return "" }
-        let count = inputs.count + exports.count
-        return "\(count) file\(count == 1 ? "" : "s") looked at, none a conversation; --verbose says why"
+        var found: [String] = []
+        if !inputs.isEmpty {
+            found.append(
+                "\(inputs.count) file\(inputs.count == 1 ? "" : "s") looked at, none a log (--verbose says why)")
+        }
+        if !exports.isEmpty {
+            let formats = exports.map(\.export.format.rawValue)
+            found.append(
+                "\(exports.count) export\(exports.count == 1 ? "" : "s") (\(formats.joined(separator: ", "))) "
+                    + "with no conversation in \(exports.count == 1 ? "it" : "them")")
+        }
+        return found.joined(separator: "; ")
     }
 
     /// Whether `input` is a Markdown log.

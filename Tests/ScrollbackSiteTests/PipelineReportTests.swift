@@ -121,7 +121,8 @@ struct PipelineReportTests {
         #expect {
             try build(input, output)
         } throws: { error in
-            "\(error)".contains("1 file looked at, none a conversation")
+            "\(error)".hasPrefix(
+                "nothing to build under '\(input.path)': 1 file looked at, none a log (--verbose says why);")
         }
     }
 
