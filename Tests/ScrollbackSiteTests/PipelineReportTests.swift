@@ -40,6 +40,27 @@ struct PipelineReportTests {
             ])
     }
 
+    @Test(
+        "on real samples, each source's ledger adds up and its messages are the conversation's elements",
+        arguments: ["whatsapp/gesiscss-WhatsR", "chatgpt"])
+    func ledgerMatchesTheSite(sample: String) throws {
+        let input = try ImportTests.sharedSamples().appendingPathComponent(sample)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("site")
+        let report = try build(input, output)
+        #expect(!report.hasErrors, "\(report.diagnostics.filter { $0.severity == .error })")
+        #expect(report.sources.count == report.conversations)
+        #expect(report.sources.count >= 2)
+        for source in report.sources {
+            #expect(source.ledger.unexplained == 0, "\(source.line)")
+            #expect(source.ledger.messagesBuilt > 0, "\(source.line)")
+            #expect(
+                try ExportFixtures.messageElements(in: output, conversation: source.conversationID)
+                    == source.ledger.messagesBuilt, "\(source.line)")
+        }
+    }
+
     /// A worker for one conversation: the shipped templates, nothing before it.
     static func worker(staging: String) -> ConversationWorker {
         let config = SiteConfig()
