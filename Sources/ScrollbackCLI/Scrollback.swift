@@ -40,7 +40,8 @@ final class DiagnosticPrinter: @unchecked Sendable {
     func print(_ diagnostics: [Diagnostic]) {
         let shown = verbose ? diagnostics : diagnostics.filter { $0.severity != .note }
         guard !shown.isEmpty else { return }
-        let text = shown.map { presenter.present($0).terminalText + "\n" }.joined()
+        // Every file read once for all its lines; a warning repeated through a file printed once.
+        let text = presenter.presentAll(shown).map { $0.terminalText + "\n" }.joined()
         lock.lock()
         FileHandle.standardError.write(Data(text.utf8))
         lock.unlock()
@@ -100,7 +101,11 @@ struct Build: ParsableCommand {
     @Flag(help: "Also print how long each step of the pipeline took (to standard error).")
     var timings = false
 
-    @Flag(name: .shortAndLong, help: "Also report files that are skipped because they are not logs (a README.md).")
+    @Flag(
+        name: .shortAndLong,
+        help:
+            "Also report files that are skipped because they are not logs (a README.md), a line per log, and what each source left out and why."
+    )
     var verbose = false
     @Option(
         help: ArgumentHelp(
@@ -135,7 +140,11 @@ struct Build: ParsableCommand {
                     + "(\(report.appendedConversations) by the append fast path), \(report.reusedConversations) reused")
         }
         if !quiet {
-            for line in report.importCounts { Swift.print("  " + line) }
+            // A line per export's conversation; with --verbose, per log too, and what was left out.
+            for source in report.sources where source.isImported || verbose {
+                Swift.print("  " + source.line)
+                if verbose { for line in source.leftOutLines { Swift.print("      " + line) } }
+            }
             Swift.print(report.summaryLine)
         }
         if report.hasErrors { throw ExitCode.failure }
@@ -159,17 +168,23 @@ struct Import: ParsableCommand {
     @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())
     var path: String
 
-    @Option(name: .shortAndLong, help: "The folder to write the logs into.", completion: .directory)
+    @Option(
+        name: .shortAndLong, help: "The folder to write the logs into: new or empty (see --force).",
+        completion: .directory)
     var output: String
+
+    @Flag(help: "Write into a folder that is not empty, replacing files of the same names (edited logs too).")
+    var force = false
 
     func run() throws {
         let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: path), verbose: false)
         let report: ImportReport
         do {
-            report = try ExportWriter(
+            var writer = ExportWriter(
                 input: URL(fileURLWithPath: path), format: format, output: URL(fileURLWithPath: output),
-                onDiagnostics: { printer.print($0) }
-            ).write()
+                onDiagnostics: { printer.print($0) })
+            writer.overwrites = force
+            report = try writer.write()
         } catch let error as SiteBuildError {
             printer.line("error: \(error)")
             throw ExitCode.failure

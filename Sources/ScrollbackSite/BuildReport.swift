@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackReading
 
 /// A failure that stops the whole build before anything is published (the previous output,
 /// if any, is left as it was).
@@ -14,6 +15,12 @@ public enum SiteBuildError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidConfig
     /// A template failed to load (the diagnostics say where), so nothing was built.
     case invalidTemplates
+    /// Another build holds the output's lock (`holder`: its process id, when known) and did not
+    /// finish in time.
+    case outputLocked(path: String, holder: Int32?)
+    /// Nothing under the input is a log or an export Scrollback reads (`detail` says what was
+    /// looked at); an empty site is never published in silence.
+    case nothingToBuild(path: String, detail: String)
 
     /// One sentence for the terminal.
     public var description: String {
@@ -23,6 +30,17 @@ public enum SiteBuildError: Error, Hashable, Sendable, CustomStringConvertible {
         case .fileSystem(let detail): return detail
         case .invalidConfig: return "the site config has errors; nothing was built"
         case .invalidTemplates: return "the templates have errors; nothing was built"
+        case .outputLocked(let path, let holder):
+            return "another build is writing to '\(path)'"
+                + (holder.map { " (process \($0))" } ?? "")
+                + "; nothing was built. Try again when it has finished."
+        case .nothingToBuild(let path, let detail):
+            return
+                (detail.isEmpty
+                ? "no logs or exports found under '\(path)'" : "nothing to build under '\(path)': \(detail)")
+                + "; Scrollback reads JSON and Markdown logs (*.json, *.md) and exports of "
+                + ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                + " (folders, zips, .json or .txt files)"
         }
     }
 }
@@ -50,8 +68,11 @@ public struct BuildReport: Sendable {
     public var searchIndexUpdated = false
     /// Media files published.
     public var mediaFiles = 0
-    /// Per imported conversation (spec §6): `general: 120 in → 120 out`, in discovery order.
+    /// Per imported conversation (spec §6): its `SourceCount.line`, in discovery order.
     public var importCounts: [String] = []
+    /// Per conversation read (logs in input order, then exports' conversations in discovery
+    /// order): where it comes from and what its reader did with every record.
+    public var sources: [SourceCount] = []
     /// Every error and warning, sorted by file, line and column.
     public var diagnostics: [Diagnostic] = []
     /// Wall-clock seconds per named pipeline step, in the order they ran, with the CPU seconds
@@ -82,5 +103,44 @@ public struct BuildReport: Sendable {
         return "built \(plural(conversations, "conversation")), \(plural(messages, "message")), "
             + "\(plural(pages, "page"))\(reuse); \(plural(warningCount, "warning")), "
             + "\(plural(errorCount, "error")) in \(String(format: "%.2f", elapsedSeconds)) s"
+    }
+}
+
+/// What the build did with one conversation's source records (issue 41): the line `build`
+/// prints per source, and what `--verbose` lists as left out.
+public struct SourceCount: Sendable {
+    /// `json` or `markdown` for a log, else the export's format (`whatsapp`).
+    public var format: String
+    /// The source as diagnostics name it (`chats/_chat.txt`, `slack-export/general`).
+    public var source: String
+    /// The conversation's id (or the source's key when it was not built).
+    public var conversationID: String
+    /// Records read, messages built, records left out with their reasons.
+    public var ledger: ImportLedger
+    /// Whether it comes from an export (its line is printed without `--verbose`).
+    public var isImported: Bool
+
+    /// Creates a source count.
+    public init(format: String, source: String, conversationID: String, ledger: ImportLedger, isImported: Bool) {
+        self.format = format
+        self.source = source
+        self.conversationID = conversationID
+        self.ledger = ledger
+        self.isImported = isImported
+    }
+
+    /// `whatsapp chats/_chat.txt → trip: 212 records → 84 messages, 128 left out`.
+    public var line: String {
+        let shownID = conversationID == source ? "" : " (\(conversationID))"
+        return "\(format) \(source)\(shownID): \(ledger.recordsRead) records → \(ledger.messagesBuilt) messages, "
+            + "\(ledger.leftOut.count) left out"
+    }
+
+    /// What `--verbose` adds under `line`: per reason, how many and where the first one is.
+    public var leftOutLines: [String] {
+        ledger.leftOutByReason.map { group in
+            "left out \(group.count) × \(group.reason)"
+                + (group.first.map { " (first at \($0.file):\($0.line):\($0.column))" } ?? "")
+        }
     }
 }

@@ -100,7 +100,7 @@ struct ConversationWorker: Sendable {
     /// (and fails again, or builds it once fixed) and the same bytes restored are reused. Pages
     /// made with other settings must never be reused as current ones: their entry gets a size
     /// and fingerprint no file has, and no append checkpoint.
-    private func keepLastGood(
+    func keepLastGood(
         _ lastGood: BuildManifest.Entry, input: InputDiscovery.Input, into parts: String
     ) -> BuildManifest.Entry? {
         FileSystem.removeTree(parts)
@@ -331,15 +331,40 @@ struct ConversationWorker: Sendable {
         return (entry, plan)
     }
 
-    /// Lays out and renders one conversation an importer read (`number`: its parts folder).
-    func build(imported: ImportedConversation, number: Int) -> ConversationOutcome {
-        threads.working { buildAnew(imported: imported, number: number) }
+    /// Lays out and renders one conversation an importer read (`number`: its parts folder),
+    /// under `relativePath` in the manifest (`import:` and where it comes from). Like a log, a
+    /// conversation with errors keeps the pages of the last build that read it without errors.
+    func build(imported: ImportedConversation, number: Int, relativePath: String) -> ConversationOutcome {
+        var outcome = threads.working { buildAnew(imported: imported, number: number, relativePath: relativePath) }
+        let location = SourceLocation(file: imported.sourceFiles.first ?? imported.key, line: 1, column: 1)
+        // Loss is structural (issue 41): a record neither built nor left out with a reason is a
+        // reader's bug, reported as one, never a silent gap.
+        let ledger = imported.ledger
+        if ledger.unexplained != 0 {
+            let source = imported.sourceFiles.first ?? imported.key
+            outcome.diagnostics.append(
+                .error(
+                    .other(
+                        ledger.unexplained > 0
+                            ? "\(ledger.unexplained) records of \(source) were neither built nor left out with a "
+                                + "reason: a bug; expected every record read to be a message or left out"
+                            : "the records of \(source) do not add up (\(ledger.recordsRead) read, "
+                                + "\(ledger.messagesBuilt) built, \(ledger.leftOut.count) left out): a bug; expected "
+                                + "every record read to be counted once"), at: location))
+        }
+        guard outcome.entry == nil, outcome.diagnostics.contains(where: { $0.severity == .error }),
+            let lastGood = lastGoodEntries[relativePath],
+            let kept = keepLastGood(lastGood, input: outcome.input, into: outcome.partsFolder)
+        else { return outcome }
+        outcome.entry = kept
+        outcome.kept = true
+        outcome.diagnostics.append(.warning(.keptPreviousPages(conversationID: kept.conversationID), at: location))
+        return outcome
     }
 
-    /// `build(imported:number:)` while the conversation counts as one of the busy threads.
-    private func buildAnew(imported: ImportedConversation, number: Int) -> ConversationOutcome {
+    /// `build(imported:number:relativePath:)` while the conversation counts as one of the busy threads.
+    private func buildAnew(imported: ImportedConversation, number: Int, relativePath: String) -> ConversationOutcome {
         let parts = partsRoot + "/\(number)"
-        let relativePath = "import:" + imported.key
         let input = InputDiscovery.Input(
             relativePath: relativePath, url: URL(fileURLWithPath: imported.sourceFiles.first ?? imported.key))
         var outcome = ConversationOutcome(

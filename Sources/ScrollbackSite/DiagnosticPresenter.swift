@@ -68,20 +68,125 @@ public struct DiagnosticPresenter: Sendable {
         self.currentDirectory = URL(fileURLWithPath: FileSystem.canonicalPath(currentDirectory.path))
     }
 
+    /// Test seam: called with the path each time a file is opened to show its lines.
+    var onFileRead: (@Sendable (String) -> Void)?
+
+    /// How many locations of the collapsed ones a repeated warning names.
+    static let collapsedLocationsShown = 3
+
+    /// How many warnings alike of one file are each shown; more are collapsed into one.
+    static let collapseAbove = 3
+
     /// The diagnostic for the terminal and the overlay.
     public func present(_ diagnostic: Diagnostic) -> PresentedDiagnostic {
-        let message = Self.neutralized(diagnostic.problem.message)
-        guard let location = diagnostic.location else {
-            return PresentedDiagnostic(
-                severity: diagnostic.severity.rawValue, file: nil, line: 0, column: 0, message: message, sourceLine: nil
-            )
+        presentAll([diagnostic], collapsingRepeats: false)[0]
+    }
+
+    /// Every diagnostic for the terminal and the overlay, in their order, in time linear in their
+    /// number: each file is read once, for all the lines its diagnostics point into (5,475 errors
+    /// in one file re-read it 5,475 times: 80 s).
+    ///
+    /// With `collapsingRepeats`, more than `collapseAbove` warnings (or notes) that say the same
+    /// thing of one file (the same message once quoted names and numbers are set aside: 255
+    /// duplicate message ids of one chat) are shown once, at the first, with how many more there are and where the next few
+    /// are: "… and 254 more like it (at a.json:9:3, …)". Errors are never collapsed.
+    public func presentAll(_ diagnostics: [Diagnostic], collapsingRepeats: Bool = true) -> [PresentedDiagnostic] {
+        var shown: [Diagnostic] = []
+        var repeats: [[SourceLocation]] = []
+        if collapsingRepeats {
+            // Each diagnostic's group key (`nil`: never collapsed), and each group's size.
+            let keys = diagnostics.map { diagnostic -> String? in
+                guard diagnostic.severity != .error, let location = diagnostic.location else { return nil }
+                return diagnostic.severity.rawValue + "\u{0}" + location.file + "\u{0}"
+                    + Self.shape(of: diagnostic.problem.message)
+            }
+            var sizes: [String: Int] = [:]
+            for key in keys.compactMap({ $0 }) { sizes[key, default: 0] += 1 }
+            var groupOf: [String: Int] = [:]
+            for (diagnostic, key) in zip(diagnostics, keys) {
+                // A few alike are each worth their line ("thoughts", "reasoning_recap"); only
+                // many alike are collapsed.
+                guard let key, sizes[key]! > Self.collapseAbove else {
+                    shown.append(diagnostic)
+                    repeats.append([])
+                    continue
+                }
+                if let group = groupOf[key] {
+                    repeats[group].append(diagnostic.location!)
+                } else {
+                    groupOf[key] = shown.count
+                    shown.append(diagnostic)
+                    repeats.append([])
+                }
+            }
+        } else {
+            shown = diagnostics
+            repeats = Array(repeating: [], count: diagnostics.count)
         }
-        let absolute = absolutePath(of: location.file)
-        let line = absolute.flatMap { Self.sourceLine(number: location.line, column: location.column, inFile: $0) }
-        return PresentedDiagnostic(
-            severity: diagnostic.severity.rawValue,
-            file: Self.neutralized(absolute.map(relativeToCurrentDirectory) ?? location.file),
-            line: location.line, column: location.column, message: message, sourceLine: line)
+        // The lines each file's diagnostics need, read in one pass per file.
+        var absolutePaths: [String: String?] = [:]
+        var wanted: [String: Set<Int>] = [:]
+        for diagnostic in shown {
+            guard let location = diagnostic.location else { continue }
+            if absolutePaths[location.file] == nil { absolutePaths[location.file] = absolutePath(of: location.file) }
+            if let path = absolutePaths[location.file]!, location.line >= 1 {
+                wanted[path, default: []].insert(location.line)
+            }
+        }
+        var lines: [String: [Int: [UInt8]]] = [:]
+        for path in wanted.keys.sorted() {
+            onFileRead?(path)
+            lines[path] = Self.sourceLines(numbers: wanted[path]!, inFile: path)
+        }
+        return zip(shown, repeats).map { diagnostic, more in
+            var message = Self.neutralized(diagnostic.problem.message)
+            if !more.isEmpty {
+                let named = more.prefix(Self.collapsedLocationsShown).map { "\($0.line):\($0.column)" }
+                message +=
+                    " (… and \(more.count) more like it in this file, at line:column "
+                    + named.joined(separator: ", ") + (more.count > named.count ? ", …" : "") + ")"
+            }
+            guard let location = diagnostic.location else {
+                return PresentedDiagnostic(
+                    severity: diagnostic.severity.rawValue, file: nil, line: 0, column: 0, message: message,
+                    sourceLine: nil)
+            }
+            let absolute = absolutePaths[location.file] ?? nil
+            let line = absolute.flatMap { lines[$0]?[location.line] }.map {
+                Self.shownLine($0, column: location.column)
+            }
+            return PresentedDiagnostic(
+                severity: diagnostic.severity.rawValue,
+                file: Self.neutralized(absolute.map(relativeToCurrentDirectory) ?? location.file),
+                line: location.line, column: location.column, message: message, sourceLine: line)
+        }
+    }
+
+    /// A message with its quoted parts and numbers set aside: what repeated warnings share
+    /// ("duplicate message id '…' (first at …:…:…)").
+    static func shape(of message: String) -> String {
+        var shape = ""
+        var quote: Character?
+        var lastWasDigit = false
+        for character in message {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            if character == "'" || character == "`" || character == "\"" {
+                quote = character
+                shape.append("…")
+                continue
+            }
+            if character.isNumber {
+                if !lastWasDigit { shape.append("#") }
+                lastWasDigit = true
+                continue
+            }
+            lastWasDigit = false
+            shape.append(character)
+        }
+        return shape
     }
 
     /// The absolute path of a file a diagnostic names (relative to the input folder's parent).
@@ -101,25 +206,45 @@ public struct DiagnosticPresenter: Sendable {
         return (ups + target[shared...].map(String.init)).joined(separator: "/")
     }
 
-    /// Line `number` of the file, read in chunks up to that line only (a log may be huge);
-    /// control characters replaced, cut to `maximumLineLength` characters around `column`.
-    static func sourceLine(number: Int, column: Int, inFile path: String) -> String? {
-        guard number >= 1, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    /// The longest part of a line kept in memory (a log may be one 2 GB line).
+    static let lineByteLimit = 64 * 1024
+
+    /// Lines `numbers` of the file, in one pass read in chunks up to the last of them only (a log
+    /// may be huge), each cut to `lineByteLimit` bytes; a line the file does not have is absent.
+    static func sourceLines(numbers: Set<Int>, inFile path: String) -> [Int: [UInt8]] {
+        guard let last = numbers.max(), last >= 1, let handle = FileHandle(forReadingAtPath: path) else { return [:] }
         defer { try? handle.close() }
+        var found: [Int: [UInt8]] = [:]
         var line = 1
+        var wanted = numbers.contains(1)
         var current: [UInt8] = []
-        let byteLimit = 64 * 1024
         reading: while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
             for byte in chunk {
                 if byte == 0x0A {
-                    if line == number { break reading }
+                    if wanted { found[line] = current }
+                    if line == last { break reading }
                     line += 1
-                } else if line == number, current.count < byteLimit {
+                    wanted = numbers.contains(line)
+                    current.removeAll(keepingCapacity: true)
+                } else if wanted, current.count < lineByteLimit {
                     current.append(byte)
                 }
             }
         }
-        guard line == number else { return nil }
+        // The last line has no newline after it.
+        if line <= last, wanted, found[line] == nil { found[line] = current }
+        return found
+    }
+
+    /// Line `number` of the file, shown as `shownLine` does; `nil` if the file has no such line.
+    static func sourceLine(number: Int, column: Int, inFile path: String) -> String? {
+        sourceLines(numbers: [number], inFile: path)[number].map { shownLine($0, column: column) }
+    }
+
+    /// A line's bytes as shown: control characters replaced, cut to `maximumLineLength`
+    /// characters around `column`.
+    static func shownLine(_ bytes: [UInt8], column: Int) -> String {
+        var current = bytes
         if current.last == 0x0D { current.removeLast() }
         var text = neutralized(String(decoding: current, as: UTF8.self))
         if text.count > maximumLineLength {

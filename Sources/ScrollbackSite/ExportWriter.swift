@@ -24,8 +24,11 @@ public struct ExportWriter {
     public var input: URL
     /// The format to read it as (exports of other formats under it are ignored).
     public var format: ExportFormat
-    /// The folder to write into (created; existing files of the same names are replaced).
+    /// The folder to write into: new or empty, or with `overwrites` any folder (files of the
+    /// same names are then replaced). Nothing is written outside it.
     public var output: URL
+    /// `--force`: write into a folder that is not empty (a user's edited logs are replaced).
+    public var overwrites = false
     /// Called with diagnostics as they are found.
     public var onDiagnostics: ([Diagnostic]) -> Void
 
@@ -45,6 +48,7 @@ public struct ExportWriter {
         let inputRoot =
             isFile
             ? URL(fileURLWithPath: PathText.parent(inputPath)) : URL(fileURLWithPath: inputPath)
+        let outputPath = try checkedOutput(inputRoot: inputRoot.path)
         let unpack = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scrollback-import-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: unpack) }
@@ -56,9 +60,15 @@ public struct ExportWriter {
         onDiagnostics(found.diagnostics)
         do {
             try FileManager.default.createDirectory(
-                at: output.appendingPathComponent("media"), withIntermediateDirectories: true)
+                atPath: outputPath + "/media", withIntermediateDirectories: true)
         } catch {
             throw SiteBuildError.fileSystem("cannot create '\(output.path)': \(error)")
+        }
+        // `media` may be a link a non-empty output already had: media are written only into
+        // the output's own folder.
+        guard FileSystem.canonicalPath(outputPath + "/media") == outputPath + "/media" else {
+            throw SiteBuildError.unsafeOutput(
+                path: output.path, reason: "its 'media' is a link to another folder; expected a folder of its own")
         }
         let (config, configDiagnostics) = ConfigReader.read(inputRoot: inputRoot)
         report.diagnostics += configDiagnostics
@@ -73,6 +83,16 @@ public struct ExportWriter {
                 report.diagnostics += imported.diagnostics
                 onDiagnostics(imported.diagnostics)
                 guard let conversation = imported.conversation else { return }
+                // Ids are slugs (`ConversationSlug`), so one path component; checked all the same,
+                // as nothing read from an export may name a file outside the output.
+                guard Self.isPlainName(conversation.id) else {
+                    let diagnostic = Diagnostic.error(
+                        .other("conversation id '\(conversation.id)' is not a file name; expected a slug"),
+                        at: SourceLocation(file: imported.sourceFiles.first ?? imported.key, line: 1, column: 1))
+                    report.diagnostics.append(diagnostic)
+                    onDiagnostics([diagnostic])
+                    return
+                }
                 var name = conversation.id
                 var number = 2
                 while written.contains(name) {
@@ -82,10 +102,15 @@ public struct ExportWriter {
                 written.insert(name)
                 let text = writer.write(conversation)
                 do {
-                    try Data(text.utf8).write(to: output.appendingPathComponent(name + ".json"), options: .atomic)
+                    try Data(text.utf8).write(
+                        to: URL(fileURLWithPath: outputPath + "/" + name + ".json"), options: .atomic)
                     report.logs += 1
                     for asset in conversation.localAssets where copied.insert(asset.sitePath).inserted {
-                        let destination = output.appendingPathComponent(asset.sitePath)
+                        let parts = asset.sitePath.split(separator: "/", omittingEmptySubsequences: false)
+                        guard parts.count == 2, parts[0] == "media", Self.isPlainName(String(parts[1])) else {
+                            throw SiteBuildError.fileSystem("media path '\(asset.sitePath)' is not media/<file>")
+                        }
+                        let destination = URL(fileURLWithPath: outputPath + "/" + asset.sitePath)
                         try? FileManager.default.removeItem(at: destination)
                         try FileManager.default.copyItem(
                             at: URL(fileURLWithPath: asset.sourcePath), to: destination)
@@ -103,5 +128,31 @@ public struct ExportWriter {
             onDiagnostics(exportDiagnostics)
         }
         return report
+    }
+
+    /// The output's canonical path, after refusing what `import` must never write into: the
+    /// root, the export's folder or a folder holding it, something that is not a folder, and a
+    /// non-empty folder unless `overwrites` (issue 40.8: a user's edited logs were replaced).
+    func checkedOutput(inputRoot: String) throws -> String {
+        let path = FileSystem.canonicalPath(output.path)
+        func refuse(_ reason: String) -> SiteBuildError { .unsafeOutput(path: output.path, reason: reason) }
+        if path == "/" { throw refuse("it is the root folder") }
+        if path == inputRoot || inputRoot.hasPrefix(path + "/") { throw refuse("it holds the export") }
+        switch FileSystem.kind(path) {
+        case .missing: break
+        case .file, .other: throw refuse("it exists and is not a folder")
+        case .directory:
+            if !overwrites, !FileSystem.entries(path).isEmpty {
+                throw refuse(
+                    "it is not empty, and its files would be replaced; expected a new or empty folder, "
+                        + "or --force to replace files of the same names")
+            }
+        }
+        return path
+    }
+
+    /// Whether `name` is one plain file name: no `/`, not empty, not `.`/`..`, not hidden.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && !name.contains("\u{0}")
     }
 }

@@ -107,3 +107,85 @@ struct OutputFolder {
         FileSystem.removeTree(asidePath, jobs: jobs)
     }
 }
+
+/// An advisory lock on an output folder, held for a whole build, so two builds (two terminals,
+/// `serve` and `build`) never write into one output at once: interleaved, they would publish
+/// pages from different inputs that the next build trusts (issue 40.7).
+///
+/// The lock is `flock` on `.<name>.lock` beside the output (not inside it: the output is
+/// swapped out by the build). The file is deleted on release, so nothing is left beside the
+/// site; a build that locked a file another build deleted meanwhile sees that its inode is no
+/// longer the path's, and takes the lock again on the new file.
+final class OutputLock: @unchecked Sendable {
+    /// The lock file's path.
+    let path: String
+    /// The locked file, `-1` once released; guarded by `guardLock` (`release` may come from
+    /// another thread than the build's, as in `serve`).
+    private var descriptor: Int32
+    private let guardLock = NSLock()
+
+    /// The lock file of the output at canonical path `outputPath`.
+    static func lockPath(forOutput outputPath: String) -> String {
+        PathText.parent(outputPath) + "/." + PathText.lastComponent(outputPath) + ".lock"
+    }
+
+    /// Takes the lock of `outputPath`, waiting up to `wait` seconds for another build to finish;
+    /// throws `SiteBuildError.outputLocked` when it does not (naming that build's process).
+    init(outputPath: String, wait: Double) throws {
+        path = Self.lockPath(forOutput: outputPath)
+        // The lock sits beside the output: its parent is made now (as `createStaging` would).
+        do {
+            try FileSystem.makeDirectory(PathText.parent(outputPath))
+        } catch {
+            throw SiteBuildError.fileSystem("cannot create the folder of \(outputPath): \(error.localizedDescription)")
+        }
+        let deadline = Date().addingTimeInterval(max(wait, 0))
+        while true {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw SiteBuildError.fileSystem("cannot create the lock file \(path): \(FileSystem.errorText())")
+            }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                // The file may have been deleted by the build that held it, between our open and lock.
+                var held = stat()
+                var named = stat()
+                if fstat(fd, &held) == 0, stat(path, &named) == 0, held.st_ino == named.st_ino,
+                    held.st_dev == named.st_dev
+                {
+                    descriptor = fd
+                    let pid = Array("\(ProcessInfo.processInfo.processIdentifier)\n".utf8)
+                    _ = ftruncate(fd, 0)
+                    _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+                    return
+                }
+                close(fd)
+                continue
+            }
+            let holder = Self.holder(fd)
+            close(fd)
+            if Date() >= deadline { throw SiteBuildError.outputLocked(path: outputPath, holder: holder) }
+            usleep(50_000)
+        }
+    }
+
+    /// The process id the holder wrote into the lock file, if any.
+    private static func holder(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Deletes the lock file and releases the lock (once; later calls do nothing).
+    func release() {
+        guardLock.lock()
+        defer { guardLock.unlock() }
+        guard descriptor >= 0 else { return }
+        unlink(path)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+}

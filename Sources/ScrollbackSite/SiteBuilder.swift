@@ -53,6 +53,9 @@ public struct SiteBuilder: Sendable {
         /// threads decode an export's files); `nil`: one per active processor. The site does not
         /// depend on it.
         public var jobs: Int?
+        /// How long a build waits for another build writing to the same output to finish
+        /// (`OutputLock`) before it gives up with `SiteBuildError.outputLocked`.
+        public var lockWaitSeconds: Double = 30
         /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
         /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
@@ -88,6 +91,8 @@ public struct SiteBuilder: Sendable {
     public func build() throws -> BuildReport {
         let start = DispatchTime.now()
         var run = BuildRun(options: options)
+        // Released after the staging folder is gone (defers run last first).
+        defer { run.lock?.release() }
         defer { run.output.map { $0.discardStaging() } }
         // Every diagnostic at once, sorted by file, line and column: the same input prints the
         // same lines in the same order, whichever worker finished first (also when a step throws).
@@ -113,6 +118,8 @@ struct BuildRun {
     let options: SiteBuilder.Options
     var report = BuildReport()
     var output: OutputFolder?
+    /// The output's lock, held from `checkFolders` to the end of the build.
+    var lock: OutputLock?
     var inputs: [InputDiscovery.Input] = []
     /// Exports of other apps found under the input (spec §6).
     var exports: [ExportDiscovery.Found] = []
@@ -126,6 +133,9 @@ struct BuildRun {
     /// pages a log with errors keeps.
     var lastGoodManifest: BuildManifest?
     var outcomes: [ConversationOutcome] = []
+    /// The worker that built the conversations (`placeConversations` builds an imported one
+    /// again under a derived id).
+    var worker: ConversationWorker?
     /// Site paths of the renderer's own files; no conversation may claim their top folder.
     var assetFiles: [RenderedFile] = []
 
@@ -201,6 +211,8 @@ struct BuildRun {
             throw SiteBuildError.inputNotFound(options.input.path)
         }
         let folder = try OutputFolder(output: options.output, input: inputRoot)
+        // Before the previous manifest is read: another build may be about to replace it.
+        lock = try OutputLock(outputPath: folder.path, wait: options.lockWaitSeconds)
         if !options.ignoresCache { previousManifest = BuildManifest.load(outputPath: folder.path) }
         lastGoodManifest = previousManifest
         try folder.createStaging()
@@ -275,68 +287,59 @@ struct BuildRun {
             slots.store(outcome, at: index)
         }
         outcomes = slots.values().map { $0! }
-        outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
-        for outcome in outcomes {
-            report.diagnostics += outcome.diagnostics
-            if let line = outcome.importCount { report.importCounts.append(line) }
+        for index in outcomes.indices {
+            // A log's ledger is its message count: every message element is on its pages, or the
+            // log has an error.
+            guard let entry = outcomes[index].entry, !outcomes[index].kept else { continue }
+            let count = entry.summary.messageCount
+            outcomes[index].source = SourceCount(
+                format: Self.isMarkdown(outcomes[index].input) ? "markdown" : "json",
+                source: displayPath(outcomes[index].input), conversationID: entry.conversationID,
+                ledger: ImportLedger(recordsRead: count, messagesBuilt: count), isImported: false)
         }
+        self.worker = worker
+        outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
+        for outcome in outcomes { report.diagnostics += outcome.diagnostics }
         // A page that could not be written is no fault of the log: publishing the site without
         // that conversation would delete it. The previous site stays as it was.
         if let failure = outcomes.lazy.compactMap(\.writeFailure).first { throw SiteBuildError.fileSystem(failure) }
+        // Issue 41.4: an empty site is never published in silence. (Errors were said: a log
+        // with errors and no last good pages is left out, and the build fails as it is.)
+        if !outcomes.contains(where: { $0.entry != nil }), !report.hasErrors {
+            throw SiteBuildError.nothingToBuild(path: options.input.relativePath, detail: nothingFoundDetail())
+        }
     }
 
-    /// The conversations of every export, each laid out and rendered as soon as its importer
-    /// hands it over (so one conversation is held at a time per export); exports in parallel,
-    /// results in discovery order. At most `jobs` conversations are laid out and rendered at once,
-    /// whichever exports they come from.
-    func importedOutcomes(worker: ConversationWorker, firstNumber: Int) -> [ConversationOutcome] {
-        let exports = self.exports
-        let slots = ConcurrentSlots<([ConversationOutcome], [Diagnostic])>(count: exports.count)
-        let config = self.config
-        let inputRoot = self.inputRoot
-        let jobs = self.jobs
-        // Conversations are laid out and rendered `jobs` at a time as the importers hand them
-        // over (as a folder of logs is), so at most that many are held at once besides the ones
-        // being read; results keep each importer's order.
-        let inFlight = DispatchSemaphore(value: jobs)
-        Parallel.forEach(exports.count, jobs: jobs) { index in
-            let found = exports[index]
-            guard let importer = ExportImporters.importer(for: found.export.format) else { return }
-            let context = ImportContext(
-                root: found.export.root, config: config, inputRoot: inputRoot, shownAs: found.zip, jobs: jobs)
-            let built = ConcurrentSlots<ConversationOutcome>(count: 0)
-            let rendering = DispatchGroup()
-            var number = 0
-            let exportDiagnostics = importer.read(found.export, context: context) { imported in
-                let slot = number
-                number += 1
-                inFlight.wait()
-                Parallel.start(in: rendering) {
-                    // Parts folders: after the logs', by export then conversation, never shared.
-                    let outcome = worker.build(imported: imported, number: firstNumber + index * 1_000_000 + slot)
-                    built.store(outcome, at: slot)
-                    inFlight.signal()
-                }
-            }
-            rendering.wait()
-            slots.store((built.values().map { $0! }, exportDiagnostics), at: index)
+    /// What a build that found nothing to build looked at, for its error.
+    func nothingFoundDetail() -> String {
+        if let inputFile {
+            return "'\(PathText.lastComponent(inputFile))' is not a log or an export Scrollback reads"
         }
-        var outcomes: [ConversationOutcome] = []
-        for (results, diagnostics) in slots.values().map({ $0 ?? ([], []) }) {
-            outcomes += results
-            if !diagnostics.isEmpty {
-                outcomes.append(
-                    ConversationOutcome(
-                        input: InputDiscovery.Input(relativePath: "import:", url: inputRoot), entry: nil,
-                        diagnostics: diagnostics, reused: false, partsFolder: ""))
-            }
+        var found: [String] = []
+        if !inputs.isEmpty {
+            found.append(
+                "\(inputs.count) file\(inputs.count == 1 ? "" : "s") looked at, none a log (--verbose says why)")
         }
-        return outcomes
+        if !exports.isEmpty {
+            let formats = exports.map(\.export.format.rawValue)
+            found.append(
+                "\(exports.count) export\(exports.count == 1 ? "" : "s") (\(formats.joined(separator: ", "))) "
+                    + "with no conversation in \(exports.count == 1 ? "it" : "them")")
+        }
+        return found.joined(separator: "; ")
     }
+
+    /// Whether `input` is a Markdown log.
+    static func isMarkdown(_ input: InputDiscovery.Input) -> Bool { !ConversationWorker.isJSON(input) }
 
     /// Step 5: first log (in path order) to claim an id keeps it; later ones get an error naming
     /// the first. Winners' folders move from their parts into the site.
     mutating func placeConversations() throws {
+        renameImportedDuplicates()
+        for source in outcomes.compactMap(\.source) {
+            report.sources.append(source)
+            if source.isImported { report.importCounts.append(source.line) }
+        }
         var claimedBy: [String: String] = [:]
         let reserved = reservedTopLevelNames()
         // Who keeps an id is decided first, in input order: a reused log linked straight into
@@ -519,4 +522,10 @@ struct ConversationOutcome: Sendable {
     var stagedDirectly = false
     /// For an imported conversation: its "messages in → messages out" line.
     var importCount: String?
+    /// For an imported conversation: which of the build's exports it comes from, and its key
+    /// there (to read it again under a derived id, `placeConversations`).
+    var exportIndex: Int?
+    var importKey: String?
+    /// Its source's records, messages and records left out (a log's: its message count).
+    var source: SourceCount?
 }

@@ -6,8 +6,9 @@ import ScrollbackModel
 /// to the root (other branches, from edited prompts, are not part of the shown conversation
 /// and are not counted).
 ///
-/// On that branch: system messages that are empty or marked hidden are left out and counted
-/// as left out; `text` and `multimodal_text` parts are Markdown (code blocks kept); `code`
+/// On that branch: system messages that are empty or marked hidden, and messages of any role
+/// with no text and no attachment, are left out and counted as left out; a conversation left
+/// with no message is not built (a warning names it); `text` and `multimodal_text` parts are Markdown (code blocks kept); `code`
 /// content becomes a fenced block; any other content type is shown as a visible fallback
 /// (its type and any text it carries) with a warning. Node ids are the message ids, the
 /// user is `me`, and the assistant is named by its model.
@@ -102,6 +103,12 @@ public enum ChatGPTImporter: ExportImporter {
                 assembler.leaveOut(reason: "a hidden or empty system message", at: location)
                 continue
             }
+            // Issue 41.12: an assistant turn that only called a tool or was cut off has no text
+            // and no attachment: an empty bubble says nothing, so it is left out with its reason.
+            if isEmpty, contentType == "text" || contentType == "multimodal_text" {
+                assembler.leaveOut(reason: "an empty \(role) message (no text, no attachment)", at: location)
+                continue
+            }
             if let time = message["create_time"]?.number { lastDate = Date(timeIntervalSince1970: time) }
             var diagnostics: [Diagnostic] = []
             let sender: String
@@ -162,7 +169,20 @@ public enum ChatGPTImporter: ExportImporter {
             for diagnostic in diagnostics { assembler.report(diagnostic) }
             assembler.append(item)
         }
-        return assembler.finish()
+        var imported = assembler.finish()
+        // A conversation with nothing to show is not an empty page in the index: it is left out
+        // of the site, and the build says which one and why.
+        if let conversation = imported.conversation, conversation.messages.isEmpty {
+            imported.conversation = nil
+            let leftOut = imported.ledger.leftOut.count
+            imported.diagnostics.append(
+                .warning(
+                    .other(
+                        "conversation '\(title ?? id)' has no message to show"
+                            + (leftOut > 0 ? " (\(leftOut) left out, none built)" : "")
+                            + "; it is left out of the site"), at: node.location(in: shown)))
+        }
+        return imported
     }
 
     /// `<` outside code fences and spans escaped as `\<`, so cmark-gfm shows it as text.

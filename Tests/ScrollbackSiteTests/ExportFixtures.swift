@@ -1,0 +1,87 @@
+import Foundation
+import ZIPFoundation
+
+@testable import ScrollbackSite
+
+/// Small exports written from each format's documented shape, for the pipeline's tests.
+enum ExportFixtures {
+    /// A Slack workspace export at `path` in `folder`: `#general` with `count` messages on
+    /// 2024-06-10 (one day file), `#random` with one.
+    static func slack(in folder: TemporaryFolder, at path: String, count: Int = 3) throws {
+        try folder.write(#"[{"id": "U1", "name": "ada"}, {"id": "U2", "name": "grace"}]"#, to: path + "/users.json")
+        try folder.write(
+            #"[{"id": "C1", "name": "general", "members": ["U1", "U2"]}, {"id": "C2", "name": "random", "members": ["U1"]}]"#,
+            to: path + "/channels.json")
+        let messages = (0..<count).map { index in
+            #"{"type": "message", "user": "U\#(index % 2 + 1)", "text": "general \#(index)", "ts": "\#(1_718_010_000 + index * 60).000100"}"#
+        }
+        try folder.write("[" + messages.joined(separator: ", ") + "]", to: path + "/general/2024-06-10.json")
+        try folder.write(
+            #"[{"type": "message", "user": "U1", "text": "random", "ts": "1718020000.000100"}]"#,
+            to: path + "/random/2024-06-10.json")
+    }
+
+    /// A WhatsApp chat as Android writes it: `count` messages from 1/30/18 09:00.
+    static func whatsAppText(count: Int) -> String {
+        (0..<count).map { index in
+            "1/30/18, 09:\(String(format: "%02d", index)) - \(index % 2 == 0 ? "Alice" : "Bob"): line \(index)\n"
+        }.joined()
+    }
+
+    /// A zip at `path` in `folder` holding `WhatsApp Chat with Alice.txt` (`count` messages).
+    @discardableResult
+    static func whatsAppZip(in folder: TemporaryFolder, at path: String, count: Int = 4) throws -> URL {
+        let staging = folder.url.appendingPathComponent("zip-staging-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        try Data(whatsAppText(count: count).utf8).write(
+            to: staging.appendingPathComponent("WhatsApp Chat with Alice.txt"))
+        let zip = folder.url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+            at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: zip)
+        let archive = try Archive(url: zip, accessMode: .create)
+        try archive.addEntry(
+            with: "WhatsApp Chat with Alice.txt", relativeTo: staging, compressionMethod: .deflate)
+        return zip
+    }
+
+    /// A ChatGPT `conversations.json`: "Trip plans" (an empty system root, a question, an
+    /// assistant node with only an empty part, the answer) and "Nothing here" (only an empty
+    /// system root).
+    static let chatGPT = """
+        [{"title": "Trip plans", "conversation_id": "abcdef12-0000", "create_time": 1718010000,
+          "current_node": "n4",
+          "mapping": {
+            "n1": {"id": "n1", "parent": null, "children": ["n2"],
+                   "message": {"id": "n1", "author": {"role": "system"}, "content": {"content_type": "text", "parts": [""]}}},
+            "n2": {"id": "n2", "parent": "n1", "children": ["n3"],
+                   "message": {"id": "n2", "author": {"role": "user"}, "create_time": 1718010060,
+                               "content": {"content_type": "text", "parts": ["Where to?"]}}},
+            "n3": {"id": "n3", "parent": "n2", "children": ["n4"],
+                   "message": {"id": "n3", "author": {"role": "assistant"}, "create_time": 1718010070,
+                               "content": {"content_type": "text", "parts": [""]}}},
+            "n4": {"id": "n4", "parent": "n3", "children": [],
+                   "message": {"id": "n4", "author": {"role": "assistant"}, "create_time": 1718010080,
+                               "content": {"content_type": "text", "parts": ["Lisbon."]}}}
+          }},
+         {"title": "Nothing here", "conversation_id": "99999999-0000", "create_time": 1718000000,
+          "current_node": "e1",
+          "mapping": {
+            "e1": {"id": "e1", "parent": null, "children": [],
+                   "message": {"id": "e1", "author": {"role": "system"}, "content": {"content_type": "text", "parts": [""]}}}
+          }}]
+        """
+
+    /// How many message elements the pages under `output` hold (the index left aside).
+    static func messageElements(in output: URL, conversation: String? = nil) throws -> Int {
+        var count = 0
+        for (path, data) in try snapshot(output)
+        where path.hasSuffix(".html") && path.contains("/") && !path.hasPrefix(".")
+            && (conversation == nil || path.hasPrefix(conversation! + "/"))
+        {
+            count += String(decoding: data, as: UTF8.self).components(separatedBy: "data-message-id=\"").count - 1
+        }
+        return count
+    }
+}
