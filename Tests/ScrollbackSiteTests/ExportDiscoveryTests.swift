@@ -119,6 +119,30 @@ struct ExportDiscoveryTests {
         }
     }
 
+    @Test("the documented shapes of Google Chat, LINE and IRC are named; other chats are not")
+    func sniffedShapes() {
+        func sniff(_ text: String, _ name: String = "x.json") -> UnsupportedFormat? {
+            UnsupportedFormat.recognise(
+                ExportCandidate(url: URL(fileURLWithPath: "/in/" + name), isDirectory: false, head: Array(text.utf8)))
+        }
+        #expect(
+            sniff(
+                #"{"messages": [{"creator": {"name": "A", "email": "a@x", "user_type": "Human"}, "#
+                    + #""created_date": "Monday, January 1, 2024 at 10:00:00 AM UTC", "text": "hi", "topic_id": "t"}]}"#
+            ) == .googleChat)
+        #expect(sniff(#"{"members": [{"name": "A", "email": "a@x", "user_type": "Human"}]}"#) == .googleChat)
+        #expect(sniff("[LINE] Chat history with Ana\nSaved on: 2024/01/01 10:00\n", "a.txt") == .textLog)
+        #expect(sniff("2024/01/01(Mon)\n10:00\tAna\tHello\n", "a.txt") == .textLog)
+        #expect(sniff("--- Log opened Mon Jan 01 10:00:00 2024\n10:00 <ana> hi\n", "a.txt") == .textLog)
+        #expect(sniff("[10:00:01] <@ana> hi\n", "a.txt") == .textLog)
+        #expect(sniff(#"{"version": 1, "participants": [], "messages": []}"#) == nil)
+        #expect(sniff(#"{"name": "C", "type": "personal_chat", "id": 1, "messages": []}"#) == nil)
+        #expect(sniff("1/2/21, 10:00 - Ana: hi\n", "a.txt") == nil)
+        #expect(sniff("Just some notes\n", "a.txt") == nil)
+        #expect(NotAChatFile.isDocumentation("README.txt") && NotAChatFile.isDocumentation("LICENSE-MIT.txt"))
+        #expect(!NotAChatFile.isDocumentation("WhatsApp Chat with Ana.txt"))
+    }
+
     @Test("a Messenger export in a folder of logs builds no error, one warning, and the logs")
     func unsupportedExportBesideLogsIsOneWarning() throws {
         let folder = try TemporaryFolder()
@@ -228,6 +252,25 @@ struct ExportDiscoveryTests {
             #expect(error.location == SourceLocation(file: "chat.zip/_chat.txt", line: 1, column: 1))
             #expect(error.problem.message.contains("No space left"), "\(error)")
         }
+    }
+
+    @Test("a full standard error does not crash `scrollback build`")
+    func fullStandardErrorIsNoCrash() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Logs.conversation(id: "home", title: "Home", count: 2), to: "logs/home.json")
+        try folder.write("shopping: eggs, milk", to: "logs/notes.txt")
+        let process = Process()
+        process.executableURL = try scrollbackExecutable()
+        process.arguments = ["build", "logs", "-o", "out", "--quiet"]
+        process.currentDirectoryURL = folder.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/home/index.html"))
     }
 
     @Test("unpacking where a file stands in for the folder is a located error")

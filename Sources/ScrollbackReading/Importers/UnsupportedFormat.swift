@@ -62,7 +62,10 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         if keys.contains("messages"), mentions("creator"), mentions("created_date") || mentions("topic_id") {
             return .googleChat
         }
-        if keys.contains("members"), keys.count <= 3, mentions("user_type") { return .googleChat }
+        // `group_info.json` and `Users/*/user_info.json` beside it.
+        if keys.contains("members") || keys.contains("user"), keys.count <= 3, mentions("user_type") {
+            return .googleChat
+        }
         if keys.isEmpty, elementKeys.isEmpty, head.first != UInt8(ascii: "{"), looksLikeTextLog(head) {
             return .textLog
         }
