@@ -226,21 +226,25 @@ public struct ExportDiscovery: Sendable {
                 at: SourceLocation(file: shown, line: 1, column: 1))
         }
 
-        /// Unpacks the zip `candidate` and searches it; whether it held an export. A zip holding
-        /// none is named in a warning (unless a file in it already got one).
+        /// Unpacks the zip `candidate` and searches it; whether it held an export. Its export-like
+        /// files come first; its other files (media) only when an export was found in them. A
+        /// zip holding none is named in a warning (unless a file in it already got one).
         @discardableResult
         mutating func unpack(_ candidate: ExportCandidate, shownAs: String, within place: Place) -> Bool {
             zipNumber += 1
             let target = discovery.unpackFolder.appendingPathComponent("\(zipNumber)")
             let location = SourceLocation(file: shownAs, line: 1, column: 1)
-            let result: ExportArchive.Unpacked
-            do {
-                result = try ExportArchive.unpack(candidate.url, into: target, shownAs: shownAs, budget: &budget)
-            } catch {
-                FileSystem.removeTree(target.path)
-                diagnostics.append(error)
-                return false
+            func unpack(_ part: ExportArchive.Part) -> ExportArchive.Unpacked? {
+                do {
+                    return try ExportArchive.unpack(
+                        candidate.url, into: target, shownAs: shownAs, part: part, budget: &budget)
+                } catch {
+                    FileSystem.removeTree(target.path)
+                    diagnostics.append(error)
+                    return nil
+                }
             }
+            guard let result = unpack(.exportFiles) else { return false }
             diagnostics += result.warnings
             guard result.unpacked else {
                 diagnostics.append(
@@ -256,11 +260,20 @@ public struct ExportDiscovery: Sendable {
             search(
                 folder: unpacked, place: Place(zip: (candidate.url, unpacked, shownAs), readsLogs: false),
                 root: unpacked)
-            if exports.count > exportsBefore { return true }
+            if exports.count > exportsBefore {
+                guard let media = unpack(.rest) else {
+                    // Over the budget or out of disk: nothing of this zip is read.
+                    exports.removeSubrange(exportsBefore...)
+                    return false
+                }
+                diagnostics += media.warnings
+                return true
+            }
             let saidSomething = diagnostics[diagnosticsBefore...].contains { $0.severity != .note }
             if !saidSomething {
                 diagnostics.append(.warning(.other("a zip with no export in it; it is not built"), at: location))
             }
+            FileSystem.removeTree(target.path)
             return false
         }
     }

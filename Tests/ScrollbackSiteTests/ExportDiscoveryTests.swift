@@ -215,6 +215,28 @@ struct ExportDiscoveryTests {
         #expect(counted.diagnostics.contains { $0.severity == .error && $0.problem.message.contains("3 entries") })
     }
 
+    @Test("a zip without an export costs its export-like files, not its photos")
+    func mediaOfAZipWithoutExportIsNotUnpacked() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let photo = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 7, count: 1 << 20)
+        try Self.zip(
+            folder.url.appendingPathComponent("input/holiday.zip"),
+            [("notes.txt", Data("eggs, milk".utf8)), ("photo.jpg", photo)])
+        try Self.zip(
+            folder.url.appendingPathComponent("input/WhatsApp Chat - Ana.zip"),
+            [("_chat.txt", Data(Self.iOSChat.utf8)), ("00000003-PHOTO-2021-01-02-10-02-00.jpg", photo)])
+        // Room for the text files and one photo, not two.
+        let budget = ExportArchive.Budget(maximumBytes: (3 << 19), maximumEntries: 100)
+        let unpack = folder.url.appendingPathComponent("unpack")
+        let found = find(folder.url.appendingPathComponent("input"), unpackInto: unpack, budget: budget)
+        #expect(!found.diagnostics.contains { $0.severity == .error }, "\(found.diagnostics)")
+        #expect(found.exports.map(\.export.format) == [.whatsapp])
+        #expect(found.diagnostics.contains { $0.location?.file == "input/holiday.zip/notes.txt" })
+        let photos = ImportTests.files(under: unpack, ending: ".jpg")
+        #expect(photos.map(\.lastPathComponent) == ["00000003-PHOTO-2021-01-02-10-02-00.jpg"])
+    }
+
     @Test("a build of a zip publishes no unpacked files and leaves no private folder behind")
     func unpackedFilesStayOutOfTheSite() throws {
         let folder = try TemporaryFolder()

@@ -90,12 +90,24 @@ public enum ExportArchive {
         Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     }
 
-    /// Unpacks `zip` into `folder` (created), spending `budget`; `shownAs` names the zip in
-    /// diagnostics. A zip none of whose entry names could be an export file is not unpacked
-    /// (`Unpacked.unpacked` is `false`). Throws a located error when the archive cannot be read,
-    /// the budget is spent, or a file cannot be written (a full disk); the caller deletes `folder`.
+    /// Which entries `unpack` writes: a zip is unpacked in two parts, so one that holds no
+    /// export costs only its export-like files (`.json`, `.txt`, `.zip`), never its photos.
+    public enum Part: Sendable {
+        /// Folders and the files with an export file's extension; warnings for unsafe entries.
+        case exportFiles
+        /// The other files (media), once discovery found an export in the first part.
+        case rest
+        /// Everything at once.
+        case all
+    }
+
+    /// Unpacks `part` of `zip` into `folder` (created), spending `budget`; `shownAs` names the
+    /// zip in diagnostics. A zip none of whose entry names could be an export file is not
+    /// unpacked (`Unpacked.unpacked` is `false`). Throws a located error when the archive cannot
+    /// be read, the budget is spent, or a file cannot be written (a full disk); the caller
+    /// deletes `folder`.
     public static func unpack(
-        _ zip: URL, into folder: URL, shownAs: String, budget: inout Budget,
+        _ zip: URL, into folder: URL, shownAs: String, part: Part = .all, budget: inout Budget,
         open: (String) -> Int32 = openNewFile
     ) throws(Diagnostic) -> Unpacked {
         let location = SourceLocation(file: shownAs, line: 1, column: 1)
@@ -114,7 +126,7 @@ public enum ExportArchive {
             entry.type == .file && safeComponents(entry.path).map { !isHiddenEntry($0) } == true
                 && exportFileExtensions.contains(PathText.pathExtension(entry.path).lowercased())
         }
-        guard mayHoldExport else { return result }
+        guard mayHoldExport || part == .rest else { return result }
         result.unpacked = true
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -125,12 +137,20 @@ public enum ExportArchive {
         for entry in entries {
             let path = entry.path
             guard let parts = safeComponents(path) else {
+                guard part != .rest else { continue }  // said in the first part
                 result.warnings.append(
                     .warning(.other("zip entry '\(path)' is skipped: its path leaves the archive"), at: at(path)))
                 continue
             }
             // macOS metadata (`__MACOSX/`, `._name`) and hidden files: discovery never reads them.
             if isHiddenEntry(parts) { continue }
+            let isExportFile =
+                entry.type == .file && exportFileExtensions.contains(PathText.pathExtension(path).lowercased())
+            switch part {
+            case .exportFiles where entry.type == .file && !isExportFile: continue
+            case .rest where entry.type != .file || isExportFile: continue
+            default: break
+            }
             guard budget.spendEntry() else { throw budget.exceeded(at: location) }
             let relative = parts.joined(separator: "/")
             switch entry.type {
