@@ -127,6 +127,9 @@ public struct ExportDiscovery: Sendable {
                 return
             }
             var byFormat: [ExportFormat: [URL]] = [:]
+            // Files no importer claims, judged once the folder is read: beside an export they are
+            // its side files (ChatGPT's `user.json`), elsewhere they are named.
+            var unread: [(candidate: ExportCandidate, shown: String, place: Place)] = []
             let atTop = place.zip == nil && folder == FileSystem.canonicalPath(discovery.inputRoot.path)
             for name in FileSystem.entries(folder) where !name.hasPrefix(".") {
                 let path = folder + "/" + name
@@ -163,13 +166,22 @@ public struct ExportDiscovery: Sendable {
                     if let format = fileFormat(candidate) {
                         byFormat[format, default: []].append(candidate.url)
                         claimed.insert(FileSystem.canonicalPath(path))
-                    } else if let diagnostic = unclaimed(candidate, shown: shown(path, place), place: inner) {
-                        diagnostics.append(diagnostic)
-                        // A file named as another app's export is not also read as a broken log.
-                        if diagnostic.severity == .warning { claimed.insert(FileSystem.canonicalPath(path)) }
+                    } else {
+                        unread.append((candidate, shown(path, place), inner))
                     }
                 default: continue
                 }
+            }
+            let formats = ExportFormat.allCases.filter { byFormat[$0] != nil }.map(\.rawValue)
+            for (candidate, shown, place) in unread {
+                let diagnostic =
+                    formats.isEmpty
+                    ? unclaimed(candidate, shown: shown, place: place)
+                    : sideFile(candidate, shown: shown, place: place, formats: formats)
+                guard let diagnostic else { continue }
+                diagnostics.append(diagnostic)
+                // Not also read as a broken log.
+                claimed.insert(FileSystem.canonicalPath(candidate.url.path))
             }
             for format in ExportFormat.allCases {
                 guard let items = byFormat[format] else { continue }
@@ -217,6 +229,21 @@ public struct ExportDiscovery: Sendable {
             default: break
             }
             return .warning(.other("not a chat export Scrollback reads; it is not built"), at: location)
+        }
+
+        /// What to say about a file beside an export that no importer claims: a note (ChatGPT's
+        /// `user.json`, `message_feedback.json`), or what `unclaimed` says when it is another
+        /// app's export; `nil` for what may be a log (it holds `messages`) the log reader reads.
+        func sideFile(_ candidate: ExportCandidate, shown: String, place: Place, formats: [String]) -> Diagnostic? {
+            if UnsupportedFormat.recognise(candidate) != nil
+                || UnsupportedFormat.unrecognisedChatStamp(candidate) != nil
+            {
+                return unclaimed(candidate, shown: shown, place: place)
+            }
+            if place.readsLogs, candidate.topLevelJSONKeys.contains("messages") { return nil }
+            return Diagnostic(
+                .note, .other("beside a \(formats.joined(separator: ", ")) export, holds no chat; skipped"),
+                at: SourceLocation(file: shown, line: 1, column: 1))
         }
 
         /// The warning for a file of a format no importer reads yet.

@@ -169,6 +169,29 @@ struct ExportDiscoveryTests {
         #expect(report.diagnostics.contains { $0.severity == .note && $0.location?.file == "input/README.txt" })
     }
 
+    @Test("the side files of a ChatGPT export are noted, not read as broken logs")
+    func sideFilesOfAnExportAreNoted() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = try ImportTests.sharedSamples().appendingPathComponent(
+            "chatgpt/mitkury-chatgpt-export-parser/example-conversation.json")
+        try folder.write(try Data(contentsOf: sample), to: "input/chatgpt/conversations.json")
+        try folder.write(
+            #"{"id": "user-1", "email": "a@example.com", "chatgpt_plus_user": false}"#, to: "input/chatgpt/user.json")
+        try folder.write(
+            #"[{"id": "f1", "conversation_id": "c1", "rating": "thumbsUp"}]"#, to: "input/chatgpt/message_feedback.json"
+        )
+        let report = try build(folder.url.appendingPathComponent("input"), folder.url.appendingPathComponent("site"))
+        #expect(!report.hasErrors, "\(report.diagnostics.filter { $0.severity == .error })")
+        #expect(report.conversations >= 1)
+        let notes = report.diagnostics.filter { $0.severity == .note }.compactMap(\.location?.file)
+        #expect(notes == ["input/chatgpt/message_feedback.json", "input/chatgpt/user.json"])
+        #expect(
+            !report.diagnostics.contains {
+                $0.severity == .warning && $0.location?.file.hasPrefix("input/chatgpt/m") == true
+            })
+    }
+
     @Test("a zip of photos is named, not unpacked")
     func zipWithoutExportIsNotUnpacked() throws {
         let folder = try TemporaryFolder()
