@@ -160,8 +160,8 @@ struct ExportDiscoveryTests {
         let warnings = report.diagnostics.filter { $0.severity == .warning }.map(\.description)
         #expect(
             warnings == [
-                "input/facebook/message_1.json:1:1: warning: a Facebook Messenger export (`participants`, `messages`, "
-                    + "`thread_path`): not supported yet; it is not built",
+                "input/facebook/message_1.json:1:1: warning: a Facebook Messenger export (`messages` of `sender_name`, "
+                    + "`timestamp_ms`): not supported yet; it is not built",
                 "input/notes.txt:1:1: warning: not a chat export Scrollback reads; it is not built",
                 "input/thai.txt:1:1: warning: a WhatsApp chat in a date format not recognised: "
                     + "`[Day 3 of 18, 14:56]`; it is not built",

@@ -29,11 +29,11 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     public var description: String {
         switch self {
         case .messenger:
-            return "a Facebook Messenger export (`participants`, `messages`, `thread_path`)"
+            return "a Facebook Messenger export (`messages` of `sender_name`, `timestamp_ms`)"
         case .instagram:
-            return "an Instagram export (`participants`, `messages`, `thread_path`)"
+            return "an Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
         case .metaThread:
-            return "a Facebook Messenger or Instagram export (`participants`, `messages`, `sender_name`)"
+            return "a Facebook Messenger or Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
         case .claude: return "a Claude.ai export (`chat_messages`)"
         case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .teams: return "a Microsoft Teams export"
