@@ -120,9 +120,9 @@ public enum ExportArchive {
         }
         var result = Unpacked()
         // The central directory names every entry without extracting one: a zip of photos only
-        // costs nothing.
-        let entries = Array(archive)
-        let mayHoldExport = entries.contains { entry in
+        // costs nothing. It is walked twice rather than held, so a large archive's entries are
+        // never all in memory at once.
+        let mayHoldExport = archive.contains { entry in
             entry.type == .file && safeComponents(entry.path).map { !isHiddenEntry($0) } == true
                 && exportFileExtensions.contains(PathText.pathExtension(entry.path).lowercased())
         }
@@ -134,7 +134,7 @@ public enum ExportArchive {
             throw .error(.fileSystem("cannot unpack the zip archive into a private folder: \(error)"), at: location)
         }
         var unpackedPaths: Set<String> = []
-        for entry in entries {
+        for entry in archive {
             let path = entry.path
             guard let parts = safeComponents(path) else {
                 guard part != .rest else { continue }  // said in the first part
