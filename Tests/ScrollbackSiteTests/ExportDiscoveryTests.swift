@@ -278,6 +278,31 @@ struct ExportDiscoveryTests {
         #expect(FileSystem.entries(folder.path).sorted() == ["input", "site"])
     }
 
+    @Test("import unpacks into a folder of its own, not one an earlier import left behind")
+    func importUnpacksIntoAFreshFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // What a killed import of this process id would have left.
+        let stale = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrollback-import-\(ProcessInfo.processInfo.processIdentifier)/1/_chat.txt")
+        try FileManager.default.createDirectory(
+            at: stale.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[1/2/21, 09:00:00] Mallory: stale\n".utf8).write(to: stale)
+        defer { try? FileManager.default.removeItem(at: stale.deletingLastPathComponent().deletingLastPathComponent()) }
+        let zip = folder.url.appendingPathComponent("in/WhatsApp Chat - Ana.zip")
+        try Self.zip(zip, [("_chat.txt", Data(Self.iOSChat.utf8))])
+        var diagnostics: [Diagnostic] = []
+        let report = try ExportWriter(
+            input: zip, format: .whatsapp, output: folder.url.appendingPathComponent("logs"),
+            onDiagnostics: { diagnostics += $0 }
+        ).write()
+        #expect(report.logs == 1)
+        #expect(!diagnostics.contains { $0.problem.message.contains("cannot be unpacked") }, "\(diagnostics)")
+        let logs = ImportTests.files(under: folder.url.appendingPathComponent("logs"), ending: ".json")
+        let text = try logs.map { try String(contentsOf: $0, encoding: .utf8) }.joined()
+        #expect(text.contains("Hello") && !text.contains("stale"))
+    }
+
     // MARK: 40.6: a failed write is an error, not a trap
 
     @Test("a full disk while unpacking is a located error")
