@@ -43,14 +43,16 @@ final class DiagnosticPrinter: @unchecked Sendable {
         // Every file read once for all its lines; a warning repeated through a file printed once.
         let text = presenter.presentAll(shown).map { $0.terminalText + "\n" }.joined()
         lock.lock()
-        FileHandle.standardError.write(Data(text.utf8))
+        // `write(contentsOf:)`, not `write(_:)`: that one is a `try!` inside Foundation, so a full
+        // or closed standard error would crash the build instead of going unprinted.
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
         lock.unlock()
     }
 
     /// Prints one line to standard error.
     func line(_ text: String) {
         lock.lock()
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
         lock.unlock()
     }
 }
@@ -263,8 +265,8 @@ struct Serve: AsyncParsableCommand {
         do {
             try await server.run { port in
                 // Written unbuffered, so a script waiting for this line sees it at once.
-                FileHandle.standardOutput.write(
-                    Data("Serving \(input) at http://\(host):\(port)/ (Ctrl-C to stop)\n".utf8))
+                try? FileHandle.standardOutput.write(
+                    contentsOf: Data("Serving \(input) at http://\(host):\(port)/ (Ctrl-C to stop)\n".utf8))
                 if verbose { printer.line("watching \(input) with \(preview.watchMechanism?.rawValue ?? "?")") }
             }
         } catch {
@@ -289,7 +291,7 @@ struct Init: ParsableCommand {
         do {
             try SiteScaffold.write(into: url)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("error: \(error)\n".utf8))
             throw ExitCode.failure
         }
         let names = SiteScaffold.files().map(\.path).joined(separator: ", ")

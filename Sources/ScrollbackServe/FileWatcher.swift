@@ -103,10 +103,12 @@ public final class FileWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    /// Whether a change to a file or folder so named is ignored: the build skips names that start
-    /// with `.` or `_` (`_site/`, editors' swap files, the builder's own staging folder).
+    /// Whether a change to a file or folder so named is ignored: names that start with `.`
+    /// (editors' swap files, the builder's own staging and unpack folders). A leading `_` is
+    /// watched: exports use it (iOS WhatsApp's `_chat.txt`), and the output (`_site/`) is
+    /// excluded by path.
     static func isIgnored(_ name: String) -> Bool {
-        name.hasPrefix(".") || name.hasPrefix("_")
+        name.hasPrefix(".")
     }
 
     /// Paths, sizes and modification times of every file under `root`, for the poll.
@@ -156,10 +158,15 @@ private final class Inotify: @unchecked Sendable {  // used by the watcher threa
         }
     }
 
+    /// Whether `path` is an excluded folder (the output) or inside one.
+    private func isExcluded(_ path: String) -> Bool {
+        excluded.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
     /// Adds a watch on `folder` and its subfolders; false when the kernel refuses (limit reached).
     @discardableResult
     private func addTree(_ folder: String) -> Bool {
-        if excluded.contains(where: { folder == $0 || folder.hasPrefix($0 + "/") }) { return true }
+        if isExcluded(folder) { return true }
         let watch = inotify_add_watch(descriptor, folder, Self.mask | UInt32(IN_ONLYDIR))
         guard watch >= 0 else { return false }
         folders[watch] = folder
@@ -194,16 +201,19 @@ private final class Inotify: @unchecked Sendable {  // used by the watcher threa
                 let nameStart = offset + headerSize
                 let nameBytes = buffer[nameStart..<min(nameStart + nameLength, count)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
-                if FileWatcher.isIgnored(name) {
-                    // A hidden or `_` file: the build skips it (and writes its staging folder so).
-                } else if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
+                // A hidden file (the build writes its staging folder so), or the output itself
+                // when it sits inside the input (`_site`, swapped in by each build).
+                let ignored =
+                    FileWatcher.isIgnored(name)
+                    || folders[watch].map { isExcluded($0 + "/" + name) } == true
+                if !ignored, mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
                     let parent = folders[watch]
                 {
                     addTree(parent + "/" + name)
                 }
                 if mask & UInt32(IN_IGNORED) != 0 {
                     folders[watch] = nil
-                } else if !FileWatcher.isIgnored(name) {
+                } else if !ignored {
                     changed = true
                 }
                 offset = nameStart + nameLength

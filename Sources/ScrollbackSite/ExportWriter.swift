@@ -49,9 +49,15 @@ public struct ExportWriter {
             isFile
             ? URL(fileURLWithPath: PathText.parent(inputPath)) : URL(fileURLWithPath: inputPath)
         let outputPath = try checkedOutput(inputRoot: inputRoot.path)
-        let unpack = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "scrollback-import-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: unpack) }
+        // A fresh private folder (mkdtemp, mode 0700): never one an earlier, killed import left
+        // under the same process id, nor one another import in this process is using.
+        var template = Array(
+            FileManager.default.temporaryDirectory.appendingPathComponent("scrollback-import-XXXXXX").path.utf8CString)
+        guard mkdtemp(&template) != nil else {
+            throw SiteBuildError.fileSystem("cannot create a temporary folder to unpack into")
+        }
+        let unpack = URL(fileURLWithPath: String(cString: template))
+        defer { FileSystem.removeTree(unpack.path) }
         let found = ExportDiscovery(
             inputRoot: URL(fileURLWithPath: inputPath), format: format, unpackFolder: unpack, excluding: [output]
         ).find()

@@ -6,8 +6,11 @@ import ScrollbackReading
 ///
 /// Rules (documented in ARCHITECTURE.md): every `*.json`, `*.md` and `*.markdown` file, at
 /// any depth, except the site config (`scrollback.yml`, `.yaml`, `.json` at the top), the
-/// special folders `templates/` and `previews/` at the top, and any file or folder whose name
-/// starts with `.` or `_` (hidden files, `_site`, drafts). Media folders are walked: a log
+/// special folders `templates/` and `previews/` at the top, any file or folder whose name starts
+/// with `.` (hidden), files and folders at the top whose name starts with `_` (the site's own:
+/// `_site`, `_drafts`; deeper down a `_` name is an export's, such as `_threads/`), and any
+/// folder that holds a Scrollback site (an earlier output; `ExportDiscovery` notes it). Media
+/// folders are walked: a log
 /// may sit beside its media. A link is followed only when its target is inside the input folder
 /// (`InputContainment`): a link to a log, a folder or `/` elsewhere is skipped. Paths come back
 /// sorted, so every later step sees one order.
@@ -64,6 +67,7 @@ public struct InputDiscovery: Sendable {
                 case .directory:
                     let canonical = FileSystem.canonicalPath(path)
                     guard !excludedFolders.contains(canonical), visited.insert(canonical).inserted else { continue }
+                    if Self.holdsSite(path) { continue }
                     visit(path, relativePath)
                 case .file:
                     if let stamp = FileSystem.stamp(path) { result.append((relativePath, stamp)) }
@@ -85,6 +89,7 @@ public struct InputDiscovery: Sendable {
         folder: String, relative: String, inputRoot: String, visited: inout Set<String>, into found: inout [Input]
     ) {
         for name in FileSystem.entries(folder) where !Self.isHidden(name) {
+            if relative.isEmpty, Self.isSiteOwn(name) { continue }
             let path = folder + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             guard Self.staysInside(path, root: inputRoot) else { continue }
@@ -93,6 +98,7 @@ public struct InputDiscovery: Sendable {
                 if relative.isEmpty, Self.specialFolders.contains(name) { continue }
                 let canonical = FileSystem.canonicalPath(path)
                 guard !excludedFolders.contains(canonical), visited.insert(canonical).inserted else { continue }
+                if Self.holdsSite(path) { continue }
                 walk(folder: path, relative: relativePath, inputRoot: inputRoot, visited: &visited, into: &found)
             case .file:
                 if relative.isEmpty, Self.configFileNames.contains(name) { continue }
@@ -105,8 +111,22 @@ public struct InputDiscovery: Sendable {
         }
     }
 
-    /// Names the walk skips: hidden files and folders, and `_`-prefixed ones such as `_site`.
+    /// Names every walk skips, at any depth: hidden files and folders.
     static func isHidden(_ name: String) -> Bool {
-        name.hasPrefix(".") || name.hasPrefix("_")
+        name.hasPrefix(".")
+    }
+
+    /// Names the log walk skips at the top of the input only: the site's own files and folders
+    /// (`_site`, `_drafts`). Inside an export a leading `_` means nothing (`_chat.txt`).
+    static func isSiteOwn(_ name: String) -> Bool {
+        name.hasPrefix("_")
+    }
+
+    /// Whether `folder` holds a Scrollback site (an earlier output): its cache manifest, or its
+    /// index page beside the site's stylesheet. Its pages are not logs.
+    static func holdsSite(_ folder: String) -> Bool {
+        FileSystem.kind(folder + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName) == .file
+            || FileSystem.kind(folder + "/index.html") == .file
+                && FileSystem.kind(folder + "/assets/scrollback.css") == .file
     }
 }

@@ -94,6 +94,7 @@ public struct SiteBuilder: Sendable {
         // Released after the staging folder is gone (defers run last first).
         defer { run.lock?.release() }
         defer { run.output.map { $0.discardStaging() } }
+        defer { if run.output != nil { FileSystem.removeTree(run.unpackFolder.path) } }
         // Every diagnostic at once, sorted by file, line and column: the same input prints the
         // same lines in the same order, whichever worker finished first (also when a step throws).
         defer { if !run.report.diagnostics.isEmpty { options.onDiagnostics?(run.report.diagnostics.sorted()) } }
@@ -183,8 +184,10 @@ struct BuildRun {
         return FileSystem.kind(path) == .file ? path : nil
     }
 
-    /// Where zip exports are unpacked for this build (inside the staging folder's private part).
-    var unpackFolder: URL { URL(fileURLWithPath: staging + "/" + BuildManifest.folderName + "/unpacked") }
+    /// Where zip exports are unpacked for this build: a private sibling of the staging folder
+    /// (`.<name>.tmp-<pid>-<n>.unpack`), never inside the site; deleted when the build ends, and by
+    /// the next build's sweep of abandoned staging folders when a killed build left it.
+    var unpackFolder: URL { URL(fileURLWithPath: staging + ".unpack") }
 
     /// The path of the staging folder.
     var staging: String { output!.stagingPath }

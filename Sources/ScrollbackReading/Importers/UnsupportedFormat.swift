@@ -1,0 +1,165 @@
+import Foundation
+import ScrollbackModel
+
+/// The chat exports Scrollback recognises but does not read yet, each by its structure, so a
+/// build can say what a file it leaves alone looks like instead of saying nothing (issue 41).
+///
+/// One case per format: when an importer for one of them is written (issue 43), its case goes
+/// and the importer's `detect` takes over. Detection is as cheap as an importer's: the first
+/// bytes of the file (`ExportCandidate.head`, `topLevelJSONKeys`) and its path.
+public enum UnsupportedFormat: String, CaseIterable, Sendable {
+    /// Meta's "Download your information" thread (`message_1.json`) from Facebook Messenger.
+    case messenger
+    /// The same thread shape from Instagram.
+    case instagram
+    /// The same thread shape when nothing in its path says which app wrote it.
+    case metaThread
+    /// A Claude.ai conversation or `conversations.json`.
+    case claude
+    /// A Mattermost bulk export: one JSON object a line.
+    case mattermost
+    /// A Microsoft Teams export (Graph API objects with PascalCase keys).
+    case teams
+    /// A Google Chat (Takeout) `messages.json` or `group_info.json`.
+    case googleChat
+    /// A Signal, LINE or IRC text log.
+    case textLog
+
+    /// What the warning says the file looks like.
+    public var description: String {
+        switch self {
+        case .messenger:
+            return "a Facebook Messenger export (`messages` of `sender_name`, `timestamp_ms`)"
+        case .instagram:
+            return "an Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
+        case .metaThread:
+            return "a Facebook Messenger or Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
+        case .claude: return "a Claude.ai export (`chat_messages`)"
+        case .mattermost: return "a Mattermost bulk export (JSONL)"
+        case .teams: return "a Microsoft Teams export"
+        case .googleChat: return "a Google Chat export"
+        case .textLog: return "a Signal/LINE/IRC text log"
+        }
+    }
+
+    /// The format `candidate` looks like, or `nil`.
+    public static func recognise(_ candidate: ExportCandidate) -> UnsupportedFormat? {
+        guard !candidate.isDirectory, !candidate.head.isEmpty else { return nil }
+        let keys = candidate.topLevelJSONKeys
+        let head = candidate.trimmedHead
+        func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
+        if keys.contains("messages"), mentions("sender_name"), mentions("timestamp_ms") {
+            return metaApp(candidate.url)
+        }
+        let elementKeys = JSONSniff.firstArrayElementKeys(head)
+        if keys.contains("chat_messages") || elementKeys.contains("chat_messages") { return .claude }
+        if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
+            return .mattermost
+        }
+        // Graph API objects: PascalCase keys only Teams' exporters write.
+        let teamsKeys: Set<String> = ["CreatedDateTime", "GroupsId", "UserPrincipalName", "TenantId", "ChatId"]
+        if !elementKeys.isDisjoint(with: teamsKeys) || !keys.isDisjoint(with: teamsKeys) { return .teams }
+        if keys.contains("messages"), mentions("creator"), mentions("created_date") || mentions("topic_id") {
+            return .googleChat
+        }
+        // `group_info.json` and `Users/*/user_info.json` beside it.
+        if keys.contains("members") || keys.contains("user"), keys.count <= 3, mentions("user_type") {
+            return .googleChat
+        }
+        if keys.isEmpty, elementKeys.isEmpty, head.first != UInt8(ascii: "{"), looksLikeTextLog(head) {
+            return .textLog
+        }
+        return nil
+    }
+
+    /// A text log whose shape belongs to Signal, LINE or IRC and never to WhatsApp (both WhatsApp
+    /// apps write seconds inside brackets, and no brackets without them): discovery asks this
+    /// before the WhatsApp importer, so such a file is named, not read as a WhatsApp chat.
+    public static func preemptsImporters(_ candidate: ExportCandidate) -> Bool {
+        guard !candidate.isDirectory, let line = firstLine(candidate.trimmedHead) else { return false }
+        return signalLine(line) || lineHeader(line)
+    }
+
+    /// The time stamp of a text file that reads like a WhatsApp chat (`[stamp] Name: text` or
+    /// `stamp - Name: text`) whose stamp the WhatsApp importer did not recognise: what the
+    /// warning quotes (`[3/18/2565 BE, 14:56:01]`). `nil` when none of the first lines is so shaped.
+    public static func unrecognisedChatStamp(_ candidate: ExportCandidate) -> String? {
+        let marks: Set<Character> = ["\u{FEFF}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}"]
+        let text = String(decoding: candidate.head.prefix(4096), as: UTF8.self)
+        // The first lines may be system lines with no sender (the encryption notice).
+        let lines = text.split(whereSeparator: \.isNewline).prefix(5).map { String($0.filter { !marks.contains($0) }) }
+        for line in lines {
+            if let match = line.prefixMatch(of: #/(\[[^\]]{5,40}\]) [^:]{1,80}: /#), match.1.contains(where: \.isNumber)
+            {
+                return String(match.1)
+            }
+            if let match = line.prefixMatch(of: #/([^\[\]]{5,40}?) - [^:]{1,80}: /#),
+                match.1.contains(where: \.isNumber)
+            {
+                return String(match.1)
+            }
+        }
+        return nil
+    }
+
+    /// Instagram or Messenger by what the export's folders are called, else both.
+    static func metaApp(_ url: URL) -> UnsupportedFormat {
+        let path = url.path.lowercased()
+        if path.contains("instagram") { return .instagram }
+        if path.contains("facebook") || path.contains("messenger") { return .messenger }
+        return .metaThread
+    }
+
+    /// Whether the first two non-empty lines each hold one JSON object (JSON Lines).
+    static func isJSONLines(_ head: ArraySlice<UInt8>) -> Bool {
+        let lines = head.split(separator: 0x0A).prefix(2).map { line in
+            line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
+        return lines.count == 2 && lines.allSatisfy { $0.first == UInt8(ascii: "{") }
+    }
+
+    /// Whether the first lines read as a Signal, LINE or IRC log.
+    static func looksLikeTextLog(_ head: ArraySlice<UInt8>) -> Bool {
+        let text = String(decoding: head.prefix(4096), as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).prefix(20).map(String.init)
+        guard let first = lines.first else { return false }
+        if lineHeader(first) { return true }
+        if lines.contains(where: { $0.hasPrefix("--- Log opened") || $0.hasPrefix("Session Start:") }) { return true }
+        return lines.contains { signalLine($0) || ircLine($0) || lineMessage($0) }
+    }
+
+    static func firstLine(_ head: ArraySlice<UInt8>) -> String? {
+        let text = String(decoding: head.prefix(1024), as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).first.map(String.init)
+    }
+
+    /// `[2019-12-24, 12:23] Name: text` (chat-miner's Signal layout; no seconds inside brackets).
+    static func signalLine(_ line: String) -> Bool {
+        line.wholeMatch(of: #/\[\d{4}-\d{2}-\d{2}, \d{1,2}:\d{2}\] [^:]+: .*/#) != nil
+    }
+
+    /// `[LINE] Chat history with …`: the first line of a LINE export.
+    static func lineHeader(_ line: String) -> Bool {
+        line.hasPrefix("[LINE]")
+    }
+
+    /// `12:34<TAB>Name<TAB>text`: a LINE message line.
+    static func lineMessage(_ line: String) -> Bool {
+        line.wholeMatch(of: #/\d{1,2}:\d{2}\t[^\t]+\t.*/#) != nil
+    }
+
+    /// `[12:34] <nick> text` or `12:34:56 <nick> text`: irssi, mIRC, ZNC, HexChat.
+    static func ircLine(_ line: String) -> Bool {
+        line.firstMatch(of: #/^(?:\[?[\d\-: T]{4,19}\]?\s+)?<[@+%&~]?[^>\s]+>\s/#) != nil
+    }
+}
+
+/// Text files that carry no chat (a README, a licence): named with `--verbose` only.
+public enum NotAChatFile {
+    /// Whether `name` is a file name projects give documentation (`README.txt`, `LICENSE.txt`).
+    public static func isDocumentation(_ name: String) -> Bool {
+        let stem = PathText.deletingExtension(name).uppercased()
+        return ["README", "LICENSE", "LICENCE", "COPYING", "NOTICE", "AUTHORS", "CHANGELOG", "CHANGES", "CONTRIBUTING"]
+            .contains { stem == $0 || stem.hasPrefix($0 + "-") || stem.hasPrefix($0 + "_") || stem.hasPrefix($0 + ".") }
+    }
+}
