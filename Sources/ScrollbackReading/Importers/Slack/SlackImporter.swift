@@ -9,9 +9,13 @@ import ScrollbackModel
 /// own `ts` makes it a thread reply (`thread`), `reply_broadcast` / `thread_broadcast` a
 /// broadcast one; `edited.ts` the edit date; reactions keep their users; a `tombstone` parent is
 /// a deleted message; joins, leaves, topic and other subtypes are `system` messages; bots are
-/// participants named by their profile. Text without formatting is plain text; mrkdwn with
-/// formatting, or `blocks` rich text when there is no text, becomes Markdown for cmark-gfm
-/// (`SlackText`). Files: one file is a `file` (or `photo`)
+/// participants named by `bot_profile`, `username` or the export's bot list, never by a raw
+/// `B…` id. `blocks` are shown when every element is understood (`SlackBlocks`), else `text`;
+/// text without formatting is plain text, mrkdwn with formatting Markdown for cmark-gfm by
+/// Slack's own emphasis rules (`SlackMrkdwn`); `:shortcode:` emoji come from Slack's table
+/// (`SlackEmoji`). Names from the export's data (conversation folders, file names) are one path
+/// component and stay inside the export (`SlackExportPaths`). Every record of a day file becomes
+/// a message or is left out with its reason (the ledger). Files: one file is a `file` (or `photo`)
 /// message, the text sent with it its caption; several files are lines naming each under the
 /// text. Slack exports hold no file bytes, so a file is found only where slackdump puts it
 /// (`<folder>/attachments/<id>-<name>`) and otherwise shows the placeholder naming it. The first
@@ -64,33 +68,29 @@ public enum SlackImporter: ExportImporter {
         guard let folder = export.items.first else { return [] }
         var diagnostics: [Diagnostic] = []
         func load(_ name: String) -> JSONNode? {
-            let url = folder.appendingPathComponent(name)
+            let url = folder.appendingPathComponent(name, isDirectory: false)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            guard SlackExportPaths.isContained(url, in: folder) else {
+                diagnostics.append(
+                    escapes(name, at: SourceLocation(file: context.displayPath(url), line: 1, column: 1)))
+                return nil
+            }
             return context.parseJSON(url, shown: context.displayPath(url), report: { diagnostics.append($0) })
         }
-        // Users and bots: id → name and avatar.
-        var users: [String: String] = [:]
-        for user in load("users.json")?.elements ?? [] {
-            guard let id = user["id"]?.string else { continue }
-            let profile = user["profile"]
-            let name = [
-                profile?["display_name"]?.string, profile?["real_name"]?.string, user["real_name"]?.string,
-                user["name"]?.string,
-            ].compactMap { $0 }.first { !$0.isEmpty }
-            users[id] = name ?? id
-        }
+        let (users, bots) = Self.people(load("users.json"), bots: load("bots.json"))
         var channels: [Channel] = []
         var listed: Set<String> = []
         for list in listFiles {
             guard let node = load(list) else { continue }
+            let shownList = context.displayPath(folder.appendingPathComponent(list))
             guard let elements = node.elements else {
                 diagnostics.append(
                     .error(
                         .wrongType(field: "(top level)", expected: "an array of conversations, not \(node.typeName)"),
-                        at: node.location(in: context.displayPath(folder.appendingPathComponent(list)))))
+                        at: node.location(in: shownList)))
                 continue
             }
-            for element in elements {
+            for (position, element) in elements.enumerated() {
                 guard let id = element["id"]?.string else { continue }
                 let members = element["members"]?.elements?.compactMap(\.string) ?? []
                 let memberNames = members.map { users[$0] ?? $0 }
@@ -113,6 +113,18 @@ public enum SlackImporter: ExportImporter {
                         id: id, folder: shownName, slug: shownName, title: "#" + shownName, members: members,
                         section: section(ofList: list))
                 }
+                // The folder name comes from the export's data: one name inside the export, never a path.
+                if let reason = SlackExportPaths.refusal(channel.folder) {
+                    let field = channel.folder == name ? "name" : "id"
+                    diagnostics.append(
+                        .error(
+                            .wrongType(
+                                field: "[\(position)].\(field)",
+                                expected:
+                                    "a folder name inside the export, not '\(channel.folder)' (\(reason)); conversation '\(id)' of \(list) is left out"
+                            ), at: (element[field] ?? element).location(in: shownList)))
+                    continue
+                }
                 listed.insert(channel.folder)
                 channels.append(channel)
             }
@@ -120,30 +132,107 @@ public enum SlackImporter: ExportImporter {
         // Folders of messages the metadata does not list are still conversations: nothing is lost.
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in entries.sorted() where !listed.contains(name) && !name.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder),
-                isFolder.boolValue
-            {
+            if SlackExportPaths.isFolder(folder.appendingPathComponent(name).path) {
                 channels.append(
                     Channel(
                         id: name, folder: name, slug: name, title: "#" + name, members: [],
                         section: section(ofList: "channels.json")))
             }
         }
-        let userNames = users
+        // Each conversation's day files, listed here (not on the reading threads) so that a folder
+        // or a day file that leads out of the export is refused with the export's diagnostics.
+        var reading: [(channel: Channel, days: [String])] = []
+        for channel in channels {
+            let channelFolder = folder.appendingPathComponent(channel.folder)
+            guard FileManager.default.fileExists(atPath: channelFolder.path) else { continue }
+            let shown = context.displayPath(channelFolder)
+            guard SlackExportPaths.isContained(channelFolder, in: folder) else {
+                diagnostics.append(escapes(channel.folder, at: SourceLocation(file: shown, line: 1, column: 1)))
+                continue
+            }
+            var days: [String] = []
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path)) ?? [])
+                .filter { $0.lowercased().hasSuffix(".json") }.sorted()
+            for day in names {
+                let path = channelFolder.path + "/" + day
+                if SlackExportPaths.isSymlink(path), !InputContainment.resolves(path, inside: folder.path) {
+                    diagnostics.append(escapes(day, at: SourceLocation(file: shown + "/" + day, line: 1, column: 1)))
+                    continue
+                }
+                days.append(day)
+            }
+            guard !days.isEmpty else { continue }  // listed, but no messages exported
+            reading.append((channel, days))
+        }
+        var channelNames: [String: String] = [:]
+        for channel in channels
+        where channel.section == section(ofList: "channels.json")
+            || channel.section == section(ofList: "groups.json")
+        {
+            channelNames[channel.id] = channel.folder
+        }
+        let directory = SlackDirectory(
+            users: users, bots: bots,
+            customEmoji: SlackEmoji.custom(in: folder, context: context, report: { diagnostics.append($0) }),
+            channels: channelNames)
         ReadAhead.run(
-            channels,
-            read: { channel in
-                let channelFolder = folder.appendingPathComponent(channel.folder)
-                let days = ((try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path)) ?? [])
-                    .filter { $0.lowercased().hasSuffix(".json") }.sorted()
-                guard !days.isEmpty else { return nil }  // listed, but no messages exported
+            reading,
+            read: { item in
                 let reader = SlackConversationReader(
-                    channel: channel, folder: channelFolder, users: userNames, context: context, exportFolder: folder)
-                return reader.read(days: days)
+                    channel: item.channel, folder: folder.appendingPathComponent(item.channel.folder),
+                    directory: directory, context: context, exportFolder: folder)
+                return reader.read(days: item.days)
             }, emit: emit)
         return diagnostics
     }
+
+    /// Users (id → the name Slack shows) from `users.json`, and bots (bot id → name) from the
+    /// bot users' `profile.bot_id` and from a `bots.json` list (`[{"id": "B…", "name": …}]`) where
+    /// the export has one: what names a bot whose message carries neither `bot_profile` nor
+    /// `username`, never its raw `B…` id.
+    static func people(
+        _ usersList: JSONNode?, bots botsList: JSONNode?
+    ) -> (
+        users: [String: String], bots: [String: String]
+    ) {
+        var users: [String: String] = [:]
+        var bots: [String: String] = [:]
+        func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
+        for user in usersList?.elements ?? [] {
+            guard let id = user["id"]?.string else { continue }
+            let profile = user["profile"]
+            let name = [
+                profile?["display_name"]?.string, profile?["real_name"]?.string, user["real_name"]?.string,
+                user["name"]?.string,
+            ].lazy.compactMap(nonEmpty).first
+            users[id] = name ?? id
+            if let botID = nonEmpty(profile?["bot_id"]?.string), let name { bots[botID] = name }
+        }
+        for bot in botsList?.elements ?? [] {
+            guard let id = bot["id"]?.string, let name = nonEmpty(bot["name"]?.string) else { continue }
+            bots[id] = bots[id] ?? name
+        }
+        return (users, bots)
+    }
+
+    /// The error for a file or folder of the export that is a link leading out of it.
+    static func escapes(_ name: String, at location: SourceLocation) -> Diagnostic {
+        .error(
+            .fileSystem("'\(name)' leads out of the export (a link to elsewhere); expected a file inside it; not read"),
+            at: location)
+    }
+}
+
+/// Who and what an export's messages may name: users, bots and the workspace's custom emoji.
+struct SlackDirectory: Sendable {
+    /// User id → the name Slack shows.
+    var users: [String: String]
+    /// Bot id → its name.
+    var bots: [String: String]
+    /// Custom emoji name → its image's path in the export (empty when the export has none).
+    var customEmoji: [String: String] = [:]
+    /// Channel id → name (public and private channels), for mentions in blocks.
+    var channels: [String: String] = [:]
 }
 
 /// The members of a Slack message the importer reads: the slots the parser fills
@@ -193,7 +282,10 @@ extension JSONStreamedObject {
 struct SlackConversationReader {
     let channel: SlackImporter.Channel
     let folder: URL
-    let users: [String: String]
+    /// The export's users and bots.
+    let directory: SlackDirectory
+    /// User id → the name Slack shows.
+    var users: [String: String] { directory.users }
     let context: ImportContext
     let exportFolder: URL
     /// Files of this conversation found in the export, by their path in it.
@@ -225,8 +317,21 @@ struct SlackConversationReader {
         var diagnostics: [(messagesBefore: Int, diagnostic: Diagnostic)] = []
         /// Ids `participants` already names: a later "unless known" for them changes nothing.
         var named: Set<String> = []
+        /// The name each bot was last given in this day: a bot renamed only when its name changes.
+        var botNames: [String: String] = [:]
+
+        /// Records of the day file left out, each with how many of `messages` come before it,
+        /// the reason and where it is (`ConversationAssembler.leaveOut`, in that order).
+        var leftOut: [(messagesBefore: Int, reason: String, location: SourceLocation)] = []
 
         mutating func report(_ diagnostic: Diagnostic) { diagnostics.append((messages.count, diagnostic)) }
+
+        /// Leaves one record out with its reason, and says so where it is (a warning: one bad
+        /// record never sinks the conversation).
+        mutating func leaveOut(_ reason: String, problem: Problem, at location: SourceLocation) {
+            leftOut.append((messages.count, reason, location))
+            report(.warning(problem, at: location))
+        }
 
         /// The id `name(_:_:)` was last asked for: senders come in runs, and a repeat needs no hash.
         var lastNamed: String?
@@ -262,7 +367,7 @@ struct SlackConversationReader {
         for member in channel.members {
             assembler.addParticipant(Participant(id: member, name: users[member] ?? member))
         }
-        let text = SlackText(users: users)
+        let text = SlackText(users: users, customEmoji: directory.customEmoji, channels: directory.channels)
         let decoded = ConcurrentSlots<DecodedDay>(count: days.count)
         Parallel.forEach(days.count, jobs: context.jobs) { index in
             decoded.store(decode(day: days[index], in: paths, text: text), at: index)
@@ -276,14 +381,22 @@ struct SlackConversationReader {
                 assembler.addParticipant(named.participant)
             }
             var next = 0
+            var nextLeftOut = 0
             for (position, message) in day.messages.enumerated() {
                 while next < day.diagnostics.count, day.diagnostics[next].messagesBefore <= position {
                     assembler.report(day.diagnostics[next].diagnostic)
                     next += 1
                 }
+                while nextLeftOut < day.leftOut.count, day.leftOut[nextLeftOut].messagesBefore <= position {
+                    assembler.leaveOut(reason: day.leftOut[nextLeftOut].reason, at: day.leftOut[nextLeftOut].location)
+                    nextLeftOut += 1
+                }
                 assembler.append(message)
             }
             for remaining in day.diagnostics[next...] { assembler.report(remaining.diagnostic) }
+            for remaining in day.leftOut[nextLeftOut...] {
+                assembler.leaveOut(reason: remaining.reason, at: remaining.location)
+            }
         }
         return assembler.finish()
     }
@@ -310,10 +423,11 @@ struct SlackConversationReader {
                     index += 1
                 },
                 otherElements: { node, _ in
-                    decoded.report(
-                        .error(
-                            .wrongType(field: "[\(index)]", expected: "a message object, not \(node.typeName)"),
-                            at: node.location(in: shown)))
+                    decoded.leaveOut(
+                        "not a message object",
+                        problem: .wrongType(
+                            field: "[\(index)]", expected: "a message object, not \(node.typeName); it is left out"),
+                        at: node.location(in: shown))
                     index += 1
                 })
             guard root.elements != nil else {
@@ -338,26 +452,47 @@ struct SlackConversationReader {
     ) {
         let location = SourceLocation(file: shown, line: node.line, column: node.column)
         var diagnostics: [Diagnostic] = []
-        guard let ts = node[.ts]?.string, let seconds = Double(ts) else {
-            day.report(
-                .error(
-                    .wrongType(field: "ts", expected: "a Slack timestamp string such as \"1736478514.897649\""),
-                    at: node[.ts]?.location(in: shown) ?? location))
+        guard let ts = node[.ts]?.string, let seconds = Double(ts), seconds.isFinite else {
+            day.leaveOut(
+                node[.ts] == nil ? "no ts (no date)" : "a ts that is not a Slack timestamp",
+                problem: .wrongType(
+                    field: "ts",
+                    expected: "a Slack timestamp string such as \"1736478514.897649\"; the message is left out"),
+                at: node[.ts]?.location(in: shown) ?? location)
             return
         }
         let date = Date(timeIntervalSince1970: seconds)
+        guard ConversationAssembler.validDates.contains(date) else {
+            day.leaveOut(
+                "a ts outside the years 1 to 9999",
+                problem: .invalidDate(
+                    ts, expected: "a Slack timestamp between the years 1 and 9999; the message is left out"),
+                at: node[.ts]?.location(in: shown) ?? location)
+            return
+        }
         let subtype = node[.subtype]?.string
-        var sender = node[.user]?.string ?? node[.botID]?.string
-        if let bot = node[.botProfile], let botID = bot["id"]?.string ?? node[.botID]?.string {
-            sender = node[.user]?.string ?? botID
-            if let senderID = sender {
-                let participant = Participant(id: senderID, name: bot["name"]?.string ?? users[senderID] ?? senderID)
-                if users[senderID] == nil {
+        let userID = node[.user]?.string
+        let botProfile = node[.botProfile]
+        let botID = node[.botID]?.string ?? botProfile?["id"]?.string
+        var sender = userID ?? botID
+        if let senderID = sender, let botID, botProfile != nil || userID == nil {
+            // A bot (an app's `bot_profile`, or a webhook's `username`): named as Slack shows it,
+            // never by its raw `B…` id.
+            func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
+            let name =
+                nonEmpty(botProfile?["name"]?.string) ?? nonEmpty(userID == nil ? node[.username]?.string : nil)
+                ?? directory.bots[botID] ?? users[senderID] ?? "Unknown bot"
+            if users[senderID] == nil {
+                // Not in users.json: the name its messages carry, the latest winning.
+                if day.botNames[senderID] != name {
+                    day.botNames[senderID] = name
                     day.named.insert(senderID)
-                    day.participants.append(ParticipantNamed(participant: participant, renames: true))
-                } else {
-                    day.name(senderID, participant.name)
+                    day.lastNamed = nil
+                    day.participants.append(
+                        ParticipantNamed(participant: Participant(id: senderID, name: name), renames: true))
                 }
+            } else {
+                day.name(senderID, name)
             }
         } else if let senderID = sender {
             day.name(
@@ -370,10 +505,24 @@ struct SlackConversationReader {
                 }())
         }
         let mrkdwn = node[.text]?.string ?? ""
-        let blocks = mrkdwn.isEmpty ? node[.blocks]?.elements : nil
+        // Blocks when every element is understood (or there is no text), else the text.
+        let blocks = node[.blocks]?.elements.flatMap {
+            $0.isEmpty ? nil : text.content(ofBlocks: $0, partial: mrkdwn.isEmpty)
+        }
         // Plain text (most messages) needs neither Markdown nor cmark-gfm.
-        let plain = subtype == "me_message" || blocks != nil ? nil : text.plainText(ifSimple: mrkdwn)
-        func markdown() -> String { blocks.map(text.markdown(blocks:)) ?? text.markdown(mrkdwn: mrkdwn) }
+        let plain: String?
+        switch blocks {
+        case .plain(let shown)?: plain = subtype == "me_message" ? nil : shown
+        case .markdown?: plain = nil
+        case nil: plain = subtype == "me_message" ? nil : text.plainText(ifSimple: mrkdwn)
+        }
+        func markdown() -> String {
+            switch blocks {
+            case .plain(let shown)?: ChatMarkup.escapeMarkdown(shown).replacingOccurrences(of: "\n", with: "  \n")
+            case .markdown(let markdown)?: markdown
+            case nil: text.markdown(mrkdwn: mrkdwn)
+            }
+        }
         let source = ExportSource(format: "slack", file: relative, path: "$[\(index)]", id: ts)
         var message = Message(id: ts, sender: sender, date: date, kind: .text(""), source: source, location: location)
         if let threadTS = node[.threadTS]?.string, threadTS != ts { message.thread = threadTS }
@@ -501,7 +650,10 @@ struct SlackConversationReader {
     func fileSource(_ item: JSONNode, location: SourceLocation, diagnostics: inout [Diagnostic]) -> MediaSource {
         let id = item["id"]?.string ?? ""
         let name = item["name"]?.string ?? ""
-        let local = id.isEmpty || name.isEmpty ? nil : "attachments/\(id)-\(name)"
+        // The file's id and name make one file name in `attachments/`: never a path out of it.
+        let local =
+            SlackExportPaths.refusal(id) != nil || SlackExportPaths.refusal(name) != nil
+            ? nil : "attachments/\(id)-\(name)"
         // A file shared in many messages is looked up once (path work and a stat per message otherwise).
         if let local, let found = foundFiles[local] { return found }
         let remote = item["url_private_download"]?.string ?? item["url_private"]?.string ?? item["permalink"]?.string
