@@ -154,7 +154,9 @@ import Testing
         #expect(html.contains("<img") && html.contains(":partyparrot:"), "a custom emoji as its image")
         #expect(html.contains("<li>first point</li>") && html.contains("<strong>second</strong>"), "blocks shown")
         #expect(!html.contains("list fallback text"), "blocks preferred over text")
-        #expect(html.contains("Deploy Bot"), "a bot named from the bot user's profile")
-        #expect(!html.contains(">B2<") && !html.contains(">B9<"), "never a raw bot id as a name")
+        // A sender's name heads their message (`data-part="header"`).
+        #expect(html.contains(">Deploy Bot</div>"), "a bot named from the bot user's profile")
+        #expect(html.contains(">Unknown bot</div>"), "a bot the export names nowhere")
+        #expect(!html.contains(">B2</div>") && !html.contains(">B9</div>"), "never a raw bot id as a name")
     }
 }
