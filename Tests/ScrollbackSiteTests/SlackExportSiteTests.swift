@@ -129,10 +129,13 @@ import Testing
             to: "export/users.json")
         try base.write(#"[{"id": "C1", "name": "general", "members": ["U1"]}]"#, to: "export/channels.json")
         try base.write(Logs.png, to: "export/emojis/partyparrot.png")
+        try base.write(
+            #"{"partyparrot": "https://emoji.example/partyparrot.png", "pp": "alias:partyparrot"}"#,
+            to: "export/emojis/index.json")
         let messages = #"""
             [
              {"type": "message", "user": "U1", "ts": "1704067200.000100", "text": "*Bold!* and *files <@U1>*"},
-             {"type": "message", "user": "U1", "ts": "1704067201.000100", "text": "thanks :female-technologist: :+1::skin-tone-2: :partyparrot:",
+             {"type": "message", "user": "U1", "ts": "1704067201.000100", "text": "thanks :female-technologist: :+1::skin-tone-2: :pp:",
               "reactions": [{"name": "raised_hands::skin-tone-3", "users": ["U1"], "count": 1}]},
              {"type": "message", "user": "U1", "ts": "1704067202.000100", "text": "list fallback text",
               "blocks": [{"type": "rich_text", "elements": [{"type": "rich_text_list", "style": "bullet", "elements": [
@@ -151,7 +154,8 @@ import Testing
         #expect(html.contains("<strong>files @tom</strong>"), "emphasis ending in a mention")
         #expect(html.contains("👩‍💻") && html.contains("👍🏻"), "Slack's table, skin tones included")
         #expect(html.contains("🙌🏼"), "a reaction's name through the same table")
-        #expect(html.contains("<img") && html.contains(":partyparrot:"), "a custom emoji as its image")
+        #expect(html.contains("<img") && html.contains(":pp:"), "a custom emoji (an alias) as its image")
+        #expect(report.conversations == 1, "emojis/ is no conversation")
         #expect(html.contains("<li>first point</li>") && html.contains("<strong>second</strong>"), "blocks shown")
         #expect(!html.contains("list fallback text"), "blocks preferred over text")
         // A sender's name heads their message (`data-part="header"`).

@@ -131,7 +131,8 @@ public enum SlackImporter: ExportImporter {
         }
         // Folders of messages the metadata does not list are still conversations: nothing is lost.
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in entries.sorted() where !listed.contains(name) && !name.hasPrefix(".") {
+        // (`emojis/` holds the workspace's custom emoji, as slackdump saves them: no conversation.)
+        for name in entries.sorted() where !listed.contains(name) && !name.hasPrefix(".") && name != "emojis" {
             if SlackExportPaths.isFolder(folder.appendingPathComponent(name).path) {
                 channels.append(
                     Channel(
