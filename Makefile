@@ -21,6 +21,8 @@ serve: deps
 test: deps-test lint
 	$(RELEASE_BUILD)
 	bash scripts/test-portable-binary.sh $(SCROLLBACK)
+	# The Python packages first: SlackEmojiTests runs scripts/generate-slack-emoji.py --check with them.
+	bash scripts/python-env.sh
 	# The dev server's tests time real sockets: they run on their own, not beside the CPU-heavy suites.
 	swift test --skip ScrollbackServeTests
 	swift test --skip-build --filter ScrollbackServeTests

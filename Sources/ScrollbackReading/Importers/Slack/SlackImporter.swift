@@ -9,9 +9,13 @@ import ScrollbackModel
 /// own `ts` makes it a thread reply (`thread`), `reply_broadcast` / `thread_broadcast` a
 /// broadcast one; `edited.ts` the edit date; reactions keep their users; a `tombstone` parent is
 /// a deleted message; joins, leaves, topic and other subtypes are `system` messages; bots are
-/// participants named by their profile. Text without formatting is plain text; mrkdwn with
-/// formatting, or `blocks` rich text when there is no text, becomes Markdown for cmark-gfm
-/// (`SlackText`). Files: one file is a `file` (or `photo`)
+/// participants named by `bot_profile`, `username` or the export's bot list, never by a raw
+/// `B…` id. `blocks` are shown when every element is understood (`SlackBlocks`), else `text`;
+/// text without formatting is plain text, mrkdwn with formatting Markdown for cmark-gfm by
+/// Slack's own emphasis rules (`SlackMrkdwn`); `:shortcode:` emoji come from Slack's table
+/// (`SlackEmoji`). Names from the export's data (conversation folders, file names) are one path
+/// component and stay inside the export (`SlackExportPaths`). Every record of a day file becomes
+/// a message or is left out with its reason (the ledger). Files: one file is a `file` (or `photo`)
 /// message, the text sent with it its caption; several files are lines naming each under the
 /// text. Slack exports hold no file bytes, so a file is found only where slackdump puts it
 /// (`<folder>/attachments/<id>-<name>`) and otherwise shows the placeholder naming it. The first
@@ -64,33 +68,29 @@ public enum SlackImporter: ExportImporter {
         guard let folder = export.items.first else { return [] }
         var diagnostics: [Diagnostic] = []
         func load(_ name: String) -> JSONNode? {
-            let url = folder.appendingPathComponent(name)
+            let url = folder.appendingPathComponent(name, isDirectory: false)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            guard SlackExportPaths.isContained(url, in: folder) else {
+                diagnostics.append(
+                    escapes(name, at: SourceLocation(file: context.displayPath(url), line: 1, column: 1)))
+                return nil
+            }
             return context.parseJSON(url, shown: context.displayPath(url), report: { diagnostics.append($0) })
         }
-        // Users and bots: id → name and avatar.
-        var users: [String: String] = [:]
-        for user in load("users.json")?.elements ?? [] {
-            guard let id = user["id"]?.string else { continue }
-            let profile = user["profile"]
-            let name = [
-                profile?["display_name"]?.string, profile?["real_name"]?.string, user["real_name"]?.string,
-                user["name"]?.string,
-            ].compactMap { $0 }.first { !$0.isEmpty }
-            users[id] = name ?? id
-        }
+        let (users, bots) = Self.people(load("users.json"), bots: load("bots.json"))
         var channels: [Channel] = []
         var listed: Set<String> = []
         for list in listFiles {
             guard let node = load(list) else { continue }
+            let shownList = context.displayPath(folder.appendingPathComponent(list))
             guard let elements = node.elements else {
                 diagnostics.append(
                     .error(
                         .wrongType(field: "(top level)", expected: "an array of conversations, not \(node.typeName)"),
-                        at: node.location(in: context.displayPath(folder.appendingPathComponent(list)))))
+                        at: node.location(in: shownList)))
                 continue
             }
-            for element in elements {
+            for (position, element) in elements.enumerated() {
                 guard let id = element["id"]?.string else { continue }
                 let members = element["members"]?.elements?.compactMap(\.string) ?? []
                 let memberNames = members.map { users[$0] ?? $0 }
@@ -113,434 +113,125 @@ public enum SlackImporter: ExportImporter {
                         id: id, folder: shownName, slug: shownName, title: "#" + shownName, members: members,
                         section: section(ofList: list))
                 }
+                // The folder name comes from the export's data: one name inside the export, never a path.
+                if let reason = SlackExportPaths.refusal(channel.folder) {
+                    let field = channel.folder == name ? "name" : "id"
+                    diagnostics.append(
+                        .error(
+                            .wrongType(
+                                field: "[\(position)].\(field)",
+                                expected:
+                                    "a folder name inside the export, not '\(channel.folder)' (\(reason)); conversation '\(id)' of \(list) is left out"
+                            ), at: (element[field] ?? element).location(in: shownList)))
+                    continue
+                }
                 listed.insert(channel.folder)
                 channels.append(channel)
             }
         }
         // Folders of messages the metadata does not list are still conversations: nothing is lost.
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in entries.sorted() where !listed.contains(name) && !name.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder),
-                isFolder.boolValue
-            {
+        // (`emojis/` holds the workspace's custom emoji, as slackdump saves them: no conversation.)
+        for name in entries.sorted() where !listed.contains(name) && !name.hasPrefix(".") && name != "emojis" {
+            if SlackExportPaths.isFolder(folder.appendingPathComponent(name).path) {
                 channels.append(
                     Channel(
                         id: name, folder: name, slug: name, title: "#" + name, members: [],
                         section: section(ofList: "channels.json")))
             }
         }
-        let userNames = users
+        // Each conversation's day files, listed here (not on the reading threads) so that a folder
+        // or a day file that leads out of the export is refused with the export's diagnostics.
+        var reading: [(channel: Channel, days: [String])] = []
+        for channel in channels {
+            let channelFolder = folder.appendingPathComponent(channel.folder)
+            guard FileManager.default.fileExists(atPath: channelFolder.path) else { continue }
+            let shown = context.displayPath(channelFolder)
+            guard SlackExportPaths.isContained(channelFolder, in: folder) else {
+                diagnostics.append(escapes(channel.folder, at: SourceLocation(file: shown, line: 1, column: 1)))
+                continue
+            }
+            var days: [String] = []
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path)) ?? [])
+                .filter { $0.lowercased().hasSuffix(".json") }.sorted()
+            for day in names {
+                let path = channelFolder.path + "/" + day
+                if SlackExportPaths.isSymlink(path), !InputContainment.resolves(path, inside: folder.path) {
+                    diagnostics.append(escapes(day, at: SourceLocation(file: shown + "/" + day, line: 1, column: 1)))
+                    continue
+                }
+                days.append(day)
+            }
+            guard !days.isEmpty else { continue }  // listed, but no messages exported
+            reading.append((channel, days))
+        }
+        var channelNames: [String: String] = [:]
+        for channel in channels
+        where channel.section == section(ofList: "channels.json")
+            || channel.section == section(ofList: "groups.json")
+        {
+            channelNames[channel.id] = channel.folder
+        }
+        let directory = SlackDirectory(
+            users: users, bots: bots,
+            customEmoji: SlackEmoji.custom(in: folder, context: context, report: { diagnostics.append($0) }),
+            channels: channelNames)
         ReadAhead.run(
-            channels,
-            read: { channel in
-                let channelFolder = folder.appendingPathComponent(channel.folder)
-                let days = ((try? FileManager.default.contentsOfDirectory(atPath: channelFolder.path)) ?? [])
-                    .filter { $0.lowercased().hasSuffix(".json") }.sorted()
-                guard !days.isEmpty else { return nil }  // listed, but no messages exported
+            reading,
+            read: { item in
                 let reader = SlackConversationReader(
-                    channel: channel, folder: channelFolder, users: userNames, context: context, exportFolder: folder)
-                return reader.read(days: days)
+                    channel: item.channel, folder: folder.appendingPathComponent(item.channel.folder),
+                    directory: directory, context: context, exportFolder: folder)
+                return reader.read(days: item.days)
             }, emit: emit)
         return diagnostics
     }
-}
 
-/// The members of a Slack message the importer reads: the slots the parser fills
-/// (`JSONParser.parse(_:file:streamingObjectsOfTopLevelArrayWith:to:otherElements:)`). Every
-/// other member (Slack repeats `user_profile`, team ids, `client_msg_id`, reply lists… on each
-/// message) is checked and skipped without being built.
-enum SlackField: Int, CaseIterable {
-    case ts, user, botID, botProfile, subtype, text, blocks, threadTS, replyBroadcast, root, edited, pinnedTo,
-        reactions, files, attachments, username
-
-    /// The member names, in slot order.
-    static let names: [String] = allCases.map(\.name)
-
-    /// The member name.
-    var name: String {
-        switch self {
-        case .ts: "ts"
-        case .user: "user"
-        case .botID: "bot_id"
-        case .botProfile: "bot_profile"
-        case .subtype: "subtype"
-        case .text: "text"
-        case .blocks: "blocks"
-        case .threadTS: "thread_ts"
-        case .replyBroadcast: "reply_broadcast"
-        case .root: "root"
-        case .edited: "edited"
-        case .pinnedTo: "pinned_to"
-        case .reactions: "reactions"
-        case .files: "files"
-        case .attachments: "attachments"
-        case .username: "username"
-        }
-    }
-}
-
-extension JSONStreamedObject {
-    /// The first member named `field`, if the message has one.
-    subscript(field: SlackField) -> JSONNode? { values[field.rawValue] }
-}
-
-/// Reads one Slack conversation's per-day files.
-///
-/// Day files are decoded in parallel, each on its own (`DecodedDay`: its messages, the
-/// participants they name and their diagnostics, with no conversation state), and handed to the
-/// assembler in file order: the conversation is the same as reading them one by one.
-struct SlackConversationReader {
-    let channel: SlackImporter.Channel
-    let folder: URL
-    let users: [String: String]
-    let context: ImportContext
-    let exportFolder: URL
-    /// Files of this conversation found in the export, by their path in it.
-    let foundFiles = FoundFiles()
-
-    /// The files a conversation reader found, shared by the day files decoded at once.
-    final class FoundFiles: @unchecked Sendable {
-        private var sources: [String: MediaSource] = [:]
-        private let lock = NSLock()
-
-        subscript(path: String) -> MediaSource? {
-            get { lock.withLock { sources[path] } }
-            set { lock.withLock { sources[path] = newValue } }
-        }
-    }
-
-    /// A participant a message names, to be added in message order: unless one with its id is
-    /// already known, or (`renames`, a bot not in `users.json`) always, taking the bot's name.
-    struct ParticipantNamed {
-        var participant: Participant
-        var renames = false
-    }
-
-    /// What one day file holds, decoded without the conversation's state.
-    struct DecodedDay {
-        var messages: [Message] = []
-        var participants: [ParticipantNamed] = []
-        /// Each diagnostic with how many of `messages` come before it (reported in that order).
-        var diagnostics: [(messagesBefore: Int, diagnostic: Diagnostic)] = []
-        /// Ids `participants` already names: a later "unless known" for them changes nothing.
-        var named: Set<String> = []
-
-        mutating func report(_ diagnostic: Diagnostic) { diagnostics.append((messages.count, diagnostic)) }
-
-        /// The id `name(_:_:)` was last asked for: senders come in runs, and a repeat needs no hash.
-        var lastNamed: String?
-
-        /// Names `id` unless this day already did (then it is known by the time this message is added).
-        mutating func name(_ id: String, _ name: @autoclosure () -> String) {
-            guard id != lastNamed else { return }
-            lastNamed = id
-            guard named.insert(id).inserted else { return }
-            participants.append(ParticipantNamed(participant: Participant(id: id, name: name())))
-        }
-    }
-
-    /// A conversation folder's path on disk, in diagnostics (`ImportContext.displayPath`) and in
-    /// the export (`ImportContext.relativePath`).
-    struct FolderPaths: Sendable {
-        var file: String
-        var shown: String
-        var relative: String
-    }
-
-    func read(days: [String]) -> ImportedConversation {
-        // A day file's paths are its folder's plus its name (names come from listing the folder):
-        // URL work once per conversation, not per file.
-        let paths = FolderPaths(
-            file: folder.path, shown: context.displayPath(folder), relative: context.relativePath(folder))
-        var assembler = ConversationAssembler(
-            format: .slack, id: channel.slug, title: channel.title,
-            key: context.relativePath(exportFolder) + "/" + channel.folder,
-            sourceFiles: days.map { paths.shown + "/" + $0 },
-            location: SourceLocation(file: paths.shown + "/" + days[0], line: 1, column: 1))
-        assembler.section = channel.section
-        for member in channel.members {
-            assembler.addParticipant(Participant(id: member, name: users[member] ?? member))
-        }
-        let text = SlackText(users: users)
-        let decoded = ConcurrentSlots<DecodedDay>(count: days.count)
-        Parallel.forEach(days.count, jobs: context.jobs) { index in
-            decoded.store(decode(day: days[index], in: paths, text: text), at: index)
-        }
-        assembler.reserveCapacity(decoded.total { $0.messages.count })
-        for index in days.indices {
-            // Taken from its slot: its messages move on to the assembler.
-            let day = decoded.take(index) ?? DecodedDay()
-            for named in day.participants
-            where named.renames || !assembler.hasParticipant(named.participant.id) {
-                assembler.addParticipant(named.participant)
-            }
-            var next = 0
-            for (position, message) in day.messages.enumerated() {
-                while next < day.diagnostics.count, day.diagnostics[next].messagesBefore <= position {
-                    assembler.report(day.diagnostics[next].diagnostic)
-                    next += 1
-                }
-                assembler.append(message)
-            }
-            for remaining in day.diagnostics[next...] { assembler.report(remaining.diagnostic) }
-        }
-        return assembler.finish()
-    }
-
-    /// One day file's messages, participants and diagnostics. A file that is not JSON, or not an
-    /// array, gives only its error: none of its messages count.
-    func decode(day: String, in paths: FolderPaths, text: SlackText) -> DecodedDay {
-        // (Named a file: without the hint, Foundation asks the file system whether it is a folder.)
-        let file = folder.appendingPathComponent(day, isDirectory: false)
-        let shown = paths.shown + "/" + day
-        var decoded = DecodedDay()
-        guard let bytes = context.contents(of: file, shown: shown, report: { decoded.report($0) }) else {
-            return decoded
-        }
-        let relative = paths.relative + "/" + day
-        var index = 0
-        do {
-            let root = try JSONParser.parse(
-                bytes, file: shown, streamingObjectsOfTopLevelArrayWith: SlackField.names,
-                to: { object, range in
-                    message(
-                        &object, index: index, element: bytes[range], file: file, relative: relative, shown: shown,
-                        text: text, into: &decoded)
-                    index += 1
-                },
-                otherElements: { node, _ in
-                    decoded.report(
-                        .error(
-                            .wrongType(field: "[\(index)]", expected: "a message object, not \(node.typeName)"),
-                            at: node.location(in: shown)))
-                    index += 1
-                })
-            guard root.elements != nil else {
-                return DecodedDay(diagnostics: [
-                    (
-                        0,
-                        .error(
-                            .wrongType(field: "(top level)", expected: "an array of messages, not \(root.typeName)"),
-                            at: root.location(in: shown))
-                    )
-                ])
-            }
-        } catch {
-            return DecodedDay(diagnostics: [(0, error)])
-        }
-        return decoded
-    }
-
-    func message(
-        _ node: inout JSONStreamedObject, index: Int, element: ArraySlice<UInt8>, file: URL, relative: String,
-        shown: String, text: SlackText, into day: inout DecodedDay
+    /// Users (id → the name Slack shows) from `users.json`, and bots (bot id → name) from the
+    /// bot users' `profile.bot_id` and from a `bots.json` list (`[{"id": "B…", "name": …}]`) where
+    /// the export has one: what names a bot whose message carries neither `bot_profile` nor
+    /// `username`, never its raw `B…` id.
+    static func people(
+        _ usersList: JSONNode?, bots botsList: JSONNode?
+    ) -> (
+        users: [String: String], bots: [String: String]
     ) {
-        let location = SourceLocation(file: shown, line: node.line, column: node.column)
-        var diagnostics: [Diagnostic] = []
-        guard let ts = node[.ts]?.string, let seconds = Double(ts) else {
-            day.report(
-                .error(
-                    .wrongType(field: "ts", expected: "a Slack timestamp string such as \"1736478514.897649\""),
-                    at: node[.ts]?.location(in: shown) ?? location))
-            return
+        var users: [String: String] = [:]
+        var bots: [String: String] = [:]
+        func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
+        for user in usersList?.elements ?? [] {
+            guard let id = user["id"]?.string else { continue }
+            let profile = user["profile"]
+            let name = [
+                profile?["display_name"]?.string, profile?["real_name"]?.string, user["real_name"]?.string,
+                user["name"]?.string,
+            ].lazy.compactMap(nonEmpty).first
+            users[id] = name ?? id
+            if let botID = nonEmpty(profile?["bot_id"]?.string), let name { bots[botID] = name }
         }
-        let date = Date(timeIntervalSince1970: seconds)
-        let subtype = node[.subtype]?.string
-        var sender = node[.user]?.string ?? node[.botID]?.string
-        if let bot = node[.botProfile], let botID = bot["id"]?.string ?? node[.botID]?.string {
-            sender = node[.user]?.string ?? botID
-            if let senderID = sender {
-                let participant = Participant(id: senderID, name: bot["name"]?.string ?? users[senderID] ?? senderID)
-                if users[senderID] == nil {
-                    day.named.insert(senderID)
-                    day.participants.append(ParticipantNamed(participant: participant, renames: true))
-                } else {
-                    day.name(senderID, participant.name)
-                }
-            }
-        } else if let senderID = sender {
-            day.name(
-                senderID,
-                {
-                    let name =
-                        users[senderID] ?? Self.profileDisplayName(element, file: shown)
-                        ?? node[.username]?.string
-                    return (name?.isEmpty == false ? name : nil) ?? senderID
-                }())
+        for bot in botsList?.elements ?? [] {
+            guard let id = bot["id"]?.string, let name = nonEmpty(bot["name"]?.string) else { continue }
+            bots[id] = bots[id] ?? name
         }
-        let mrkdwn = node[.text]?.string ?? ""
-        let blocks = mrkdwn.isEmpty ? node[.blocks]?.elements : nil
-        // Plain text (most messages) needs neither Markdown nor cmark-gfm.
-        let plain = subtype == "me_message" || blocks != nil ? nil : text.plainText(ifSimple: mrkdwn)
-        func markdown() -> String { blocks.map(text.markdown(blocks:)) ?? text.markdown(mrkdwn: mrkdwn) }
-        let source = ExportSource(format: "slack", file: relative, path: "$[\(index)]", id: ts)
-        var message = Message(id: ts, sender: sender, date: date, kind: .text(""), source: source, location: location)
-        if let threadTS = node[.threadTS]?.string, threadTS != ts { message.thread = threadTS }
-        if subtype == "thread_broadcast" || node[.replyBroadcast]?.bool == true {
-            message.broadcast = true
-            if message.thread == nil, let root = node[.root]?["ts"]?.string { message.thread = root }
-        }
-        if let edited = node[.edited]?["ts"]?.string, let editSeconds = Double(edited) {
-            message.edited = Date(timeIntervalSince1970: editSeconds)
-        }
-        if node[.pinnedTo]?.elements?.isEmpty == false { message.pinned = true }
-        for reaction in node[.reactions]?.elements ?? [] {
-            guard let name = reaction["name"]?.string else { continue }
-            let senders = reaction["users"]?.elements?.compactMap(\.string) ?? []
-            for user in senders { day.name(user, users[user] ?? user) }
-            message.reactions.append(Reaction(emoji: SlackText.emoji(name) ?? ":\(name):", senders: senders))
-        }
-        switch subtype {
-        case "tombstone":
-            message.deleted = true
-            message.kind = .text("")
-        case nil, "thread_broadcast", "bot_message", "file_share", "me_message", "reply_broadcast":
-            if let plain, !plain.isEmpty, node[.files] == nil, node[.attachments] == nil {
-                // Emoji hold no ASCII but spaces: a cheap test before the per-character one.
-                if !plain.utf8.contains(where: { $0 < 0x80 && $0 != 0x20 }),
-                    case let trimmed = ChatMarkup.trimming(plain, in: .whitespaces), !trimmed.isEmpty,
-                    trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) })
-                {
-                    message.kind = .emoji(trimmed)
-                } else {
-                    message.kind = .text(plain)
-                }
-            } else {
-                // Plain text is already Markdown once escaped (and needs no mrkdwn conversion).
-                let raw = plain.map(ChatMarkup.escapeMarkdown) ?? markdown()
-                message.kind = body(
-                    node, markdown: subtype == "me_message" ? "_" + raw + "_" : raw, plain: plain, file: file,
-                    location: location, diagnostics: &diagnostics)
-            }
-        default:
-            // Joins, leaves, topic, purpose, renames, pins…: a note about the conversation.
-            let plain = text.plain(mrkdwn: node[.text]?.string ?? subtype ?? "")
-            message.kind = .system(plain.isEmpty ? (subtype ?? "event") : plain)
-            message.sender = nil
-        }
-        if message.sender == nil, message.kind.name != .system {
-            message.sender = "unknown"
-            day.name("unknown", "Unknown")
-        }
-        for diagnostic in diagnostics { day.report(diagnostic) }
-        day.messages.append(message)
+        return (users, bots)
     }
 
-    /// `user_profile.display_name` of a message (its bytes, already checked): only asked for a
-    /// sender that `users.json` does not name, once per day file, so the profile Slack repeats
-    /// on every message is otherwise never built.
-    static func profileDisplayName(_ element: ArraySlice<UInt8>, file: String) -> String? {
-        (try? JSONParser.parse(Array(element), file: file))?["user_profile"]?["display_name"]?.string
+    /// The error for a file or folder of the export that is a link leading out of it.
+    static func escapes(_ name: String, at location: SourceLocation) -> Diagnostic {
+        .error(
+            .fileSystem("'\(name)' leads out of the export (a link to elsewhere); expected a file inside it; not read"),
+            at: location)
     }
+}
 
-    /// The kind of an ordinary message: its text, files and unfurls.
-    /// `plain` is the text when it holds no formatting (`SlackText.plainText(ifSimple:)`).
-    func body(
-        _ node: JSONStreamedObject, markdown: String, plain: String?, file: URL, location: SourceLocation,
-        diagnostics: inout [Diagnostic]
-    ) -> MessageKind {
-        let files = node[.files]?.elements ?? []
-        // (A printable ASCII byte answers at once; only other text asks Unicode's properties.)
-        let hasText =
-            markdown.utf8.contains { $0 > 0x20 && $0 < 0x80 }
-            || markdown.unicodeScalars.contains { !$0.properties.isWhitespace }
-        if files.count == 1 {
-            // One file is its card (or image), as Slack shows it; the text sent with it is the
-            // caption, as plain text (as a link preview's text is).
-            let kind = fileKind(files[0], location: location, diagnostics: &diagnostics)
-            guard hasText else { return kind }
-            let caption =
-                plain
-                ?? context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
-                .plainText
-            // (`fileKind` makes only photos and file cards, which both show a caption.)
-            return kind.withCaption(caption) ?? kind
-        }
-        var lines = markdown
-        for item in files {
-            let name = item["name"]?.string ?? item["title"]?.string ?? item["id"]?.string ?? "file"
-            let source = fileSource(item, location: location, diagnostics: &diagnostics)
-            switch source {
-            case .local(let asset):
-                lines += "\n\n📎 [" + ChatMarkup.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
-            default:
-                lines += "\n\n📎 " + ChatMarkup.escapeMarkdown(name) + " (file not in this export)"
-            }
-        }
-        if files.isEmpty, let attachment = node[.attachments]?.elements?.first,
-            let url = attachment["from_url"]?.string ?? attachment["title_link"]?.string
-                ?? attachment["original_url"]?.string,
-            url.hasPrefix("http://") || url.hasPrefix("https://")
-        {
-            var link = LinkItem(
-                url: url, title: attachment["title"]?.string, teaser: attachment["text"]?.string,
-                siteName: attachment["service_name"]?.string)
-            if let thumb = attachment["thumb_url"]?.string ?? attachment["image_url"]?.string {
-                link.thumbnail = context.media(
-                    localPath: nil, remoteURL: thumb, relativeTo: file, at: location, diagnostics: &diagnostics)
-            }
-            if let plain { return .linkPreview(text: plain, link: link) }
-            let rich = context.richText(markdown: lines, relativeTo: file, at: location, diagnostics: &diagnostics)
-            return .linkPreview(text: rich.plainText, link: link)
-        }
-        if files.isEmpty, let attachments = node[.attachments]?.elements, !attachments.isEmpty {
-            for attachment in attachments {
-                let parts = [
-                    attachment["pretext"]?.string, attachment["title"]?.string, attachment["text"]?.string,
-                    attachment["fallback"]?.string,
-                ]
-                .compactMap { $0 }.filter { !$0.isEmpty }
-                if let first = parts.first { lines += "\n\n> " + ChatMarkup.escapeMarkdown(first) }
-            }
-        }
-        let rich = context.richText(markdown: lines, relativeTo: file, at: location, diagnostics: &diagnostics)
-        return .attributedText(rich)
-    }
-
-    func fileSource(_ item: JSONNode, location: SourceLocation, diagnostics: inout [Diagnostic]) -> MediaSource {
-        let id = item["id"]?.string ?? ""
-        let name = item["name"]?.string ?? ""
-        let local = id.isEmpty || name.isEmpty ? nil : "attachments/\(id)-\(name)"
-        // A file shared in many messages is looked up once (path work and a stat per message otherwise).
-        if let local, let found = foundFiles[local] { return found }
-        let remote = item["url_private_download"]?.string ?? item["url_private"]?.string ?? item["permalink"]?.string
-        if let local,
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(local, isDirectory: false).path)
-        {
-            let source = context.media(
-                localPath: local, relativeTo: folder.appendingPathComponent("day.json", isDirectory: false),
-                at: location,
-                diagnostics: &diagnostics)
-            if case .local = source { foundFiles[local] = source }
-            return source
-        }
-        if let remote, !remote.isEmpty {
-            diagnostics.append(
-                .warning(
-                    .other(
-                        "file '\(name.isEmpty ? id : name)' is not in the export (only at \(remote)); a placeholder is shown"
-                    ), at: location))
-        } else {
-            diagnostics.append(.warning(.missingMediaFile(name.isEmpty ? id : name), at: location))
-        }
-        return .unavailable(original: name.isEmpty ? (id.isEmpty ? "file" : id) : name)
-    }
-
-    func fileKind(_ item: JSONNode, location: SourceLocation, diagnostics: inout [Diagnostic]) -> MessageKind {
-        let source = fileSource(item, location: location, diagnostics: &diagnostics)
-        let mime = item["mimetype"]?.string
-        let title = item["title"]?.string
-        if let mime, mime.hasPrefix("image/"), case .local = source {
-            var size: PixelSize?
-            if let width = item["original_w"]?.number(in: 1...1_000_000),
-                let height = item["original_h"]?.number(in: 1...1_000_000)
-            {
-                size = PixelSize(width: Int(width), height: Int(height))
-            }
-            return .photo(MediaItem(source: source, size: size, alt: title))
-        }
-        let size = item["size"]?.number(in: 0...9e15).map { Int64($0) }
-        return .file(FileItem(source: source, name: item["name"]?.string ?? title, size: size, mimeType: mime))
-    }
+/// Who and what an export's messages may name: users, bots and the workspace's custom emoji.
+struct SlackDirectory: Sendable {
+    /// User id → the name Slack shows.
+    var users: [String: String]
+    /// Bot id → its name.
+    var bots: [String: String]
+    /// Custom emoji name → its image's path in the export (empty when the export has none).
+    var customEmoji: [String: String] = [:]
+    /// Channel id → name (public and private channels), for mentions in blocks.
+    var channels: [String: String] = [:]
 }

@@ -8,26 +8,21 @@ import ScrollbackModel
 struct SlackText {
     /// User id → display name, for mentions.
     let users: [String: String]
+    /// The workspace's custom emoji found in the export: name → image path in the export.
+    var customEmoji: [String: String] = [:]
+    /// Channel id → name, for `channel` elements of blocks (which carry only the id).
+    var channels: [String: String] = [:]
 
-    /// `:shortcode:` names of the most common emoji; unknown shortcodes stay as text.
-    static let shortcodes: [String: String] = [
-        "+1": "👍", "thumbsup": "👍", "-1": "👎", "thumbsdown": "👎", "smile": "😄", "smiley": "😃",
-        "grinning": "😀", "joy": "😂", "laughing": "😆", "wink": "😉", "blush": "😊", "heart": "❤️",
-        "heart_eyes": "😍", "tada": "🎉", "fire": "🔥", "eyes": "👀", "pray": "🙏", "clap": "👏",
-        "raised_hands": "🙌", "ok_hand": "👌", "wave": "👋", "rocket": "🚀", "white_check_mark": "✅",
-        "heavy_check_mark": "✔️", "x": "❌", "warning": "⚠️", "100": "💯", "thinking_face": "🤔",
-        "sob": "😭", "cry": "😢", "slightly_smiling_face": "🙂", "upside_down_face": "🙃", "sweat_smile": "😅",
-        "rolling_on_the_floor_laughing": "🤣", "star": "⭐", "sparkles": "✨", "muscle": "💪", "coffee": "☕",
-        "bug": "🐛", "memo": "📝", "point_up": "☝️", "point_right": "👉", "see_no_evil": "🙈", "zap": "⚡",
-        "party_popper": "🎉", "sunglasses": "😎", "thumbs_up": "👍", "confused": "😕", "scream": "😱",
-        "rage": "😡", "kissing_heart": "😘", "hugging_face": "🤗", "partying_face": "🥳", "question": "❓",
-        "exclamation": "❗", "bulb": "💡", "calendar": "📆", "link": "🔗", "lock": "🔒", "pushpin": "📌",
-    ]
+    /// The emoji of a shortcode name (without colons; `name::skin-tone-N` too), if Slack's
+    /// table knows it (`SlackEmoji`).
+    static func emoji(_ name: String) -> String? { SlackEmoji.emoji(name) }
 
-    /// The emoji of a shortcode name (without colons; skin-tone suffixes dropped), if known.
-    static func emoji(_ name: String) -> String? {
-        let base = name.split(separator: ":").first.map(String.init) ?? name
-        return shortcodes[base]
+    /// A shortcode name as Markdown: its emoji, or the workspace's custom emoji as an image
+    /// when the export holds it; `nil` (the text stays as written) otherwise.
+    func emojiMarkdown(_ name: String) -> String? {
+        if let emoji = Self.emoji(name) { return emoji }
+        guard let path = customEmoji[name] else { return nil }
+        return "![:" + ChatMarkup.escapeMarkdown(name) + ":](<" + path + ">)"
     }
 
     /// Decodes the three entities Slack escapes in text.
@@ -62,34 +57,6 @@ struct SlackText {
     }
 
     // MARK: mrkdwn
-
-    /// mrkdwn as Markdown.
-    func markdown(mrkdwn: String) -> String {
-        var out = ""
-        // Code blocks and spans are copied as they are (entities decoded); the rest is converted.
-        // Every delimiter is ASCII: the text is searched as bytes, without grapheme breaking.
-        let backtick = UInt8(ascii: "`")
-        var rest = Substring(mrkdwn)
-        while !rest.isEmpty {
-            let bytes = rest.utf8
-            if bytes.starts(with: Self.fence),
-                let end = Self.firstIndex(of: Self.fence, in: bytes[bytes.index(bytes.startIndex, offsetBy: 3)...])
-            {
-                out += ChatMarkup.codeBlock(
-                    Self.decodeEntities(String(rest[bytes.index(bytes.startIndex, offsetBy: 3)..<end])))
-                rest = rest[bytes.index(end, offsetBy: 3)...]
-            } else if bytes.first == backtick, let end = bytes.dropFirst().firstIndex(of: backtick) {
-                out += ChatMarkup.codeSpan(
-                    Self.decodeEntities(String(rest[bytes.index(after: bytes.startIndex)..<end])))
-                rest = rest[bytes.index(after: end)...]
-            } else {
-                let next = bytes.dropFirst().firstIndex(of: backtick) ?? bytes.endIndex
-                out += convertText(rest[..<next])
-                rest = rest[next...]
-            }
-        }
-        return out
-    }
 
     /// A code block's fence.
     static let fence = "```".utf8
@@ -156,6 +123,8 @@ struct SlackText {
             return false
         }
         if hasFormatting { return nil }
+        // A workspace's custom emoji is an image: Markdown, not plain text.
+        if colonCount >= 2, !customEmoji.isEmpty { return nil }
         // Most messages: text as it is.
         guard hasReferenceOrEntity else { return colonCount < 2 ? mrkdwn : Self.replacingShortcodes(mrkdwn) }
         var out = ""
@@ -246,102 +215,5 @@ struct SlackText {
             let url = Self.decodeEntities(String(target))
             return (label ?? url, url)
         }
-    }
-
-    /// mrkdwn text outside code: references, emphasis markers and escapes.
-    func convertText(_ text: Substring) -> String {
-        var out = ""
-        var rest = text
-        // Searched as bytes (`<` and `>` are ASCII): no grapheme breaking on the way.
-        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "<")),
-            let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: ">"))
-        {
-            out += emphasis(Self.decodeEntities(String(rest[rest.startIndex..<open])))
-            let (label, url) = reference(rest[rest.utf8.index(after: open)..<close])
-            if let url, url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("mailto:") {
-                let target = url.utf8.contains(UInt8(ascii: ">")) ? url.replacingOccurrences(of: ">", with: "%3E") : url
-                out += "[" + ChatMarkup.escapeMarkdown(label) + "](<" + target + ">)"
-            } else {
-                out += ChatMarkup.escapeMarkdown(label)
-            }
-            rest = rest[rest.utf8.index(after: close)...]
-        }
-        return out + emphasis(Self.decodeEntities(String(rest)))
-    }
-
-    /// Slack emphasis to Markdown (`*b*` → `**b**`, `~s~` → `~~s~~`, `_i_` kept), every other
-    /// special character escaped; `:shortcode:` emoji replaced; `>` quotes at line starts kept.
-    func emphasis(_ text: String) -> String { ChatMarkup.emphasis(text, emoji: Self.emoji) }
-
-    // MARK: blocks
-
-    /// `blocks` rich text (and section text) as Markdown.
-    func markdown(blocks: [JSONNode]) -> String {
-        var paragraphs: [String] = []
-        for block in blocks {
-            switch block["type"]?.string {
-            case "rich_text":
-                for element in block["elements"]?.elements ?? [] { paragraphs.append(richElement(element)) }
-            case "section", "header", "context":
-                if let text = block["text"]?["text"]?.string { paragraphs.append(markdown(mrkdwn: text)) }
-                for element in block["elements"]?.elements ?? [] {
-                    if let text = element["text"]?.string { paragraphs.append(markdown(mrkdwn: text)) }
-                }
-            default: continue
-            }
-        }
-        return paragraphs.filter { !$0.isEmpty }.joined(separator: "\n\n")
-    }
-
-    func richElement(_ element: JSONNode) -> String {
-        let children = element["elements"]?.elements ?? []
-        switch element["type"]?.string {
-        case "rich_text_section": return children.map(inline).joined()
-        case "rich_text_preformatted":
-            return "```\n" + children.map { $0["text"]?.string ?? $0["url"]?.string ?? "" }.joined() + "\n```"
-        case "rich_text_quote": return "> " + children.map(inline).joined().replacingOccurrences(of: "\n", with: "\n> ")
-        case "rich_text_list":
-            let ordered = element["style"]?.string == "ordered"
-            return children.enumerated().map { offset, item in
-                (ordered ? "\(offset + 1). " : "- ") + richElement(item)
-            }.joined(separator: "\n")
-        default: return children.map(inline).joined()
-        }
-    }
-
-    func inline(_ element: JSONNode) -> String {
-        switch element["type"]?.string {
-        case "text":
-            let text = element["text"]?.string ?? ""
-            let style = element["style"]
-            if style?["code"]?.bool == true { return "`" + text + "`" }
-            var out = ChatMarkup.escapeMarkdown(text).replacingOccurrences(of: "\n", with: "  \n")
-            if style?["bold"]?.bool == true { out = "**" + out + "**" }
-            if style?["italic"]?.bool == true { out = "_" + out + "_" }
-            if style?["strike"]?.bool == true { out = "~~" + out + "~~" }
-            return out
-        case "link":
-            guard let url = element["url"]?.string else { return "" }
-            return "[" + ChatMarkup.escapeMarkdown(element["text"]?.string ?? url) + "](<" + url + ">)"
-        case "user":
-            let id = element["user_id"]?.string ?? ""
-            return ChatMarkup.escapeMarkdown("@" + (users[id] ?? id))
-        case "channel": return ChatMarkup.escapeMarkdown("#" + (element["channel_id"]?.string ?? ""))
-        case "broadcast": return "@" + (element["range"]?.string ?? "here")
-        case "emoji":
-            let name = element["name"]?.string ?? ""
-            return element["unicode"]?.string.flatMap(Self.unicodeEmoji) ?? Self.emoji(name) ?? ":" + name + ":"
-        default: return ChatMarkup.escapeMarkdown(element["text"]?.string ?? "")
-        }
-    }
-
-    /// `1f44d` or `1f468-200d-1f4bb` as the emoji.
-    static func unicodeEmoji(_ hex: String) -> String? {
-        var out = ""
-        for part in hex.split(separator: "-") {
-            guard let value = UInt32(part, radix: 16), let scalar = Unicode.Scalar(value) else { return nil }
-            out.unicodeScalars.append(scalar)
-        }
-        return out.isEmpty ? nil : out
     }
 }
