@@ -226,6 +226,26 @@ import Testing
             Self.warnings(imported).contains { $0.contains("1 message(s) have a 'date_unixtime' more than 14 hours") })
     }
 
+    /// Daylight saving time at the exporter: two offsets in one chat. The most frequent is the
+    /// zone; every instant stays exact.
+    @Test func aChangingOffsetKeepsInstantsAndTakesTheMostFrequentZone() throws {
+        let imported = try #require(
+            try Self.read(
+                Self.chat(
+                    """
+                    {"id": 1, "type": "message", "date": "2024-03-30T12:00:00", "date_unixtime": "1711796400", "from": "A", "from_id": "user1", "text": "winter"},
+                    {"id": 2, "type": "message", "date": "2024-03-30T13:00:00", "date_unixtime": "1711800000", "from": "A", "from_id": "user1", "text": "winter"},
+                    {"id": 3, "type": "message", "date": "2024-03-31T14:00:00", "date_unixtime": "1711886400", "from": "A", "from_id": "user1", "text": "summer"}
+                    """)
+            ).first)
+        let conversation = try #require(imported.conversation)
+        #expect(conversation.timeZone == "GMT+0100")
+        #expect(
+            conversation.messages.map(\.date) == [
+                Self.utc("2024-03-30T11:00:00Z"), Self.utc("2024-03-30T12:00:00Z"), Self.utc("2024-03-31T12:00:00Z"),
+            ])
+    }
+
     @Test func fixedOffsetZoneNamesReadBack() {
         for offset in [0, 3600, -3600, 19800, -12600, 45900, 14 * 3600, -12 * 3600] {
             let name = TelegramClock.identifier(forOffset: offset)

@@ -17,7 +17,7 @@ struct TelegramClock {
     /// The exporter's UTC offset in seconds, when at least one message has a sane `date` and
     /// `date_unixtime` pair.
     let offset: Int?
-    /// Reads wall-clock `date` values: in the derived zone, else in the site's zone.
+    /// Reads wall-clock `date` values when no offset is derived: the site's zone.
     let calendar: Calendar
     /// Messages whose `date_unixtime` (non-zero) disagrees with their `date` by more than any
     /// UTC offset, and where the first is: `date` is used for them.
@@ -29,11 +29,9 @@ struct TelegramClock {
     /// Derives the offset from every message of `messages` that has both clocks; `siteZone`
     /// reads `date` when none does.
     init(messages: [JSONNode], siteZone: TimeZone) {
-        var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC")!
         var counts: [Int: (count: Int, last: Int)] = [:]
         for (index, node) in messages.enumerated() {
-            guard let text = node["date"]?.string, let wall = Self.wallClock(text, calendar: utc),
+            guard let text = node["date"]?.string, let wall = Self.wallSeconds(text),
                 let instant = Self.instant(node["date_unixtime"]),
                 let offset = Self.plausibleOffset(wall: wall, instant: instant)
             else { continue }
@@ -46,7 +44,7 @@ struct TelegramClock {
         }?.key
         offset = chosen
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = chosen.flatMap { TimeZone(secondsFromGMT: $0) } ?? siteZone
+        calendar.timeZone = siteZone
         self.calendar = calendar
     }
 
@@ -68,17 +66,17 @@ struct TelegramClock {
     }
 
     /// `field` (`date`, `edited`) of `node`: its sane `<field>_unixtime` instant, else the
-    /// wall-clock `field` in `calendar`'s zone, else `nil`.
+    /// wall-clock `field` at the derived offset (or in the site's zone when there is none), else `nil`.
     mutating func date(_ node: JSONNode, field: String, at location: SourceLocation) -> Date? {
         let wallText = node[field]?.string
-        let instant = Self.instant(node[field + "_unixtime"])
-        if let instant {
-            var utc = Calendar(identifier: .gregorian)
-            utc.timeZone = TimeZone(identifier: "UTC")!
-            guard let text = wallText, let wall = Self.wallClock(text, calendar: utc) else { return instant }
+        let wall = wallText.flatMap(Self.wallSeconds)
+        if let instant = Self.instant(node[field + "_unixtime"]) {
+            guard let wall else { return instant }
             if Self.plausibleOffset(wall: wall, instant: instant) != nil { return instant }
             disagreements = ((disagreements?.count ?? 0) + 1, disagreements?.first ?? location)
         }
+        guard let wall else { return nil }
+        if let offset { return Date(timeIntervalSince1970: Double(wall - offset)) }
         return wallText.flatMap { Self.wallClock($0, calendar: calendar) }
     }
 
@@ -98,12 +96,27 @@ struct TelegramClock {
     }
 
     /// The offset `wall − instant` in seconds when it could be a UTC offset (at most 14 hours,
-    /// whole minutes).
-    static func plausibleOffset(wall: Date, instant: Date) -> Int? {
-        let difference = wall.timeIntervalSince(instant)
+    /// whole minutes); `wall` is the wall-clock time counted as if it were UTC.
+    static func plausibleOffset(wall: Int, instant: Date) -> Int? {
+        let difference = Double(wall) - instant.timeIntervalSince1970
         guard abs(difference) <= Double(maximumOffset), difference.rounded() == difference else { return nil }
         let seconds = Int(difference)
         return seconds % 60 == 0 ? seconds : nil
+    }
+
+    /// `2022-03-21T11:11:11` (Qt's ISO date; a space for `T` too) as seconds since 1970 counted
+    /// as if it were UTC: plain arithmetic (`CivilCalendar`), no `Calendar`, as every message
+    /// has one or two. `nil` when it is not a date and time of the years 1 to 9999.
+    static func wallSeconds(_ text: String) -> Int? {
+        let parts = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == ":" || $0 == " " })
+        guard parts.count == 6, text.first?.isNumber == true else { return nil }
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == 6, (1...9999).contains(numbers[0]), (1...12).contains(numbers[1]),
+            (1...CivilCalendar.daysInMonth(numbers[1], year: numbers[0])).contains(numbers[2]),
+            (0...23).contains(numbers[3]), (0...59).contains(numbers[4]), (0...59).contains(numbers[5])
+        else { return nil }
+        let days = CivilCalendar.daysSince1970(year: numbers[0], month: numbers[1], day: numbers[2])
+        return days * 86_400 + numbers[3] * 3600 + numbers[4] * 60 + numbers[5]
     }
 
     /// `2022-03-21T11:11:11` (Qt's ISO date; a space for `T` too) in `calendar`'s zone.
