@@ -264,6 +264,7 @@ import Testing
             .filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count >= 13)
         var total = 0
+        var ids: [String] = []
         for name in files {
             let file = folder.appendingPathComponent(name)
             let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
@@ -279,10 +280,13 @@ import Testing
                 #expect(chat.ledger.messagesBuilt == chat.conversation?.messages.count, "\(name)")
                 #expect(chat.ledger.unexplained == 0, "\(name)")
                 #expect(!chat.diagnostics.contains { $0.severity == .error }, "\(name): \(chat.diagnostics)")
+                ids += chat.conversation.map { [$0.id] } ?? []
             }
             total += counts.reduce(0, +)
         }
         #expect(total > 0)
+        // Four chats of the samples are all called "test": the chat id keeps them apart.
+        #expect(Set(ids).count == ids.count, "\(ids)")
     }
 }
 

@@ -40,8 +40,8 @@ import Testing
         let imported = try ExportWriter(input: input, format: .telegram, output: logs, onDiagnostics: { _ in }).write()
         #expect(!imported.hasErrors, "\(imported.diagnostics)")
         #expect(imported.logs == 2)
-        let bob = try String(contentsOf: logs.appendingPathComponent("bob.json"), encoding: .utf8)
-        let news = try String(contentsOf: logs.appendingPathComponent("news.json"), encoding: .utf8)
+        let bob = try String(contentsOf: logs.appendingPathComponent("bob-7.json"), encoding: .utf8)
+        let news = try String(contentsOf: logs.appendingPathComponent("news-9.json"), encoding: .utf8)
         #expect(bob.contains(#""me": "user42""#))
         #expect(!news.contains(#""me":"#), "the owner never wrote in the channel")
         #expect(news.contains(#""timezone": "GMT+0200""#) && bob.contains(#""timezone": "GMT+0200""#))
@@ -53,11 +53,11 @@ import Testing
         #expect(try !build(input, direct).hasErrors)
         // The channel's messages: shown at the exporter's wall-clock time, on its day, and the
         // record Telegram could not export as a placeholder.
-        let page = try String(contentsOf: site.appendingPathComponent("news/index.html"), encoding: .utf8)
+        let page = try String(contentsOf: site.appendingPathComponent("news-9/index.html"), encoding: .utf8)
         #expect(page.contains("23:30") || page.contains("11:30 PM"), "the exporter's clock")
         #expect(page.components(separatedBy: "data-message-id=\"").count - 1 == 2)
         #expect(page.contains("not included in this export"))
-        for path in ["bob/index.html", "news/index.html"] {
+        for path in ["bob-7/index.html", "news-9/index.html"] {
             let viaLogs = try Data(contentsOf: site.appendingPathComponent(path))
             #expect(try Data(contentsOf: direct.appendingPathComponent(path)) == viaLogs, "\(path)")
         }

@@ -24,8 +24,6 @@ struct TelegramChatReader {
     /// the conversation's `me` is `user<id>` (or the bare number older exports write) when the
     /// owner is a participant of this chat.
     let owner: String?
-    /// Whether another chat of the export has the same name (the chat id is then added to the slug).
-    let sharesName: Bool
 
     /// The text Telegram writes in place of a path when it did not export a file.
     static let notIncludedPrefixes = ["(File not included", "(File exceeds maximum size", "(File unavailable"]
@@ -60,7 +58,9 @@ struct TelegramChatReader {
     func read() -> ImportedConversation {
         let name = chat["name"]?.string ?? ""
         let chatID = chat["id"].flatMap(TelegramChatReader.idText) ?? ""
-        let slugSource = name.isEmpty || sharesName ? "\(name) \(chatID)" : name
+        // The chat id is what is unique in the source: chats of one name ("test", a renamed
+        // group, two exports side by side) never share a page, and the name keeps the URL readable.
+        let slugSource = chatID.isEmpty ? name : "\(name) \(chatID)"
         var assembler = ConversationAssembler(
             format: .telegram, id: slugSource.trimmingCharacters(in: .whitespaces).isEmpty ? "telegram" : slugSource,
             title: name.isEmpty ? nil : name,

@@ -10,8 +10,8 @@ import ScrollbackModel
 ///   one far from `date`) is ignored and `date` read in that zone.
 /// - `me`: a whole-account export names its owner (`personal_information.user_id`), who is `me`
 ///   in each chat where they wrote or reacted; a one-chat export does not, so nobody aligns right.
-/// - Conversation id: the chat's name as a slug; the chat's numeric id is added when the name
-///   is empty or another chat of the same export has the same name.
+/// - Conversation id: the chat's name and its id as a slug (`sample-chat-group-69420`): the id
+///   is unique in Telegram, so chats of one name never collide, across files too.
 public enum TelegramImporter: ExportImporter {
     public static let format = ExportFormat.telegram
     public static let shape = ExportShape.file
@@ -57,15 +57,9 @@ public enum TelegramImporter: ExportImporter {
             // The account owner is `me` only in the chats where they are a participant: a log's `me`
             // must name one (a chat they never wrote or reacted in has no right-aligned side).
             let owner = root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
-            var nameCounts: [String: Int] = [:]
-            for chat in chats {
-                nameCounts[ConversationSlug.make(from: chat.node["name"]?.string ?? ""), default: 0] += 1
-            }
             for chat in chats {
                 let reader = TelegramChatReader(
-                    context: context, file: file, shownFile: shown, chat: chat.node, path: chat.path, owner: owner,
-                    sharesName: nameCounts[ConversationSlug.make(from: chat.node["name"]?.string ?? ""), default: 0] > 1
-                        || chats.count > 1 && (chat.node["name"]?.string ?? "").isEmpty)
+                    context: context, file: file, shownFile: shown, chat: chat.node, path: chat.path, owner: owner)
                 emit(reader.read())
             }
         }
