@@ -165,13 +165,13 @@ def test_slack_thread_over_the_limit_has_its_own_page(open_page, server):
 def test_reply_quote_on_a_later_page_leads_to_the_quoted_message(open_page, server):
     """Telegram at 50 messages a page: a quote on a later page links into an earlier page, and a
     click on it lands on the quoted message, scrolled into view and marked as the target."""
-    pages = built("import-paged")["sample-chat-group"]
+    pages = built("import-paged")["sample-chat-group-69420"]
     assert len(pages) > 2, "the paged Telegram sample should span several pages"
     chat = dict(telegram_chats())["sample.json"]
     replied_to = {str(m["reply_to_message_id"]) for m in chat["messages"] if "reply_to_message_id" in m}
     page = open_page(server.url("import-paged")).page
     for path in reversed(pages[1:]):
-        page.goto(site_url(server, "import-paged", f"sample-chat-group/{path.name}"))
+        page.goto(site_url(server, "import-paged", f"sample-chat-group-69420/{path.name}"))
         quotes = [q for q in page.locator("[data-message-id] a.rq").all()
                   if q.get_attribute("href").split("#")[0] not in ("", path.name)]
         if quotes:
@@ -266,7 +266,7 @@ def edited_ids():
                   [i if n == 0 else f"{i}-{n + 1}" for n, i in enumerate(discord)]))
     # (every message of this Telegram sample has the id 69420: the n-th is kept as `69420-n`)
     chat = dict(telegram_chats())["sample.json"]["messages"]
-    found.append(("import-telegram", "sample-chat-group/index.html",
+    found.append(("import-telegram", "sample-chat-group-69420/index.html",
                   [str(m["id"]) if n == 0 else f"{m['id']}-{n + 1}" for n, m in enumerate(chat) if "edited" in m]))
     return found
 
@@ -419,7 +419,7 @@ def test_system_events_are_centred_lines_without_a_sender(open_page, server, for
 # --- Accessibility: one conversation page of each format, and a thread page. ---
 
 AXE_PAGES = [("import-slack", "b75b4c7/index.html"), ("import-discord", "deflemask-general-chiptune/index.html"),
-             ("import-telegram", "testcase2/index.html"), ("import-whatsapp", "englishandroid24h/index.html"),
+             ("import-telegram", "testcase2-4696915169/index.html"), ("import-whatsapp", "englishandroid24h/index.html"),
              ("import-chatgpt", "sample-conversation-with-branch-conv-123/index.html")]
 
 
