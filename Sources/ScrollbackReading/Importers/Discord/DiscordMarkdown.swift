@@ -218,28 +218,57 @@ struct DiscordMarkdown {
     }
 
     /// cmark-gfm's HTML with each spoiler's marks made a `<details>` (the sanitizer checks the
-    /// result). A mark inside a tag (an image's alt text) is `||` again, as is one cmark-gfm
-    /// percent-encoded in a link.
+    /// result). A paragraph holding one becomes a `<div>`: a `<details>` may not sit in a `<p>`
+    /// (browsers would end the paragraph there). A mark inside a tag (an image's alt text) is
+    /// `||` again, as is one cmark-gfm percent-encoded in a link.
     static func spoilerHTML(_ html: String) -> String {
-        var out = String.UnicodeScalarView()
-        var inTag = false
+        var parts: [String] = []
+        var text = String.UnicodeScalarView()
+        var tag: String.UnicodeScalarView?
+        /// The part holding the open paragraph's `<p>`, and whether it holds a spoiler.
+        var paragraph: (part: Int, hasSpoiler: Bool)?
+        func flush() {
+            if !text.isEmpty { parts.append(String(text)) }
+            text = String.UnicodeScalarView()
+        }
         for scalar in html.unicodeScalars {
+            if tag != nil {
+                switch scalar {
+                case spoilerOpen, spoilerClose: tag!.append(contentsOf: "||".unicodeScalars)
+                case ">":
+                    tag!.append(scalar)
+                    let name = String(tag!)
+                    tag = nil
+                    if name == "<p>" {
+                        paragraph = (parts.count, false)
+                    } else if name == "</p>", let open = paragraph {
+                        if open.hasSpoiler { parts[open.part] = "<div>" }
+                        parts.append(open.hasSpoiler ? "</div>" : name)
+                        paragraph = nil
+                        continue
+                    }
+                    parts.append(name)
+                default: tag!.append(scalar)
+                }
+                continue
+            }
             switch scalar {
             case "<":
-                inTag = true
-                out.append(scalar)
-            case ">":
-                inTag = false
-                out.append(scalar)
+                flush()
+                tag = String.UnicodeScalarView([scalar])
             case spoilerOpen:
-                out.append(contentsOf: (inTag ? "||" : "<details><summary>Spoiler</summary>").unicodeScalars)
+                flush()
+                parts.append("<details><summary>Spoiler</summary>")
+                paragraph?.hasSpoiler = true
             case spoilerClose:
-                out.append(contentsOf: (inTag ? "||" : "</details>").unicodeScalars)
-            default:
-                out.append(scalar)
+                flush()
+                parts.append("</details>")
+            default: text.append(scalar)
             }
         }
-        return String(out).replacingOccurrences(of: "%EE%80%80", with: "%7C%7C")
+        flush()
+        if let tag { parts.append(String(tag)) }
+        return parts.joined().replacingOccurrences(of: "%EE%80%80", with: "%7C%7C")
             .replacingOccurrences(of: "%EE%80%81", with: "%7C%7C")
     }
 
