@@ -290,6 +290,40 @@ import Testing
         #expect(element.contains("<img") && element.contains("../media/"))
     }
 
+    /// Hostile content: every naughty string, and runs built to make a careless scanner
+    /// quadratic (backticks, `||`, `<`, `:`), convert in linear time, and spoiler HTML is a fixed
+    /// point of the sanitizer (what `import` writes reads back the same).
+    @Test func hostileContentConvertsQuicklyAndSafely() throws {
+        let blns =
+            try ImportTests.json(
+                ImportTests.sharedSamples().appendingPathComponent("security/blns/blns.json")) as? [String] ?? []
+        #expect(blns.count > 500)
+        let runs = [
+            String(repeating: "`", count: 25_000), String(repeating: "||", count: 25_000),
+            String(repeating: "<:a:", count: 12_500), String(repeating: "` `` ", count: 7_500),
+            String(repeating: "\\|", count: 12_500), String(repeating: ":a", count: 25_000),
+            String(repeating: "||`", count: 15_000),
+        ]
+        let converter = DiscordMarkdown(emojiFiles: ["name:a": "a.png", "id:1": "a.png"])
+        let context = ImportContext(root: URL(fileURLWithPath: "/nonexistent-discord"), config: SiteConfig())
+        let start = Date()
+        for text in runs {
+            let converted = converter.convert(text)
+            _ = DiscordMarkdown.spoilerHTML(converted.markdown)
+        }
+        // About 3 s in a debug build on a busy machine; a quadratic scan of 50,000 characters
+        // would take many minutes.
+        #expect(Date().timeIntervalSince(start) < 30, "linear, not quadratic, in the content's length")
+        for text in blns + blns.map({ "||" + $0 + "|| and `" + $0 + "`" }) {
+            let converted = converter.convert(text)
+            let html = DiscordMarkdown.spoilerHTML(
+                context.reading.markdown.render(converted.markdown).html)
+            let once = context.sanitizedHTML(html).html
+            #expect(context.sanitizedHTML(once).html == once, "\(text)")
+            #expect(!once.contains("<script"), "\(text)")
+        }
+    }
+
     // MARK: - Times (issue 41.10)
 
     /// DCE writes the exporter's local time with its offset: the instant is kept, and the
