@@ -1,7 +1,7 @@
 /// The files of the input folder that a conversation ships, found by walking its model.
 extension Conversation {
     /// Every `.local` asset the conversation references (avatars, photos, videos, audio,
-    /// posters, link thumbnails), each once, in first-reference order.
+    /// posters, link thumbnails, files rich text names), each once, in first-reference order.
     ///
     /// The site builder copies exactly these files into `media/`; walking the model (rather than
     /// scanning rendered HTML) keeps the copy list independent of the templates.
@@ -23,7 +23,10 @@ extension Conversation {
                 add(link.thumbnail)
             case .file(let file):
                 add(file.source)
-            case .text, .attributedText, .emoji, .location, .contact, .system, .custom:
+            case .attributedText(let rich):
+                // Files rich text links or shows (an export's second attachment, a custom emoji).
+                for asset in rich.assets { add(.local(asset)) }
+            case .text, .emoji, .location, .contact, .system, .custom:
                 break
             }
         }

@@ -117,6 +117,9 @@ public struct RichText: Hashable, Sendable {
     /// The Markdown the HTML was rendered from, when an importer made it: what
     /// `scrollback import` writes, so the log renders to the same HTML again.
     public var markdownSource: String?
+    /// The input's files the HTML names as `@root/media/…` (images, linked attachments): the
+    /// site copies them, as it copies a photo message's file (`Conversation.localAssets`).
+    public var assets: [LocalAsset] = []
 
     /// Wraps HTML that a sanitizing reader produced.
     public init(sanitizedHTML html: String, plainText: String) {

@@ -167,6 +167,105 @@ public struct ConversationAssembler {
     }
 }
 
+/// Conversation ids from what is unique in the source (issue 41.3), the one rule every importer
+/// follows when one input holds several conversations (Discord channels, Slack channels,
+/// Telegram chats): two conversations never share an id, and an id does not change when the
+/// export is made again.
+///
+/// The id is the readable slug of the conversation's name while no other conversation of the
+/// input has that slug. When several do (a new Discord server's text `#general` and voice
+/// `General`), the one with the lowest source id keeps the plain slug (Discord snowflakes and
+/// Telegram ids grow with time, so that is the oldest channel, whose permalinks are the oldest)
+/// and each other gets `<slug>-<source id>`. The answer depends on the names and source ids
+/// only, never on the order files are read in, so `build` and `import` agree.
+public enum ConversationIDs {
+    /// One conversation asking for an id: the slug of its name and the id its source gives it.
+    public struct Claim: Hashable, Sendable {
+        /// The readable slug (`ConversationSlug.make` of the name).
+        public var slug: String
+        /// What the source names the conversation by (a channel or chat id).
+        public var sourceID: String
+
+        /// Creates a claim.
+        public init(slug: String, sourceID: String) {
+            self.slug = slug
+            self.sourceID = sourceID
+        }
+    }
+
+    /// The id of each claim, in the order of `claims`: all different from each other.
+    public static func resolve(_ claims: [Claim]) -> [String] {
+        var ids = claims.map(\.slug)
+        var bySlug: [String: [Int]] = [:]
+        for (index, claim) in claims.enumerated() { bySlug[claim.slug, default: []].append(index) }
+        // Ids kept as they are; a derived id never takes one of them.
+        var taken = Set(bySlug.keys)
+        var derived: [Int] = []
+        for slug in bySlug.keys.sorted() {
+            let owners = bySlug[slug]!.sorted { precedes(claims[$0].sourceID, claims[$1].sourceID, $0, $1) }
+            derived += owners.dropFirst()
+        }
+        // In a fixed order (slug, then source id), so a clash between derived ids is settled the
+        // same way on every build.
+        derived.sort {
+            claims[$0].slug != claims[$1].slug
+                ? claims[$0].slug < claims[$1].slug : precedes(claims[$0].sourceID, claims[$1].sourceID, $0, $1)
+        }
+        for index in derived {
+            let base = ConversationSlug.make(from: claims[index].slug + "-" + claims[index].sourceID)
+            var id = base
+            var number = 2
+            while taken.contains(id) {
+                id = base + "-\(number)"
+                number += 1
+            }
+            taken.insert(id)
+            ids[index] = id
+        }
+        return ids
+    }
+
+    /// Whether source id `left` (of claim `leftIndex`) comes before `right`: numbers (Discord
+    /// snowflakes, Telegram's signed ids) by value, other ids (Slack's `C024BE91L`) as text;
+    /// equal ids by their place in the input.
+    static func precedes(_ left: String, _ right: String, _ leftIndex: Int, _ rightIndex: Int) -> Bool {
+        let order: Int
+        if let a = Number(left), let b = Number(right) {
+            order = a.compare(b)
+        } else {
+            order = left == right ? 0 : (left < right ? -1 : 1)
+        }
+        return order != 0 ? order < 0 : leftIndex < rightIndex
+    }
+
+    /// An integer written in decimal, of any length (no `Int64` limit to trip on).
+    private struct Number {
+        /// -1, 0 or 1.
+        let sign: Int
+        /// The digits without leading zeros.
+        let magnitude: Substring
+
+        init?(_ text: String) {
+            var digits = Substring(text)
+            let negative = digits.first == "-"
+            if negative { digits = digits.dropFirst() }
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
+            magnitude = digits.drop { $0 == "0" }
+            sign = magnitude.isEmpty ? 0 : (negative ? -1 : 1)
+        }
+
+        /// -1, 0 or 1 as `self` is below, equal to or above `other`.
+        func compare(_ other: Number) -> Int {
+            if sign != other.sign { return sign < other.sign ? -1 : 1 }
+            let byMagnitude =
+                magnitude.count != other.magnitude.count
+                ? (magnitude.count < other.magnitude.count ? -1 : 1)
+                : (magnitude == other.magnitude ? 0 : (magnitude < other.magnitude ? -1 : 1))
+            return sign * byMagnitude
+        }
+    }
+}
+
 /// The importers this build knows, in the order detection asks them.
 public enum ExportImporters {
     /// Every importer (one per format).

@@ -324,14 +324,25 @@ public struct ImportContext: Sendable {
     }
 
     /// GFM through cmark-gfm's safe renderer (raw HTML is escaped, never passed through);
-    /// images resolve like media, inside the export.
+    /// images resolve like media, inside the export. `linked`: local files the Markdown links to
+    /// as `@root/<sitePath>` (an attachment among several), which the site must copy as well.
     public func richText(
-        markdown: String, relativeTo file: URL, at location: SourceLocation, diagnostics: inout [Diagnostic]
+        markdown: String, relativeTo file: URL, at location: SourceLocation, linked: [LocalAsset] = [],
+        diagnostics: inout [Diagnostic]
     ) -> RichText {
         let images = RichTextImages(context: reading, file: file, location: location)
         let result = reading.markdown.render(markdown, imageURL: images.url(for:))
         diagnostics += images.warnings
-        return RichText(sanitizedHTML: result.html, plainText: result.plainText, markdownSource: markdown)
+        var rich = RichText(sanitizedHTML: result.html, plainText: result.plainText, markdownSource: markdown)
+        rich.assets = images.assets + linked.filter { !images.assets.contains($0) }
+        return rich
+    }
+
+    /// The sanitizer every reader uses (libxml2, allow-list): for HTML an importer assembles
+    /// from parts it rendered, such as Discord's spoilers around cmark-gfm's output.
+    public func sanitizedHTML(_ html: String) -> (html: String, plainText: String) {
+        let result = reading.sanitizer.sanitize(html)
+        return (result.html, result.plainText)
     }
 
     /// Every local media file resolved so far: what the site must copy.

@@ -81,8 +81,17 @@ public struct JSONLogWriter {
         switch kind {
         case .text(let text), .emoji(let text), .system(let text): return ["\"text\": " + JSONText.quoted(text)]
         case .attributedText(let rich):
-            if let markdown = rich.markdownSource { return ["\"markdown\": " + JSONText.quoted(markdown)] }
-            return ["\"html\": " + JSONText.quoted(rich.html)]
+            if let markdown = rich.markdownSource, rich.assets.isEmpty {
+                return ["\"markdown\": " + JSONText.quoted(markdown)]
+            }
+            // The Markdown names the export's files where the log has none: the HTML with each
+            // copied file at its place beside the log reads back to the same page.
+            var html = rich.html
+            for asset in rich.assets {
+                html = html.replacingOccurrences(
+                    of: "=\"@root/" + asset.sitePath + "\"", with: "=\"" + mediaPath(asset) + "\"")
+            }
+            return ["\"html\": " + JSONText.quoted(html)]
         case .photo(let media), .video(let media), .audio(let media):
             var parts = ["\"url\": " + JSONText.quoted(reference(media.source))]
             if let size = media.size { parts += ["\"width\": \(size.width)", "\"height\": \(size.height)"] }

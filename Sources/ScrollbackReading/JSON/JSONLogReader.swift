@@ -994,7 +994,9 @@ private struct JSONLogSession {
             let images = RichTextImages(context: context, file: file, location: at(markdownNode))
             let result = context.markdown.render(markdown, imageURL: images.url(for:))
             diagnostics.append(contentsOf: images.warnings)
-            return .attributedText(RichText(sanitizedHTML: result.html, plainText: result.plainText))
+            var rich = RichText(sanitizedHTML: result.html, plainText: result.plainText)
+            rich.assets = images.assets  // the site copies the images it shows
+            return .attributedText(rich)
         }
         if let htmlNode = object.value(.html) {
             guard let html = string(object, .html) else { return nil }
@@ -1005,7 +1007,9 @@ private struct JSONLogSession {
             let images = RichTextImages(context: context, file: file, location: at(htmlNode))
             let result = context.sanitizer.sanitize(html, imageURL: images.url(for:))
             diagnostics.append(contentsOf: images.warnings)
-            return .attributedText(RichText(sanitizedHTML: result.html, plainText: result.plainText))
+            var rich = RichText(sanitizedHTML: result.html, plainText: result.plainText)
+            rich.assets = images.assets  // the site copies the images it shows
+            return .attributedText(rich)
         }
         diagnostics.append(.error(.missingField("markdown' or 'html"), at: at(object)))
         return nil
@@ -1170,6 +1174,8 @@ final class RichTextImages {
     let location: SourceLocation
     /// Warnings about the images met so far.
     private(set) var warnings: [Diagnostic] = []
+    /// The local files the images shown so far are, each once: what the site must copy.
+    private(set) var assets: [LocalAsset] = []
 
     init(context: ReadingContext, file: URL, location: SourceLocation) {
         self.context = context
@@ -1180,7 +1186,9 @@ final class RichTextImages {
     /// The URL the page should use for the image `reference`, or `nil` to drop it.
     func url(for reference: String) -> String? {
         switch context.media.resolve(reference, relativeTo: file, at: location, diagnostics: &warnings) {
-        case .local(let asset): return "@root/" + asset.sitePath
+        case .local(let asset):
+            if !assets.contains(asset) { assets.append(asset) }
+            return "@root/" + asset.sitePath
         case .remote(let url): return url
         case .unavailable: return nil
         }

@@ -363,7 +363,9 @@ struct MarkdownKindInference {
         let rendered = document.render(
             blocks: headerBlock..<bodyEnd, droppingFirstLine: true, imageURL: images.url(for:))
         diagnostics += images.warnings
-        return .attributedText(RichText(sanitizedHTML: rendered.html, plainText: rendered.plainText))
+        var rich = RichText(sanitizedHTML: rendered.html, plainText: rendered.plainText)
+        rich.assets = images.assets  // the site copies the images it shows
+        return .attributedText(rich)
     }
 
     // MARK: - Diagnostics

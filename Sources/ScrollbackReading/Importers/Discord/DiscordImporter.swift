@@ -5,15 +5,22 @@ import ScrollbackModel
 /// media folder; `[part N]` files of one channel merge into one conversation (by channel id).
 ///
 /// Mapping: message ids stay (duplicates get derived ids); `reference.messageId` is `replyTo`
-/// (kept when the message is not in the export: the layout shows no quote then);
-/// `timestampEdited` the edit date; `isPinned` pinned; reactions keep their `users` and their
-/// `count` (a reaction without users is a count of unnamed people, not a participant); `Call`,
-/// renames, icon changes, joins, pins and other non-`Default`/`Reply` types are `system`
-/// messages; content is Discord Markdown through cmark-gfm (HTML escaped); the first embed with
-/// a URL is a link preview; attachments come from the local path DCE wrote (Windows `\`
-/// separators accepted) or show the placeholder naming the file; one attachment alone is a
-/// photo/video/audio/file message; stickers are named in the text. A thread exported as its own
-/// file is its own conversation.
+/// (kept when the message is not in the export: the layout shows no quote then) unless the
+/// reference is a forward (`reference.type` `Forward`: the `forwardedMessage` is shown, marked
+/// "Forwarded"); `timestampEdited` the edit date; `isPinned` pinned; reactions keep their
+/// `users` and their `count` (a reaction without users is a count of unnamed people, not a
+/// participant); `Call`, renames, icon changes, joins, pins and other non-`Default`/`Reply` types
+/// are `system` messages; the body is built by `DiscordBody` (Discord Markdown, custom emoji,
+/// spoilers, attachments, stickers, link previews).
+///
+/// Conversations: one per channel; a thread exported as its own file (`GuildPublicThread`, whose
+/// `category` DCE fills with the parent channel) is its own conversation titled after its parent.
+/// Ids follow `ConversationIDs`: the channel's slug, or `<slug>-<channel id>` for all but the
+/// oldest of the channels that share one. The conversation's time zone is the exporter's, from
+/// the offsets DCE writes in every timestamp (`DiscordTimeZone`).
+///
+/// Every element of `messages` is one message, or left out with its reason in the ledger and a
+/// located warning (not an object, no readable timestamp).
 public enum DiscordImporter: ExportImporter {
     public static let format = ExportFormat.discord
     public static let shape = ExportShape.file
@@ -26,119 +33,167 @@ public enum DiscordImporter: ExportImporter {
         return keys.contains("guild") && keys.contains("channel")
     }
 
+    /// One channel being read: its conversation and the exporter's offsets seen so far.
+    struct Channel {
+        var assembler: ConversationAssembler
+        var zone = DiscordTimeZone()
+    }
+
+    /// What reading a message needs to know of the file it is in.
+    struct Place {
+        let file: URL
+        let shown: String
+        let context: ImportContext
+        /// The channel the file exports (forwards from it name it).
+        let channelID: String
+        let channelName: String
+        let guildID: String?
+    }
+
     public static func read(
         _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void
     ) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var order: [String] = []
-        var assemblers: [String: ConversationAssembler] = [:]
+        var channels: [String: Channel] = [:]
         for file in export.items {
             let shown = context.displayPath(file)
             guard let root = context.parseJSON(file, shown: shown, report: { diagnostics.append($0) }) else {
                 continue
             }
-            let channel = root["channel"]
-            let guild = root["guild"]
-            let channelID = channel?["id"]?.string ?? file.lastPathComponent
-            if assemblers[channelID] == nil {
-                let channelName = channel?["name"]?.string ?? channelID
-                let guildName = guild?["name"]?.string
-                let isPrivate = guildName == nil || guildName == "Direct Messages"
-                var title = isPrivate ? channelName : "#" + channelName
-                if let category = channel?["category"]?.string, !isPrivate, !category.isEmpty {
-                    title = category + " / " + title
-                }
-                var assembler = ConversationAssembler(
-                    format: .discord, id: isPrivate ? channelName : (guildName ?? "") + "-" + channelName, title: title,
-                    key: context.relativePath(file.deletingLastPathComponent()) + "/discord-" + channelID,
-                    sourceFiles: [], location: SourceLocation(file: shown, line: 1, column: 1))
-                assembler.description = channel?["topic"]?.string
-                // The index lists a server's channels under its name, as Discord's sidebar does.
-                assembler.section = isPrivate ? "Direct messages" : guildName
-                assemblers[channelID] = assembler
+            let channelNode = root["channel"]
+            let channelID = channelNode?["id"]?.string ?? file.lastPathComponent
+            let channelName = channelNode?["name"]?.string ?? channelID
+            if channels[channelID] == nil {
+                channels[channelID] = Channel(
+                    assembler: assembler(
+                        root, channelID: channelID, channelName: channelName, file: file, shown: shown,
+                        context: context))
                 order.append(channelID)
             }
-            assemblers[channelID]!.sourceFiles.append(shown)
+            channels[channelID]!.assembler.sourceFiles.append(shown)
             guard let messages = root["messages"]?.elements else {
-                assemblers[channelID]!.report(
-                    .error(.missingField("messages"), at: root.location(in: shown)))
+                channels[channelID]!.assembler.report(.error(.missingField("messages"), at: root.location(in: shown)))
                 continue
             }
+            let place = Place(
+                file: file, shown: shown, context: context, channelID: channelID, channelName: channelName,
+                guildID: root["guild"]?["id"]?.string)
+            channels[channelID]!.assembler.reserveCapacity(messages.count)
             for (index, node) in messages.enumerated() {
-                message(node, index: index, file: file, shown: shown, context: context, into: &assemblers[channelID]!)
+                message(node, index: index, in: place, into: &channels[channelID]!)
             }
         }
-        for channelID in order { emit(assemblers[channelID]!.finish()) }
+        // Ids once every channel of the input is known: which one keeps a shared slug depends on
+        // the channel ids only, never on the order the files were read in.
+        let ids = ConversationIDs.resolve(
+            order.map { ConversationIDs.Claim(slug: channels[$0]!.assembler.id, sourceID: $0) })
+        for (channelID, id) in zip(order, ids) {
+            var channel = channels.removeValue(forKey: channelID)!
+            channel.assembler.id = id
+            channel.assembler.timeZone = channel.zone.identifier
+            emit(channel.assembler.finish())
+        }
         return diagnostics
     }
 
-    static func message(
-        _ node: JSONNode, index: Int, file: URL, shown: String, context: ImportContext,
-        into assembler: inout ConversationAssembler
-    ) {
-        let location = node.location(in: shown)
-        guard node.members != nil, let id = node["id"]?.string else {
-            assembler.report(.error(.missingField("id"), at: location))
+    /// DCE's channel types of threads and forum posts: their `category` is the parent channel.
+    static let threadTypes: Set<String> = ["GuildPublicThread", "GuildPrivateThread", "GuildNewsThread"]
+
+    /// The conversation of the channel `root` exports: slug, title, topic and index section.
+    static func assembler(
+        _ root: JSONNode, channelID: String, channelName: String, file: URL, shown: String, context: ImportContext
+    ) -> ConversationAssembler {
+        let channel = root["channel"]
+        let guildName = root["guild"]?["name"]?.string
+        let type = channel?["type"]?.string ?? ""
+        let isPrivate =
+            guildName == nil || guildName == "Direct Messages" || type == "DirectTextChat"
+            || type == "DirectGroupTextChat"
+        let category = channel?["category"]?.string ?? ""
+        var title: String
+        if isPrivate {
+            title = channelName
+        } else if threadTypes.contains(type) {
+            // A thread is named after the channel it was started in, as Discord's header shows it.
+            title = category.isEmpty ? channelName : "#" + category + " › " + channelName
+        } else {
+            title = "#" + channelName
+            if !category.isEmpty { title = category + " / " + title }
+        }
+        var assembler = ConversationAssembler(
+            format: .discord, id: isPrivate ? channelName : (guildName ?? "") + "-" + channelName, title: title,
+            key: context.relativePath(file.deletingLastPathComponent()) + "/discord-" + channelID,
+            sourceFiles: [], location: SourceLocation(file: shown, line: 1, column: 1))
+        assembler.description = channel?["topic"]?.string
+        // The index lists a server's channels under its name, as Discord's sidebar does.
+        assembler.section = isPrivate ? "Direct messages" : guildName
+        return assembler
+    }
+
+    static func message(_ node: JSONNode, index: Int, in place: Place, into channel: inout Channel) {
+        let location = node.location(in: place.shown)
+        let context = place.context
+        guard node.members != nil else {
+            channel.assembler.report(
+                .warning(
+                    .other(
+                        "entry \(index + 1) of 'messages' is a \(node.typeName), not a message; expected an object "
+                            + "with id, timestamp and author; it is left out"), at: location))
+            channel.assembler.leaveOut(reason: "an entry of 'messages' that is not a message object", at: location)
             return
         }
         guard let stamp = node["timestamp"]?.string, let date = ISO8601DateParser.parse(stamp) else {
-            assembler.report(
-                .error(
+            channel.assembler.report(
+                .warning(
                     .invalidDate(node["timestamp"]?.string ?? "(none)", expected: ISO8601DateParser.expectedForm),
-                    at: node["timestamp"]?.location(in: shown) ?? location))
+                    at: node["timestamp"]?.location(in: place.shown) ?? location))
+            channel.assembler.leaveOut(reason: "a message without a readable timestamp", at: location)
             return
+        }
+        channel.zone.note(stamp, at: date)
+        var id = node["id"]?.string ?? ""
+        if id.isEmpty {
+            // Kept: the assembler gives it a derived id, so nothing is lost for a missing key.
+            id = "message-\(index + 1)"
+            channel.assembler.report(
+                .warning(.other("the message has no id; it is kept as '\(id)'"), at: location))
         }
         var diagnostics: [Diagnostic] = []
         let author = node["author"]
         let senderID = author?["id"]?.string ?? "unknown"
-        if !assembler.hasParticipant(senderID) {
-            let name = [author?["nickname"]?.string, author?["name"]?.string].compactMap { $0 }.first { !$0.isEmpty }
+        if !channel.assembler.hasParticipant(senderID) {
             var avatar: MediaSource?
             if let url = author?["avatarUrl"]?.string, !isRemote(url) {
                 avatar = context.media(
-                    localPath: localPath(url), relativeTo: file, at: location, diagnostics: &diagnostics)
+                    localPath: localPath(url), relativeTo: place.file, at: location, diagnostics: &diagnostics)
             }
-            assembler.addParticipant(Participant(id: senderID, name: name ?? senderID, avatar: avatar))
+            channel.assembler.addParticipant(
+                Participant(id: senderID, name: displayName(author) ?? senderID, avatar: avatar))
         }
         let type = node["type"]?.string ?? "Default"
         let content = node["content"]?.string ?? ""
         var message = Message(
             id: id, sender: senderID, date: date, kind: .text(""),
             source: ExportSource(
-                format: "discord", file: context.relativePath(file), path: "$.messages[\(index)]", id: id),
+                format: "discord", file: context.relativePath(place.file), path: "$.messages[\(index)]", id: id),
             location: location)
         if let edited = node["timestampEdited"]?.string { message.edited = ISO8601DateParser.parse(edited) }
         message.pinned = node["isPinned"]?.bool == true
-        if let reply = node["reference"]?["messageId"]?.string, type == "Reply" || node["reference"] != nil {
+        let reference = node["reference"]
+        let forwarded = node["forwardedMessage"]
+        if reference?["type"]?.string == "Forward" || forwarded?.members != nil {
+            message.forwardedFrom = forwardSource(reference, place: place)
+        } else if let reply = reference?["messageId"]?.string {
             message.replyTo = reply
         }
-        for reaction in node["reactions"]?.elements ?? [] {
-            let emoji = reaction["emoji"]
-            let name = emoji?["name"]?.string ?? "?"
-            // A custom emoji (an id) by its name; a Unicode one (no id, or DCE's `""`) as itself.
-            let isCustom = emoji?["id"]?.string.map { !$0.isEmpty } ?? false
-            let shownEmoji = isCustom ? ":" + name + ":" : name
-            var senders: [String] = []
-            for user in reaction["users"]?.elements ?? [] {
-                guard let userID = user["id"]?.string else { continue }
-                if !assembler.hasParticipant(userID) {
-                    let userName = [user["nickname"]?.string, user["name"]?.string].compactMap { $0 }.first {
-                        !$0.isEmpty
-                    }
-                    assembler.addParticipant(Participant(id: userID, name: userName ?? userID))
-                }
-                senders.append(userID)
-            }
-            // DCE without user lists gives only the count: kept as a count, nobody invented.
-            let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) }
-            message.reactions.append(Reaction(emoji: shownEmoji, senders: senders, count: count))
-        }
+        let body = DiscordBody(node: node, place: place)
+        message.reactions = body.reactions(adding: &channel.assembler, diagnostics: &diagnostics)
         switch type {
         case "Default", "Reply", "ThreadStarterMessage", "ChatInputCommand", "ContextMenuCommand":
-            message.kind = body(
-                node, content: content, file: file, location: location, context: context, diagnostics: &diagnostics)
+            message.kind = body.kind(content: content, forwarded: forwarded, diagnostics: &diagnostics)
         default:
-            let name = assembler.participantName(senderID) ?? senderID
+            let name = channel.assembler.participantName(senderID) ?? senderID
             var text = content.isEmpty ? systemText(type) : content
             if type == "Call", let end = node["callEndedTimestamp"]?.string, let endDate = ISO8601DateParser.parse(end),
                 content.isEmpty
@@ -148,8 +203,22 @@ public enum DiscordImporter: ExportImporter {
             message.kind = .system(name + ": " + text)
             message.sender = nil
         }
-        for diagnostic in diagnostics { assembler.report(diagnostic) }
-        assembler.append(message)
+        for diagnostic in diagnostics { channel.assembler.report(diagnostic) }
+        channel.assembler.append(message)
+    }
+
+    /// A user's shown name: the server nickname, else the account name.
+    static func displayName(_ user: JSONNode?) -> String? {
+        [user?["nickname"]?.string, user?["name"]?.string].compactMap { $0 }.first { !$0.isEmpty }
+    }
+
+    /// Where a forwarded message came from, as far as DCE says: its channel, when that is the
+    /// channel exported here; otherwise only whether it is another channel of this server.
+    static func forwardSource(_ reference: JSONNode?, place: Place) -> String {
+        let channelID = reference?["channelId"]?.string
+        if channelID == place.channelID { return "#" + place.channelName }
+        if let guildID = reference?["guildId"]?.string, guildID == place.guildID { return "another channel" }
+        return "another conversation"
     }
 
     static func systemText(_ type: String) -> String {
@@ -172,126 +241,5 @@ public enum DiscordImporter: ExportImporter {
     static func localPath(_ path: String) -> String {
         let slashed = path.replacingOccurrences(of: "\\", with: "/")
         return slashed.removingPercentEncoding ?? slashed
-    }
-
-    /// Discord Markdown made safe for cmark-gfm: `<` and `&` escaped (raw HTML would be
-    /// dropped, and it is text in Discord), custom emoji `<:name:id>` as `:name:`.
-    static func markdown(_ content: String) -> String {
-        var out = ""
-        var rest = Substring(content)
-        while let open = rest.firstIndex(of: "<") {
-            out += escapeAmpersands(rest[rest.startIndex..<open])
-            let after = rest[rest.index(after: open)...]
-            if let close = after.firstIndex(of: ">") {
-                let inner = after[after.startIndex..<close]
-                let parts = inner.split(separator: ":", omittingEmptySubsequences: false)
-                if (inner.hasPrefix(":") || inner.hasPrefix("a:")) && parts.count >= 3 {
-                    out += ":" + parts[parts.count - 2] + ":"
-                    rest = after[after.index(after: close)...]
-                    continue
-                }
-                if inner.hasPrefix("http://") || inner.hasPrefix("https://") {
-                    out += "<" + inner + ">"
-                    rest = after[after.index(after: close)...]
-                    continue
-                }
-            }
-            out += "\\<"
-            rest = after
-        }
-        return out + escapeAmpersands(rest)
-    }
-
-    static func escapeAmpersands(_ text: Substring) -> String {
-        text.replacingOccurrences(of: "&", with: "\\&")
-    }
-
-    static func body(
-        _ node: JSONNode, content: String, file: URL, location: SourceLocation, context: ImportContext,
-        diagnostics: inout [Diagnostic]
-    ) -> MessageKind {
-        let attachments = node["attachments"]?.elements ?? []
-        let stickers = node["stickers"]?.elements ?? []
-        func source(_ attachment: JSONNode) -> MediaSource {
-            let url = attachment["url"]?.string ?? ""
-            if isRemote(url) {
-                return context.media(
-                    localPath: nil, remoteURL: url, relativeTo: file, at: location, diagnostics: &diagnostics)
-            }
-            return context.media(localPath: localPath(url), relativeTo: file, at: location, diagnostics: &diagnostics)
-        }
-        // The kind of a message that is only `attachment`.
-        func attachmentKind(_ attachment: JSONNode) -> MessageKind {
-            let media = source(attachment)
-            let name = attachment["fileName"]?.string
-            let ext = PathText.pathExtension(name ?? "").lowercased()
-            var size: PixelSize?
-            if let width = attachment["width"]?.number(in: 1...1_000_000),
-                let height = attachment["height"]?.number(in: 1...1_000_000)
-            {
-                size = PixelSize(width: Int(width), height: Int(height))
-            } else if case .local(let asset) = media {
-                size = asset.pixelSize
-            }
-            switch ext {
-            case "png", "jpg", "jpeg", "gif", "webp":
-                if case .local = media { return .photo(MediaItem(source: media, size: size, alt: name)) }
-            case "mp4", "webm", "mov":
-                if case .local = media { return .video(MediaItem(source: media, size: size, title: name)) }
-            case "mp3", "ogg", "wav", "m4a", "opus", "flac":
-                if case .local = media { return .audio(MediaItem(source: media, title: name)) }
-            default: break
-            }
-            return .file(
-                FileItem(
-                    source: media, name: name, size: attachment["fileSizeBytes"]?.number(in: 0...9e15).map { Int64($0) }
-                ))
-        }
-        let hasText = !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        let embed = node["embeds"]?.elements?.first(where: { $0["url"]?.string.map(isRemote) == true })
-        // One file is its card (or image, or video), as Discord shows it; text sent with it is the
-        // caption, as plain text (as Slack's importer does). With a sticker or a link preview as
-        // well, or as an audio player (which shows no caption), the text stays a text bubble.
-        if attachments.count == 1, stickers.isEmpty, !hasText || embed == nil {
-            let kind = attachmentKind(attachments[0])
-            guard hasText else { return kind }
-            let caption = context.richText(
-                markdown: self.markdown(content), relativeTo: file, at: location, diagnostics: &diagnostics
-            ).plainText
-            if let captioned = kind.withCaption(caption) { return captioned }
-        }
-        var markdown = self.markdown(content)
-        for attachment in attachments {
-            let name = attachment["fileName"]?.string ?? "attachment"
-            switch source(attachment) {
-            case .local(let asset):
-                if ["png", "jpg", "jpeg", "gif", "webp"].contains(PathText.pathExtension(name).lowercased()) {
-                    markdown +=
-                        "\n\n![" + ChatMarkup.escapeMarkdown(name) + "](<" + localPath(attachment["url"]?.string ?? "")
-                        + ">)"
-                } else {
-                    markdown += "\n\n📎 [" + ChatMarkup.escapeMarkdown(name) + "](@root/" + asset.sitePath + ")"
-                }
-            default: markdown += "\n\n📎 " + ChatMarkup.escapeMarkdown(name) + " (file not in this export)"
-            }
-        }
-        for sticker in stickers {
-            markdown += "\n\nSticker: " + ChatMarkup.escapeMarkdown(sticker["name"]?.string ?? "sticker")
-        }
-        if let embed, let url = embed["url"]?.string {
-            var link = LinkItem(url: url, title: embed["title"]?.string, teaser: embed["description"]?.string)
-            if let thumb = embed["thumbnail"]?["url"]?.string {
-                link.thumbnail =
-                    isRemote(thumb)
-                    ? context.media(
-                        localPath: nil, remoteURL: thumb, relativeTo: file, at: location, diagnostics: &diagnostics)
-                    : context.media(
-                        localPath: localPath(thumb), relativeTo: file, at: location, diagnostics: &diagnostics)
-            }
-            let rich = context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
-            return .linkPreview(text: rich.plainText, link: link)
-        }
-        return .attributedText(
-            context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics))
     }
 }
