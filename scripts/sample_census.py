@@ -6,7 +6,7 @@ and again through `scrollback import` + `build`, and compares:
 
 - **source**: the records the export holds, counted here from the files themselves, with no
   code shared with the importers (JSON arrays, WhatsApp lines that start with a timestamp);
-- **ledger**: what the build's summary says each conversation read (`N in → M out, K left out`);
+- **ledger**: what the build's summary says each source held (`N records → M messages, K left out`);
 - **site**: `data-message-id` attributes on the built conversation pages (each id once).
 
 Every record must be on the site or left out with a reason: source == ledger in,
@@ -33,7 +33,8 @@ WHATSAPP_START = re.compile(
     r"^[\u200e\u200f\u061c\ufeff\s]*\[?[\u200e\u200f\ufeff]?[0-9\u0660-\u0669\u06f0-\u06f9]{1,4}[./\-][0-9\u0660-\u0669\u06f0-\u06f9]{1,2}"
     r"[./\-][0-9\u0660-\u0669\u06f0-\u06f9]{2,4}"
 )
-LEDGER_LINE = re.compile(r"^\s+(?P<id>\S.*?): (?P<in>\d+) in → (?P<out>\d+) out(?:, (?P<left>\d+) left out)?")
+# The build's summary line per source: `  <format> <file> (<id>): N records → M messages, K left out`.
+LEDGER_LINE = re.compile(r"^\s+(?P<source>\S.*?): (?P<in>\d+) records → (?P<out>\d+) messages, (?P<left>\d+) left out")
 
 
 def load_json(path):
