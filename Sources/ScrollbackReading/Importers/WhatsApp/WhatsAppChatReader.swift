@@ -22,20 +22,98 @@ struct WhatsAppChatReader {
     let media: MediaLookup
     let richText: RichTextRenderer
 
-    /// Reads `text` into `assembler`: participants, `me`, a title when the file name had none,
-    /// and every message (an error when the text is no WhatsApp chat).
-    func read(_ text: String, into assembler: inout ConversationAssembler) {
+    /// Where the date order comes from when the file leaves it open: the site's locale.
+    let localeOrder: WhatsAppChatText.DateOrder
+
+    /// Reads the chat's lines into `assembler`: participants, `me`, a title when the file name
+    /// had none, and every message. A text with no timestamp at all is an error, or, when its
+    /// lines look like a chat in a date format not recognised, a warning quoting the first one.
+    func read(_ lines: inout WhatsAppLineReader, into assembler: inout ConversationAssembler) {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        guard let chat = WhatsAppChatText(text) else {
+        let chat = WhatsAppChatText(reading: &lines, localeOrder: localeOrder)
+        for line in chat.invalidUTF8Lines.prefix(20) {
+            assembler.report(
+                .warning(
+                    .other("bytes that are not UTF-8 are shown as U+FFFD; expected UTF-8 or UTF-16 text"),
+                    at: SourceLocation(file: file, line: line, column: 1)))
+        }
+        guard !chat.entries.isEmpty else {
+            if let first = chat.firstLine,
+                WhatsAppChatText.looksLikeUnrecognisedExport(head: Array(first.utf8))
+            {
+                assembler.report(.warning(Self.unrecognisedFormat(first), at: start))
+            } else {
+                assembler.report(
+                    .error(
+                        .other(
+                            "no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"
+                        ),
+                        at: start))
+            }
+            return
+        }
+        let calendars = WhatsAppChatText.Calendars(timeZone: timeZone)
+        if chat.orderEvidence == .locale, chat.entries.contains(where: { $0.header.firstDigits < 3 }) {
+            assembler.report(
+                .warning(
+                    .other(
+                        "every date reads both as day/month and as month/day, in time order either way; read as "
+                            + "\(chat.order.rawValue) (the site locale's order, or D/M for dotted dates); "
+                            + "expected a date with a day above 12 to settle it"),
+                    at: SourceLocation(file: file, line: chat.entries[0].line, column: chat.entries[0].column)))
+        }
+        // Every message's date; a timestamp that does not read in the file's order is read in
+        // the other one, else takes the date of the message before it (or after it), with a
+        // warning: one bad line never costs the conversation.
+        var dates: [Date?] = chat.entries.map {
+            WhatsAppChatText.date(of: $0.header, order: chat.order, calendars: calendars)
+        }
+        let other: WhatsAppChatText.DateOrder = chat.order == .monthDayYear ? .dayMonthYear : .monthDayYear
+        var lastGood: Date?
+        var unread: [Int] = []
+        for index in dates.indices {
+            if let date = dates[index] {
+                lastGood = date
+                continue
+            }
+            let entry = chat.entries[index]
+            let location = SourceLocation(file: file, line: entry.line, column: entry.column)
+            if chat.order != .yearMonthDay,
+                let date = WhatsAppChatText.date(of: entry.header, order: other, calendars: calendars)
+            {
+                dates[index] = date
+                lastGood = date
+                assembler.report(
+                    .warning(
+                        .invalidDate(
+                            entry.stamp,
+                            expected:
+                                "a date in the order \(chat.order.rawValue) (detected from the whole file); "
+                                + "read as \(other.rawValue)"),
+                        at: location))
+            } else {
+                dates[index] = lastGood
+                unread.append(index)
+                assembler.report(
+                    .warning(
+                        .invalidDate(
+                            entry.stamp,
+                            expected:
+                                "a valid date in the order \(chat.order.rawValue) (detected from the whole file) "
+                                + "and a valid time; the message is kept with the date of the one before it"),
+                        at: location))
+            }
+        }
+        // The first messages, when unreadable, take the first readable date after them.
+        if let firstGood = dates.firstIndex(where: { $0 != nil }) {
+            for index in unread where index < firstGood { dates[index] = dates[firstGood] }
+        } else {
             assembler.report(
                 .error(
-                    .other(
-                        "no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"),
+                    .other("no timestamp of the chat is a valid date; expected a date like '1/29/18, 23:46'"),
                     at: start))
             return
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
 
         var knownSenders = Set<String>()
         for entry in chat.entries {
@@ -67,28 +145,16 @@ struct WhatsAppChatReader {
                     .other(
                         "text before the first message is kept as a system line; expected a WhatsApp timestamp first"),
                     at: location))
-            let firstDate =
-                WhatsAppChatText.date(of: chat.entries[0].header, order: chat.order, calendar: calendar)
-                ?? Date(timeIntervalSince1970: 0)
+            let firstDate = dates[0] ?? Date(timeIntervalSince1970: 0)
             assembler.append(
                 Message(
                     id: "preamble", sender: nil, date: firstDate, kind: .system(WhatsAppBody.clean(preamble.text)),
                     source: ExportSource(format: "whatsapp", file: sourceFile, line: preamble.line), location: location)
             )
         }
-        for entry in chat.entries {
+        for (index, entry) in chat.entries.enumerated() {
             let location = SourceLocation(file: file, line: entry.line, column: entry.column)
-            guard let date = WhatsAppChatText.date(of: entry.header, order: chat.order, calendar: calendar) else {
-                assembler.report(
-                    .error(
-                        .invalidDate(
-                            entry.stamp,
-                            expected:
-                                "a date in the order \(chat.order.rawValue) (detected from the whole file) and a valid time"
-                        ),
-                        at: location))
-                continue
-            }
+            let date = dates[index] ?? Date(timeIntervalSince1970: 0)
             let id = WhatsAppChatReader.stableID(stamp: entry.stamp, text: entry.text)
             let source = ExportSource(format: "whatsapp", file: sourceFile, line: entry.line)
             guard let (senderName, rawBody) = WhatsAppBody.split(entry.text[...], knownSenders: knownSenders) else {
@@ -124,6 +190,21 @@ struct WhatsAppChatReader {
             assembler.append(message)
         }
         if assembler.title == nil { assembler.title = groupName }
+    }
+
+    /// The warning for a text that looks like a WhatsApp chat whose timestamps are in a format
+    /// this reader does not know, quoting the first line's timestamp part.
+    static func unrecognisedFormat(_ firstLine: String) -> Problem {
+        let scalars = firstLine.unicodeScalars.filter { !WhatsAppChatText.isDirectionMark($0) && $0 != "\u{FEFF}" }
+        var text = String(String.UnicodeScalarView(scalars))
+        if let end = text.range(of: "] ") {
+            text = String(text[..<end.upperBound].dropLast())
+        } else if let end = text.range(of: " - ") {
+            text = String(text[..<end.lowerBound])
+        }
+        return .other(
+            "a WhatsApp chat in a date format not recognised: `\(text.prefix(60))`; expected a timestamp like "
+                + "'1/29/18, 23:46 - ' or '[29.01.18, 23:46:03] ', so no message of it is read")
     }
 
     /// A message's id: 12 hex digits of a 64-bit FNV-1a hash of its timestamp as written and
