@@ -30,7 +30,7 @@ struct WhatsAppChatReader {
     /// lines look like a chat in a date format not recognised, a warning quoting the first one.
     func read(_ lines: inout WhatsAppLineReader, into assembler: inout ConversationAssembler) {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        let chat = WhatsAppChatText(reading: &lines, localeOrder: localeOrder)
+        var chat = WhatsAppChatText(reading: &lines, localeOrder: localeOrder)
         for line in chat.invalidUTF8Lines.prefix(20) {
             assembler.report(
                 .warning(
@@ -152,7 +152,9 @@ struct WhatsAppChatReader {
                     source: ExportSource(format: "whatsapp", file: sourceFile, line: preamble.line), location: location)
             )
         }
-        for (index, entry) in chat.entries.enumerated() {
+        for index in chat.entries.indices {
+            let entry = chat.entries[index]
+            chat.entries[index].text = ""  // read once: the message keeps its own copy
             let location = SourceLocation(file: file, line: entry.line, column: entry.column)
             let date = dates[index] ?? Date(timeIntervalSince1970: 0)
             let id = WhatsAppChatReader.stableID(stamp: entry.stamp, text: entry.text)
@@ -175,7 +177,7 @@ struct WhatsAppChatReader {
             var message = Message(
                 id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source,
                 location: location)
-            let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = ChatMarkup.trimming(body, in: .whitespacesAndNewlines)
             if let deletion = WhatsAppBody.deletedMarkers.first(where: {
                 trimmed == $0.text || trimmed == $0.text + "."
             }) {
@@ -210,19 +212,22 @@ struct WhatsAppChatReader {
     /// A message's id: 12 hex digits of a 64-bit FNV-1a hash of its timestamp as written and
     /// its text (sender and body). Stable across exports of the same chat, whatever comes before.
     static func stableID(stamp: String, text: String) -> String {
-        var bytes = Array(stamp.utf8)
-        bytes.append(0x1F)
-        bytes.append(contentsOf: text.utf8)
-        let hash = bytes.withUnsafeBytes { StableHash.fnv1a64($0) }
+        // The bytes in sequence, without a copy of the text (a message may be very long).
+        let hash = StableHash.fnv1a64(
+            [AnySequence(Array(stamp.utf8) + [0x1F]), AnySequence(text.utf8)].joined())
         let hex = String(hash, radix: 16)
         return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
     }
 
     /// The kind of a message body: omitted or attached media, a location, emoji only, or text.
     func kind(of body: String, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> MessageKind {
-        let firstLineEnd = body.firstIndex(of: "\n") ?? body.endIndex
-        let firstLine = String(body[..<firstLineEnd]).trimmingCharacters(in: .whitespaces)
-        let rest = body[firstLineEnd...].trimmingCharacters(in: .whitespacesAndNewlines)
+        // A marker or a file name is a short first line: a long one is text, never copied here.
+        let firstLineEnd = body.utf8.prefix(4096).firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
+        guard body.utf8.distance(from: body.startIndex, to: firstLineEnd) < 4096 else {
+            return textKind(of: body, at: location, diagnostics: &diagnostics)
+        }
+        let firstLine = ChatMarkup.trimming(String(body[..<firstLineEnd]), in: .whitespaces)
+        let rest = ChatMarkup.trimming(String(body[firstLineEnd...]), in: .whitespacesAndNewlines)
         let caption = rest.isEmpty ? nil : rest
         if let omitted = WhatsAppBody.omittedMarkers[firstLine.lowercased()] {
             let source = MediaSource.unavailable(original: firstLine)
@@ -248,7 +253,12 @@ struct WhatsAppChatReader {
         if let point = WhatsAppBody.location(firstLine) {
             return .location(LocationItem(latitude: point.latitude, longitude: point.longitude, name: caption))
         }
-        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        return textKind(of: body, at: location, diagnostics: &diagnostics)
+    }
+
+    /// Emoji only, formatted text or plain text.
+    func textKind(of body: String, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> MessageKind {
+        let trimmed = ChatMarkup.trimming(body, in: .whitespacesAndNewlines)
         if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) }) {
             return .emoji(trimmed)
         }

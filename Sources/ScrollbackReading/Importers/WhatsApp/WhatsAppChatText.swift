@@ -82,14 +82,15 @@ struct WhatsAppChatText {
                 // Byte order marks, which exports scatter anywhere, even inside words.
                 line = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0 != "\u{FEFF}" }))
             }
-            if let (header, stamp, rest) = WhatsAppChatText.header(line[...]) {
+            if let (header, stamp, restStart) = WhatsAppChatText.header(line[...]) {
                 var column = 1
                 for scalar in line.unicodeScalars {
                     guard WhatsAppChatText.isDirectionMark(scalar) else { break }
                     column += String(scalar).utf8.count
                 }
-                entries.append(
-                    Entry(line: lineNumber, column: column, stamp: stamp, header: header, text: String(rest)))
+                // The text after the timestamp, made in place: a long line is never held twice.
+                line.removeSubrange(..<restStart)
+                entries.append(Entry(line: lineNumber, column: column, stamp: stamp, header: header, text: line))
             } else if entries.isEmpty {
                 if firstLine == nil, !line.allSatisfy(\.isWhitespace) { firstLine = line }
                 if preambleLine == 0 {
@@ -217,10 +218,13 @@ struct WhatsAppChatText {
         scalar == " " || scalar == "\u{00A0}" || scalar == "\u{202F}" || scalar == "\t" || scalar == "\u{2009}"
     }
 
-    /// Drops the blank lines at the end of `text`, in place (a message may be very long: no copy).
+    /// Drops the blank lines (ASCII white space only) at the end of `text`, in place (a message
+    /// may be very long: no copy, no search past its last line break).
     static func trimTrailingBlankLines(_ text: inout String) {
-        while let newline = text.lastIndex(of: "\n"),
-            text[text.index(after: newline)...].allSatisfy(\.isWhitespace)
+        while let newline = text.utf8.lastIndex(of: UInt8(ascii: "\n")),
+            text.utf8[text.utf8.index(after: newline)...].allSatisfy({
+                $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C || $0 == 0x0D
+            })
         {
             text.removeSubrange(newline...)
         }

@@ -144,6 +144,7 @@ enum WhatsAppFormatting {
     /// The scalar starting at byte `offset` of valid UTF-8, if any.
     private static func scalar(at offset: Int, in bytes: [UInt8]) -> Unicode.Scalar? {
         guard offset >= 0, offset < bytes.count else { return nil }
+        if bytes[offset] < 0x80 { return Unicode.Scalar(bytes[offset]) }
         var end = offset + 1
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         return String(decoding: bytes[offset..<end], as: UTF8.self).unicodeScalars.first

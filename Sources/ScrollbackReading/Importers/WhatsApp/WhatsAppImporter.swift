@@ -97,7 +97,7 @@ public enum WhatsAppImporter: ExportImporter {
                 assembler.report(.error(tooLarge, at: start))
                 return assembler.finish()
             }
-            lines = WhatsAppLineReader(handle: opened)
+            lines = WhatsAppLineReader(handle: opened, size: Int(size))
         } else {
             guard let bytes = context.contents(of: file, shown: shown, report: { assembler.report($0) }) else {
                 return assembler.finish()

@@ -20,6 +20,9 @@ struct WhatsAppLineReader {
     private var heldBack: [UInt8] = []
     /// The last line ended in CR: an LF right after it belongs to that line end.
     private var afterCR = false
+    /// The file's size when known: a line past 1 MiB gets room for the rest of the file at once,
+    /// so a very long line is never copied from one growing buffer into the next.
+    private var sizeHint: Int?
 
     /// The encoding, once the first bytes are read.
     var detectedEncoding: Encoding? { encoding }
@@ -33,12 +36,13 @@ struct WhatsAppLineReader {
         self.init(nextChunk: { box.take() })
     }
 
-    /// Reads `handle` 64 KiB at a time.
-    init(handle: FileHandle) {
+    /// Reads `handle`, of `size` bytes, 64 KiB at a time.
+    init(handle: FileHandle, size: Int) {
         self.init(nextChunk: {
             guard let data = try? handle.read(upToCount: 64 * 1024), !data.isEmpty else { return nil }
             return [UInt8](data)
         })
+        sizeHint = size
     }
 
     /// The next line and whether its bytes were valid UTF-8 (if not, each bad byte is U+FFFD);
@@ -59,6 +63,10 @@ struct WhatsAppLineReader {
                     scanned += 1
                     lineStart = scanned
                     afterCR = byte == 0x0D
+                    if buffer.capacity > 1 << 20 {  // a long line: its bytes go now, not with the next
+                        buffer = Array(buffer[scanned...])
+                        (lineStart, scanned) = (0, 0)
+                    }
                     return line
                 }
                 scanned += 1
@@ -84,6 +92,10 @@ struct WhatsAppLineReader {
                 continue
             }
             append(chunk)
+            if let hint = sizeHint, buffer.count > 1 << 20 {
+                buffer.reserveCapacity(hint)
+                sizeHint = nil
+            }
         }
     }
 

@@ -129,8 +129,9 @@ extension WhatsAppChatText {
     static let headerScanLimit = 96
 
     /// The timestamp at the start of `line`, the normalized text of it (marks dropped, spaces
-    /// made plain, digits as written: part of a message's stable id), and the rest of the line.
-    static func header(_ line: Substring) -> (Header, String, Substring)? {
+    /// made plain, digits as written: part of a message's stable id), and where the rest of the
+    /// line starts.
+    static func header(_ line: Substring) -> (Header, String, String.Index)? {
         // The first scalars without direction marks, each with where it sits in `line`.
         var scalars: [Unicode.Scalar] = []
         var positions: [String.Index] = []
@@ -171,8 +172,7 @@ extension WhatsAppChatText {
         }
         var stamp = String.UnicodeScalarView()
         for scalar in scalars[stampStart..<stampEnd] { stamp.append(isSpace(scalar) ? " " : scalar) }
-        let rest = line[positions[end.restStart]...]
-        return (header, String(stamp).trimmingCharacters(in: .whitespaces), rest)
+        return (header, String(stamp).trimmingCharacters(in: .whitespaces), positions[end.restStart])
     }
 
     /// A position in a line's first scalars.
