@@ -195,6 +195,15 @@ import Testing
 
     // MARK: - 4. Every locale CLDR knows
 
+    @Test func frenchMediaMarkersAndRussianFileNamesAreUnderstood() throws {
+        let text = "[12/03/2024, 14:23:11] Claire : sticker omis\n[12/03/2024, 14:24:11] Paul : vidéo absente\n"
+        let result = try #require(try Self.importChat(text, name: "Чат WhatsApp с Claire.txt").result)
+        let conversation = try #require(result.conversation)
+        #expect(conversation.title == "Claire")
+        #expect(conversation.messages.map(\.kind.name) == [.photo, .video])
+        #expect(conversation.participants.map(\.name) == ["Claire", "Paul"])
+    }
+
     /// Every language of CLDR (Foundation's available locales without a region), its short date
     /// with the medium and the short time, in the Android and the iOS layout: each message
     /// reads back to the instant it was written for. Morning and afternoon, a day above 12.

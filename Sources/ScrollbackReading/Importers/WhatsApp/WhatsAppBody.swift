@@ -3,9 +3,10 @@ import ScrollbackModel
 
 /// What the text after a WhatsApp timestamp means: who wrote it and what it is.
 ///
-/// WhatsApp writes its markers in the phone's language; the tables below hold the English and
-/// German forms of the samples and the common Romance-language ones. Anything not recognised
-/// stays what it looks like (a text message, or a system line), so nothing is lost.
+/// WhatsApp writes its markers in the phone's language; the tables below are the one place
+/// for them: the English and German forms of the samples, the common Romance-language ones,
+/// and French iOS media words seen in a parser's fixtures. Anything not recognised stays what
+/// it looks like (a text message, or a system line), so nothing is lost.
 enum WhatsAppBody {
     /// The sender and body of a message line, or `nil` for a system line.
     ///
@@ -114,6 +115,10 @@ enum WhatsAppBody {
         "sticker omitted": .sticker, "sticker weggelassen": .sticker, "sticker omitido": .sticker,
         "gif omitted": .gif, "gif weggelassen": .gif, "document omitted": .document,
         "dokument weggelassen": .document, "contact card omitted": .contact, "kontaktkarte weggelassen": .contact,
+        // French iOS, as a French WhatsApp parser's media list writes them (found through the
+        // search index; `image absente` above is the same list's).
+        "gif retiré": .gif, "sticker omis": .sticker, "vidéo absente": .video, "audio omis": .audio,
+        "document omis": .document,
     ]
 
     /// The words around an attached file's name: iOS `<attached: NAME>`, Android `NAME (file attached)`.

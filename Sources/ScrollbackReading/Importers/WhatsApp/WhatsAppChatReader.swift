@@ -293,6 +293,8 @@ struct WhatsAppChatReader {
             "WhatsApp Chat with ", "WhatsApp Chat mit ", "WhatsApp-Chat mit ", "WhatsApp Chat - ",
             "Chat de WhatsApp con ",
             "Discussion WhatsApp avec ", "Conversa do WhatsApp com ", "Chat WhatsApp con ",
+            // Russian and Brazilian file names, from mlomb/chat-analytics' WhatsApp file-name patterns.
+            "Чат WhatsApp с ", "Conversa no WhatsApp com ",
         ] where base.hasPrefix(prefix) {
             let title = String(base.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
             return title.isEmpty ? nil : title
