@@ -99,7 +99,7 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
 
     func testEveryWhatsAppSampleKeepsEveryMessage() throws {
         let files = try Self.files(in: "whatsapp")
-        XCTAssertEqual(files.count, 19)
+        XCTAssertEqual(files.count, 24)
         for file in files {
             let expected = try Self.whatsAppMessageCount(file)
             let result = Self.importFile(file)
@@ -465,12 +465,15 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
         let chat = try XCTUnwrap(WhatsAppImporter.readChat(mixed, context: context).conversation)
         XCTAssertEqual(chat.messages.map(\.kind.plainText), ["exported by a tool", "hi\nnot a header 99/99/99", "yo"])
 
+        // A chat none of whose dates is a date has nothing to date its messages by: an error,
+        // and the line is named.
         let impossible = try write("31/02/24, 10:00 - Ann: hi\n", to: "bad.txt", in: folder)
         let bad = WhatsAppImporter.readChat(impossible, context: context)
         XCTAssertNil(bad.conversation)
+        XCTAssertTrue(bad.diagnostics.contains { $0.severity == .error && $0.location?.line == 1 })
         XCTAssertTrue(
             bad.diagnostics.contains {
-                $0.severity == .error && $0.location?.line == 1 && $0.description.contains("31/02/24")
+                $0.severity == .warning && $0.location?.line == 1 && $0.description.contains("31/02/24")
             })
     }
 
@@ -484,8 +487,8 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
             var text = try String(contentsOf: sample, encoding: .utf8)
             if !text.hasSuffix("\n") { text += "\n" }
             let last = try XCTUnwrap(WhatsAppChatText(text)?.entries.last)
-            let firstLine = WhatsAppChatText.cleaned(WhatsAppChatText.lines(of: text)[0]).line
-            let bracketed = firstLine.first == "["
+            let bracketed =
+                text.unicodeScalars.first { !WhatsAppChatText.isDirectionMark($0) && $0 != "\u{FEFF}" } == "["
             text += (bracketed ? "[\(last.stamp)] " : "\(last.stamp) - ") + "Zed: one more\n"
             let newer = try write(text, to: "newer-\(sample.lastPathComponent)", in: folder)
             let new = try XCTUnwrap(Self.importFile(newer).conversations.first?.conversation, sample.lastPathComponent)

@@ -3,9 +3,10 @@ import ScrollbackModel
 
 /// What the text after a WhatsApp timestamp means: who wrote it and what it is.
 ///
-/// WhatsApp writes its markers in the phone's language; the tables below hold the English and
-/// German forms of the samples and the common Romance-language ones. Anything not recognised
-/// stays what it looks like (a text message, or a system line), so nothing is lost.
+/// WhatsApp writes its markers in the phone's language; the tables below are the one place
+/// for them: the English and German forms of the samples, the common Romance-language ones,
+/// and French iOS media words seen in a parser's fixtures. Anything not recognised stays what
+/// it looks like (a text message, or a system line), so nothing is lost.
 enum WhatsAppBody {
     /// The sender and body of a message line, or `nil` for a system line.
     ///
@@ -13,10 +14,13 @@ enum WhatsAppBody {
     /// (a view-once photo). `Sender:body` without the space (`John Doe:.`) is a message only
     /// when `Sender` writes elsewhere in the file (`knownSenders`); else it is a system line.
     static func split(_ text: Substring, knownSenders: Set<String>) -> (sender: String, body: Substring)? {
-        let firstLineEnd = text.firstIndex(of: "\n") ?? text.endIndex
+        let firstLineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
         let firstLine = text[..<firstLineEnd]
-        if isEncryptionNotice(firstLine) { return nil }
-        if let separator = firstLine.range(of: ": ") {
+        // A sender (at most 80 characters) and a notice are near the start: only that much is
+        // searched, so a very long message costs no more than a short one.
+        let head = firstLine.prefix(400)
+        if isEncryptionNotice(head) { return nil }
+        if let separator = head.range(of: ": ") {
             let sender = cleanSender(firstLine[..<separator.lowerBound])
             if isPlausibleSender(sender) { return (sender, text[separator.upperBound...]) }
         }
@@ -26,7 +30,7 @@ enum WhatsAppBody {
                 return (sender, text[firstLineEnd...].drop { $0 == "\n" })
             }
         }
-        if let colon = firstLine.firstIndex(of: ":") {
+        if let colon = head.firstIndex(of: ":") {
             let sender = cleanSender(firstLine[..<colon])
             if knownSenders.contains(sender) { return (sender, text[text.index(after: colon)...]) }
         }
@@ -35,7 +39,7 @@ enum WhatsAppBody {
 
     /// The sender of a `Sender: …` first line, for the pass that collects the file's senders.
     static func plainSender(_ text: Substring) -> String? {
-        let firstLine = text[..<(text.firstIndex(of: "\n") ?? text.endIndex)]
+        let firstLine = text[..<(text.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex)].prefix(400)
         guard !isEncryptionNotice(firstLine), let separator = firstLine.range(of: ": ") else { return nil }
         let sender = cleanSender(firstLine[..<separator.lowerBound])
         return isPlausibleSender(sender) ? sender : nil
@@ -111,6 +115,10 @@ enum WhatsAppBody {
         "sticker omitted": .sticker, "sticker weggelassen": .sticker, "sticker omitido": .sticker,
         "gif omitted": .gif, "gif weggelassen": .gif, "document omitted": .document,
         "dokument weggelassen": .document, "contact card omitted": .contact, "kontaktkarte weggelassen": .contact,
+        // French iOS, as a French WhatsApp parser's media list writes them (found through the
+        // search index; `image absente` above is the same list's).
+        "gif retiré": .gif, "sticker omis": .sticker, "vidéo absente": .video, "audio omis": .audio,
+        "document omis": .document,
     ]
 
     /// The words around an attached file's name: iOS `<attached: NAME>`, Android `NAME (file attached)`.
@@ -156,8 +164,12 @@ enum WhatsAppBody {
     /// Text without byte order marks and left-to-right marks (WhatsApp puts them before file
     /// names and inside words), trimmed.
     static func clean(_ text: String) -> String {
-        let scalars = text.unicodeScalars.filter { $0 != "\u{200E}" && $0 != "\u{FEFF}" }
-        return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        // Copied only when there is something to drop: a message may be very long.
+        let isMark = { (scalar: Unicode.Scalar) in scalar == "\u{200E}" || scalar == "\u{FEFF}" }
+        let kept =
+            text.unicodeScalars.contains(where: isMark)
+            ? String(String.UnicodeScalarView(text.unicodeScalars.filter { !isMark($0) })) : text
+        return ChatMarkup.trimming(kept, in: .whitespaces)
     }
 
     /// The message kind of a media file by its extension: image → photo, video, audio, else file.

@@ -22,20 +22,98 @@ struct WhatsAppChatReader {
     let media: MediaLookup
     let richText: RichTextRenderer
 
-    /// Reads `text` into `assembler`: participants, `me`, a title when the file name had none,
-    /// and every message (an error when the text is no WhatsApp chat).
-    func read(_ text: String, into assembler: inout ConversationAssembler) {
+    /// Where the date order comes from when the file leaves it open: the site's locale.
+    let localeOrder: WhatsAppChatText.DateOrder
+
+    /// Reads the chat's lines into `assembler`: participants, `me`, a title when the file name
+    /// had none, and every message. A text with no timestamp at all is an error, or, when its
+    /// lines look like a chat in a date format not recognised, a warning quoting the first one.
+    func read(_ lines: inout WhatsAppLineReader, into assembler: inout ConversationAssembler) {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        guard let chat = WhatsAppChatText(text) else {
+        var chat = WhatsAppChatText(reading: &lines, localeOrder: localeOrder)
+        for line in chat.invalidUTF8Lines.prefix(20) {
+            assembler.report(
+                .warning(
+                    .other("bytes that are not UTF-8 are shown as U+FFFD; expected UTF-8 or UTF-16 text"),
+                    at: SourceLocation(file: file, line: line, column: 1)))
+        }
+        guard !chat.entries.isEmpty else {
+            if let first = chat.firstLine,
+                WhatsAppChatText.looksLikeUnrecognisedExport(head: Array(first.utf8))
+            {
+                assembler.report(.warning(Self.unrecognisedFormat(first), at: start))
+            } else {
+                assembler.report(
+                    .error(
+                        .other(
+                            "no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"
+                        ),
+                        at: start))
+            }
+            return
+        }
+        let calendars = WhatsAppChatText.Calendars(timeZone: timeZone)
+        if chat.orderEvidence == .locale, chat.entries.contains(where: { $0.header.firstDigits < 3 }) {
+            assembler.report(
+                .warning(
+                    .other(
+                        "every date reads both as day/month and as month/day, in time order either way; read as "
+                            + "\(chat.order.rawValue) (the site locale's order, or D/M for dotted dates); "
+                            + "expected a date with a day above 12 to settle it"),
+                    at: SourceLocation(file: file, line: chat.entries[0].line, column: chat.entries[0].column)))
+        }
+        // Every message's date; a timestamp that does not read in the file's order is read in
+        // the other one, else takes the date of the message before it (or after it), with a
+        // warning: one bad line never costs the conversation.
+        var dates: [Date?] = chat.entries.map {
+            WhatsAppChatText.date(of: $0.header, order: chat.order, calendars: calendars)
+        }
+        let other: WhatsAppChatText.DateOrder = chat.order == .monthDayYear ? .dayMonthYear : .monthDayYear
+        var lastGood: Date?
+        var unread: [Int] = []
+        for index in dates.indices {
+            if let date = dates[index] {
+                lastGood = date
+                continue
+            }
+            let entry = chat.entries[index]
+            let location = SourceLocation(file: file, line: entry.line, column: entry.column)
+            if chat.order != .yearMonthDay,
+                let date = WhatsAppChatText.date(of: entry.header, order: other, calendars: calendars)
+            {
+                dates[index] = date
+                lastGood = date
+                assembler.report(
+                    .warning(
+                        .invalidDate(
+                            entry.stamp,
+                            expected:
+                                "a date in the order \(chat.order.rawValue) (detected from the whole file); "
+                                + "read as \(other.rawValue)"),
+                        at: location))
+            } else {
+                dates[index] = lastGood
+                unread.append(index)
+                assembler.report(
+                    .warning(
+                        .invalidDate(
+                            entry.stamp,
+                            expected:
+                                "a valid date in the order \(chat.order.rawValue) (detected from the whole file) "
+                                + "and a valid time; the message is kept with the date of the one before it"),
+                        at: location))
+            }
+        }
+        // The first messages, when unreadable, take the first readable date after them.
+        if let firstGood = dates.firstIndex(where: { $0 != nil }) {
+            for index in unread where index < firstGood { dates[index] = dates[firstGood] }
+        } else {
             assembler.report(
                 .error(
-                    .other(
-                        "no line starts with a WhatsApp timestamp; expected lines like '1/29/18, 23:46 - Name: text'"),
+                    .other("no timestamp of the chat is a valid date; expected a date like '1/29/18, 23:46'"),
                     at: start))
             return
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
 
         var knownSenders = Set<String>()
         for entry in chat.entries {
@@ -67,28 +145,18 @@ struct WhatsAppChatReader {
                     .other(
                         "text before the first message is kept as a system line; expected a WhatsApp timestamp first"),
                     at: location))
-            let firstDate =
-                WhatsAppChatText.date(of: chat.entries[0].header, order: chat.order, calendar: calendar)
-                ?? Date(timeIntervalSince1970: 0)
+            let firstDate = dates[0] ?? Date(timeIntervalSince1970: 0)
             assembler.append(
                 Message(
                     id: "preamble", sender: nil, date: firstDate, kind: .system(WhatsAppBody.clean(preamble.text)),
                     source: ExportSource(format: "whatsapp", file: sourceFile, line: preamble.line), location: location)
             )
         }
-        for entry in chat.entries {
+        for index in chat.entries.indices {
+            let entry = chat.entries[index]
+            chat.entries[index].text = ""  // read once: the message keeps its own copy
             let location = SourceLocation(file: file, line: entry.line, column: entry.column)
-            guard let date = WhatsAppChatText.date(of: entry.header, order: chat.order, calendar: calendar) else {
-                assembler.report(
-                    .error(
-                        .invalidDate(
-                            entry.stamp,
-                            expected:
-                                "a date in the order \(chat.order.rawValue) (detected from the whole file) and a valid time"
-                        ),
-                        at: location))
-                continue
-            }
+            let date = dates[index] ?? Date(timeIntervalSince1970: 0)
             let id = WhatsAppChatReader.stableID(stamp: entry.stamp, text: entry.text)
             let source = ExportSource(format: "whatsapp", file: sourceFile, line: entry.line)
             guard let (senderName, rawBody) = WhatsAppBody.split(entry.text[...], knownSenders: knownSenders) else {
@@ -109,7 +177,7 @@ struct WhatsAppChatReader {
             var message = Message(
                 id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source,
                 location: location)
-            let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = ChatMarkup.trimming(body, in: .whitespacesAndNewlines)
             if let deletion = WhatsAppBody.deletedMarkers.first(where: {
                 trimmed == $0.text || trimmed == $0.text + "."
             }) {
@@ -126,22 +194,40 @@ struct WhatsAppChatReader {
         if assembler.title == nil { assembler.title = groupName }
     }
 
+    /// The warning for a text that looks like a WhatsApp chat whose timestamps are in a format
+    /// this reader does not know, quoting the first line's timestamp part.
+    static func unrecognisedFormat(_ firstLine: String) -> Problem {
+        let scalars = firstLine.unicodeScalars.filter { !WhatsAppChatText.isDirectionMark($0) && $0 != "\u{FEFF}" }
+        var text = String(String.UnicodeScalarView(scalars))
+        if let end = text.range(of: "] ") {
+            text = String(text[..<end.upperBound].dropLast())
+        } else if let end = text.range(of: " - ") {
+            text = String(text[..<end.lowerBound])
+        }
+        return .other(
+            "a WhatsApp chat in a date format not recognised: `\(text.prefix(60))`; expected a timestamp like "
+                + "'1/29/18, 23:46 - ' or '[29.01.18, 23:46:03] ', so no message of it is read")
+    }
+
     /// A message's id: 12 hex digits of a 64-bit FNV-1a hash of its timestamp as written and
     /// its text (sender and body). Stable across exports of the same chat, whatever comes before.
     static func stableID(stamp: String, text: String) -> String {
-        var bytes = Array(stamp.utf8)
-        bytes.append(0x1F)
-        bytes.append(contentsOf: text.utf8)
-        let hash = bytes.withUnsafeBytes { StableHash.fnv1a64($0) }
+        // The bytes in sequence, without a copy of the text (a message may be very long).
+        let hash = StableHash.fnv1a64(
+            [AnySequence(Array(stamp.utf8) + [0x1F]), AnySequence(text.utf8)].joined())
         let hex = String(hash, radix: 16)
         return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
     }
 
     /// The kind of a message body: omitted or attached media, a location, emoji only, or text.
     func kind(of body: String, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> MessageKind {
-        let firstLineEnd = body.firstIndex(of: "\n") ?? body.endIndex
-        let firstLine = String(body[..<firstLineEnd]).trimmingCharacters(in: .whitespaces)
-        let rest = body[firstLineEnd...].trimmingCharacters(in: .whitespacesAndNewlines)
+        // A marker or a file name is a short first line: a long one is text, never copied here.
+        let firstLineEnd = body.utf8.prefix(4096).firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
+        guard body.utf8.distance(from: body.startIndex, to: firstLineEnd) < 4096 else {
+            return textKind(of: body, at: location, diagnostics: &diagnostics)
+        }
+        let firstLine = ChatMarkup.trimming(String(body[..<firstLineEnd]), in: .whitespaces)
+        let rest = ChatMarkup.trimming(String(body[firstLineEnd...]), in: .whitespacesAndNewlines)
         let caption = rest.isEmpty ? nil : rest
         if let omitted = WhatsAppBody.omittedMarkers[firstLine.lowercased()] {
             let source = MediaSource.unavailable(original: firstLine)
@@ -167,7 +253,12 @@ struct WhatsAppChatReader {
         if let point = WhatsAppBody.location(firstLine) {
             return .location(LocationItem(latitude: point.latitude, longitude: point.longitude, name: caption))
         }
-        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        return textKind(of: body, at: location, diagnostics: &diagnostics)
+    }
+
+    /// Emoji only, formatted text or plain text.
+    func textKind(of body: String, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> MessageKind {
+        let trimmed = ChatMarkup.trimming(body, in: .whitespacesAndNewlines)
         if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isWhitespace || MarkdownKindInference.isEmoji($0) }) {
             return .emoji(trimmed)
         }
@@ -202,6 +293,8 @@ struct WhatsAppChatReader {
             "WhatsApp Chat with ", "WhatsApp Chat mit ", "WhatsApp-Chat mit ", "WhatsApp Chat - ",
             "Chat de WhatsApp con ",
             "Discussion WhatsApp avec ", "Conversa do WhatsApp com ", "Chat WhatsApp con ",
+            // Russian and Brazilian file names, from mlomb/chat-analytics' WhatsApp file-name patterns.
+            "Чат WhatsApp с ", "Conversa no WhatsApp com ",
         ] where base.hasPrefix(prefix) {
             let title = String(base.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
             return title.isEmpty ? nil : title

@@ -21,12 +21,16 @@ public enum WhatsAppImporter: ExportImporter {
     public static let format = ExportFormat.whatsapp
     public static let shape = ExportShape.file
 
-    /// A text file whose first line that is not blank starts with a WhatsApp timestamp.
+    /// A text file (UTF-8, or UTF-16 with its byte order mark) whose first line that is not
+    /// blank starts with a WhatsApp timestamp; or a `.txt` whose first line looks like a chat
+    /// line with a timestamp not recognised (read to say so, never passed over in silence).
     public static func detect(_ candidate: ExportCandidate) -> Bool {
         guard !candidate.isDirectory, !candidate.head.isEmpty else { return false }
-        let head = candidate.head.prefix(4096)
+        let head = Array(candidate.head.prefix(4096))
         guard head.first != UInt8(ascii: "{"), head.first != UInt8(ascii: "[") || head.count > 1 else { return false }
-        return WhatsAppChatText.looksLikeExport(String(decoding: head, as: UTF8.self)[...])
+        if WhatsAppChatText.looksLikeExport(head: head) { return true }
+        return candidate.url.pathExtension.lowercased() == "txt"
+            && WhatsAppChatText.looksLikeUnrecognisedExport(head: head)
     }
 
     public static func read(
@@ -35,8 +39,14 @@ public enum WhatsAppImporter: ExportImporter {
         // Two chat files of one folder whose names slug alike (`test_[a].txt`, `test_a.txt`) both
         // build: the later (in path order) gets `-2`, `-3`, … like a duplicate message id.
         var usedIDs = Set<String>()
+        var exportDiagnostics: [Diagnostic] = []
         for file in export.items {
             var imported = readChat(file, context: context)
+            if let conversation = imported.conversation, conversation.messages.isEmpty, imported.messagesIn == 0 {
+                // A chat in a format not recognised: its warning, and no empty page.
+                exportDiagnostics += imported.diagnostics
+                continue
+            }
             if var conversation = imported.conversation {
                 let base = conversation.id
                 var number = 2
@@ -57,7 +67,7 @@ public enum WhatsAppImporter: ExportImporter {
             }
             emit(imported)
         }
-        return []
+        return exportDiagnostics
     }
 
     /// Reads one chat file.
@@ -68,12 +78,35 @@ public enum WhatsAppImporter: ExportImporter {
         var assembler = ConversationAssembler(
             format: .whatsapp, id: name, title: WhatsAppChatReader.title(fromFileName: name + ".txt"), key: shown,
             sourceFiles: [shown], location: start)
-        guard let bytes = context.contents(of: file, shown: shown, report: { assembler.report($0) }) else {
-            return assembler.finish()
-        }
-        if let bad = UTF8Check.firstInvalidByte(in: bytes, file: shown) {
-            assembler.report(.error(.invalidUTF8, at: bad))
-            return assembler.finish()
+        // A file on disk is read a chunk at a time, after its size is checked against
+        // `maxLogBytes` (a sparse file can claim gigabytes it does not hold); bytes handed over
+        // in memory (the fuzz targets) are read through the context.
+        var lines: WhatsAppLineReader
+        var handle: FileHandle?
+        defer { try? handle?.close() }
+        if FileManager.default.fileExists(atPath: file.path) {
+            // The size of what is opened (a link's target), before a byte of it is read.
+            guard let opened = FileHandle(forReadingAtPath: file.path), let size = try? opened.seekToEnd(),
+                (try? opened.seek(toOffset: 0)) != nil
+            else {
+                assembler.report(.error(.fileSystem("cannot read file"), at: start))
+                return assembler.finish()
+            }
+            handle = opened
+            if let tooLarge = LogReader.sizeProblem(size: Int64(size), limit: context.config.maxLogBytes) {
+                assembler.report(.error(tooLarge, at: start))
+                return assembler.finish()
+            }
+            lines = WhatsAppLineReader(handle: opened, size: Int(size))
+        } else {
+            guard let bytes = context.contents(of: file, shown: shown, report: { assembler.report($0) }) else {
+                return assembler.finish()
+            }
+            if let tooLarge = LogReader.sizeProblem(size: Int64(bytes.count), limit: context.config.maxLogBytes) {
+                assembler.report(.error(tooLarge, at: start))
+                return assembler.finish()
+            }
+            lines = WhatsAppLineReader(bytes: bytes)
         }
         let reader = WhatsAppChatReader(
             file: shown, sourceFile: context.relativePath(file), conversationID: assembler.id,
@@ -83,8 +116,9 @@ public enum WhatsAppImporter: ExportImporter {
             },
             richText: { markdown, location, diagnostics in
                 context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
-            })
-        reader.read(String(decoding: bytes, as: UTF8.self), into: &assembler)
+            },
+            localeOrder: WhatsAppChatText.order(ofLocale: context.config.layout.locale))
+        reader.read(&lines, into: &assembler)
         return assembler.finish()
     }
 
