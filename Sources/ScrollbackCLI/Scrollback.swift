@@ -238,6 +238,7 @@ struct Serve: AsyncParsableCommand {
         let outputURL = output.map { URL(fileURLWithPath: $0) } ?? temporaryFolder!.appendingPathComponent("site")
         var options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
         options.jobs = jobs.jobs
+        options.publishesEmptySite = true
         let quiet = self.quiet
         let preview = LivePreview(options: options) { result in
             switch result {

@@ -56,6 +56,10 @@ public struct SiteBuilder: Sendable {
         /// How long a build waits for another build writing to the same output to finish
         /// (`OutputLock`) before it gives up with `SiteBuildError.outputLocked`.
         public var lockWaitSeconds: Double = 30
+        /// Whether a build that finds nothing publishes the empty site, with the reason as an
+        /// error in its report, instead of failing: `serve` does, so a new folder is previewed
+        /// and its first log shows up when it is saved.
+        public var publishesEmptySite = false
         /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
         /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
@@ -309,7 +313,9 @@ struct BuildRun {
         // Issue 41.4: an empty site is never published in silence. (Errors were said: a log
         // with errors and no last good pages is left out, and the build fails as it is.)
         if !outcomes.contains(where: { $0.entry != nil }), !report.hasErrors {
-            throw SiteBuildError.nothingToBuild(path: options.input.relativePath, detail: nothingFoundDetail())
+            let error = SiteBuildError.nothingToBuild(path: options.input.relativePath, detail: nothingFoundDetail())
+            guard options.publishesEmptySite else { throw error }
+            record([.error(.other("\(error)"), at: nil)])
         }
     }
 

@@ -147,6 +147,25 @@ struct PipelineReportTests {
         }
     }
 
+    @Test("serve's builds publish an empty folder's site with the reason as an error, to show in the page")
+    func nothingToBuildWhileServing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.url.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let output = folder.url.appendingPathComponent("site")
+        var options = SiteBuilder.Options(input: input, output: output)
+        options.publishesEmptySite = true
+        let report = try SiteBuilder(options: options).build()
+        #expect(report.conversations == 0)
+        #expect(report.diagnostics.contains { $0.severity == .error && "\($0)".contains("no logs or exports found") })
+        #expect(FileManager.default.fileExists(atPath: output.path + "/index.html"))
+        // The first log saved into the folder then builds as usual.
+        try folder.write(Logs.conversation(id: "first", title: "First", count: 1), to: "in/first.json")
+        let second = try SiteBuilder(options: options).build()
+        #expect(second.conversations == 1 && !second.hasErrors)
+    }
+
     @Test("build: an empty folder, or a file named as INPUT that is not read, exits 1 with a message")
     func nothingToBuildOnTheCommandLine() throws {
         let folder = try TemporaryFolder()
