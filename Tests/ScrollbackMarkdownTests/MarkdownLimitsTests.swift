@@ -38,6 +38,16 @@ import Testing
         #expect(MarkdownLimits.exceededLimit(inMarkdown: addresses + "https://x") != nil)
         #expect(MarkdownLimits.exceededLimit(inMarkdown: addresses + "@ a@ @b") == nil)
         #expect(MarkdownLimits.exceededLimit(inMarkdown: String(repeating: "a@", count: 500_000)) != nil)
+        // Fewer candidates in a longer message: bounded by candidates × bytes.
+        func padded(_ candidates: Int) -> String {
+            let head = String(repeating: "a@b ", count: candidates)
+            return head + String(repeating: "x", count: MarkdownLimits.maximumBytes - head.utf8.count)
+        }
+        let most = MarkdownLimits.maximumAutolinkWork / MarkdownLimits.maximumBytes
+        #expect(MarkdownLimits.exceededLimit(inMarkdown: padded(most)) == nil)
+        #expect(
+            MarkdownLimits.exceededLimit(inMarkdown: padded(most + 1))
+                == "it holds \(most + 1) addresses or links to autolink in 1024 KiB")
     }
 
     @Test func aMarkdownLogsWideTableIsReadAsText() {
