@@ -119,15 +119,28 @@ let package = Package(
 // Built and run by scripts/fuzz.sh (`make fuzz`, `make fuzz-ci`). The fuzz build keeps only the
 // stages it reads with: `--sanitize=fuzzer` links libFuzzer's `main` into every executable, which
 // the EmbedTemplates build tool cannot take, and fewer modules make a shorter ASan build.
+// The whole-export target (`SiteBuild`) runs the build pipeline too, so the site stages stay; their
+// templates are read from `Templates/` at run time (`SCROLLBACK_TEMPLATES`, set by the target)
+// instead of being embedded by the plugin, whose tool would get libFuzzer's `main`.
 if Context.environment["SCROLLBACK_FUZZ"] != nil {
-    let readingStages: Set = [
-        "CCMarkGFM", "CLibXML2", "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML", "ScrollbackReading",
+    let fuzzedStages: Set = [
+        "CCMarkGFM", "CLibXML2", "CLibDeflate", "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
+        "ScrollbackReading", "ScrollbackLayout", "ScrollbackTemplates", "ScrollbackRendering", "ScrollbackSearch",
+        "ScrollbackSite",
     ]
-    package.targets.removeAll { !readingStages.contains($0.name) }
+    package.targets.removeAll { !fuzzedStages.contains($0.name) }
     package.products.removeAll()
+    for target in package.targets where target.name == "ScrollbackTemplates" {
+        target.plugins = []
+        target.swiftSettings = [.define("SCROLLBACK_TEMPLATES_NOT_EMBEDDED")]
+    }
     package.targets.append(
         .executableTarget(
-            name: "ScrollbackFuzz", dependencies: ["ScrollbackReading", "ScrollbackHTML", "ScrollbackModel"],
+            name: "ScrollbackFuzz",
+            dependencies: [
+                "ScrollbackReading", "ScrollbackHTML", "ScrollbackModel", "ScrollbackSite",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             path: "Fuzz/ScrollbackFuzz", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     package.products.append(.executable(name: "ScrollbackFuzz", targets: ["ScrollbackFuzz"]))
 }

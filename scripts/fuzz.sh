@@ -50,7 +50,9 @@ while read -r name max_len; do
   # -timeout: one input may take at most 10 s (the targets check a tighter bound per byte in CPU
   # time themselves); -rss_limit_mb: a memory blow-up is a failure too.
   # SWIFT_BACKTRACE: Swift's own crash handler would run after AddressSanitizer's report and trip it.
-  if ! SWIFT_BACKTRACE=enable=no SCROLLBACK_FUZZ_TARGET=$name "$fuzzer" "$corpus" "Fuzz/Seeds/$name" "${limit[@]}" -max_len="$max_len" \
+  # LSAN_OPTIONS: leaks of dependencies, not Scrollback's (Fuzz/lsan-suppressions.txt says which).
+  if ! SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt" \
+      SCROLLBACK_FUZZ_TARGET=$name "$fuzzer" "$corpus" "Fuzz/Seeds/$name" "${limit[@]}" -max_len="$max_len" \
       -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "fuzz target $name failed; reproducer in $crashes/ (replay: SCROLLBACK_FUZZ_TARGET=$name $fuzzer <file>)" >&2

@@ -14,6 +14,22 @@ enum FuzzBound {
     static let baseNanoseconds: UInt64 = 1_000_000_000
     static let perByteNanoseconds: UInt64 = 50_000
 
+    /// The most memory the process may hold at its peak (resident, AddressSanitizer's shadow and
+    /// quarantine included): a whole-export build of a few kilobytes of input, however it names,
+    /// nests or sizes its files, stays far below it.
+    static let maximumResidentBytes = 1 << 30
+
+    /// Stops the run when the process's peak resident memory so far is over
+    /// `maximumResidentBytes`: the input that crossed it is the one saved.
+    static func checkMemory(what: String) {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let peak = usage.ru_maxrss * 1024
+        if peak > maximumResidentBytes {
+            fail("\(what): peak memory \(peak >> 20) MiB (bound \(maximumResidentBytes >> 20) MiB)")
+        }
+    }
+
     /// The process's CPU time so far, in nanoseconds.
     static func now() -> UInt64 {
         var time = timespec()

@@ -16,6 +16,18 @@ public enum MarkdownLimits {
     public static let maximumLinkOpeners = 2_000
     /// The most emphasis and strikethrough delimiter characters (`*`, `_`, `~`) a message may hold.
     public static let maximumDelimiters = 20_000
+    /// The most columns a table's delimiter row (`|---|:--:|`) may open. cmark-gfm's HTML renderer
+    /// finds each cell's column by walking its row from the first cell, so a row costs the square
+    /// of its columns (50,000 columns: 31 s). A table a person reads in a chat has a handful.
+    public static let maximumTableColumns = 100
+    /// The most autolink candidates (an `@` between address characters, `://`, `www.`) a message
+    /// may hold. The autolink extension splits its text node at every link it makes and scans
+    /// the rest again (1 MB of `a@`: 10.7 s). A message of links is tens, a pasted list hundreds.
+    public static let maximumAutolinkCandidates = 5_000
+    /// The most autolink candidates times the message's bytes: each candidate costs a pass over
+    /// the text after it, so 500 of them before a megabyte of text took 2.3 s, 5,000 in 100 KB
+    /// 0.3 s. Under this bound a 1 MB message may hold 128 of them, a 20 KB one all 5,000.
+    public static let maximumAutolinkWork = 1 << 27
 
     /// Which bound `markdown` exceeds, said for a warning; `nil` when it is within all of them.
     public static func exceededLimit(inMarkdown markdown: String) -> String? {
@@ -24,6 +36,7 @@ public enum MarkdownLimits {
         return markdown.withUTF8 { bytes -> String? in
             var openers = 0
             var delimiters = 0
+            var autolinks = 0
             var atLineStart = true
             var index = 0
             let count = bytes.count
@@ -34,13 +47,16 @@ public enum MarkdownLimits {
                     if depth > maximumNesting {
                         return "it nests more than \(maximumNesting) lists or quotes"
                     }
+                    if delimiterRowColumns(bytes, from: index) > maximumTableColumns {
+                        return "its table has more than \(maximumTableColumns) columns"
+                    }
                     continue
                 }
                 switch bytes[index] {
                 case UInt8(ascii: "["): openers += 1
                 case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"): delimiters += 1
                 case UInt8(ascii: "\n"), UInt8(ascii: "\r"): atLineStart = true
-                default: break
+                default: if isAutolinkCandidate(bytes, at: index) { autolinks += 1 }
                 }
                 index += 1
             }
@@ -48,12 +64,19 @@ public enum MarkdownLimits {
             if delimiters > maximumDelimiters {
                 return "it holds more than \(maximumDelimiters) emphasis marks ('*', '_', '~')"
             }
+            if autolinks > maximumAutolinkCandidates {
+                return "it holds more than \(maximumAutolinkCandidates) addresses or links to autolink"
+            }
+            if autolinks * count > maximumAutolinkWork {
+                return "it holds \(autolinks) addresses or links to autolink in \(count >> 10) KiB"
+            }
             return nil
         }
     }
 
     /// A whole Markdown document (a Markdown log) with its pathological blocks made plain: a line
-    /// nesting more than `maximumNesting` containers gets its first marker escaped (`\-`), and a
+    /// nesting more than `maximumNesting` containers, or a table delimiter row of more than
+    /// `maximumTableColumns` columns, gets its first character escaped (`\-`, `\|`), and a
     /// paragraph (lines up to a blank one) with more than `maximumLinkOpeners` `[` gets each
     /// escaped (`\[`), so cmark-gfm reads them as text in linear time. Line numbers stay
     /// the same. Returns the text and, for each change, its 1-based line and why.
@@ -87,13 +110,19 @@ public enum MarkdownLimits {
             }
             openers += line.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "[") ? 1 : 0) }
             var text = String(line)
-            let depth = text.withUTF8 { bytes -> Int in
+            let (depth, columns) = text.withUTF8 { bytes -> (Int, Int) in
                 var position = 0
-                return containerDepth(bytes, from: &position)
+                let depth = containerDepth(bytes, from: &position)
+                return (depth, delimiterRowColumns(bytes, from: position))
             }
-            if depth > maximumNesting, let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }) {
+            let reason =
+                depth > maximumNesting
+                ? "it nests more than \(maximumNesting) lists or quotes"
+                : columns > maximumTableColumns ? "its table has more than \(maximumTableColumns) columns" : nil
+            if let reason, let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }) {
+                // An escaped first character: no longer a list or quote marker, nor a delimiter row.
                 text.insert("\\", at: first)
-                changes.append((index + 1, "it nests more than \(maximumNesting) lists or quotes"))
+                changes.append((index + 1, reason))
             }
             output.append(Substring(text))
         }
@@ -109,6 +138,54 @@ public enum MarkdownLimits {
 
     private static func exceededSize(_ text: String) -> String? {
         text.utf8.count > maximumBytes ? "it is over \(maximumBytes >> 20) MiB" : nil
+    }
+
+    /// How many columns the line from `index` opens when it is a GFM table delimiter row (only
+    /// `|`, `-`, `:`, spaces and tabs, with a `-` and a `|`): its cells between pipes, the empty
+    /// ones at either end not counted. 0 for any other line.
+    static func delimiterRowColumns(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        var pipes = 0
+        var hasDash = false
+        var cellOpen = false
+        var cells = 0
+        var position = index
+        while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D {
+            switch bytes[position] {
+            case UInt8(ascii: "|"):
+                pipes += 1
+                if cellOpen { cells += 1 }
+                cellOpen = false
+            case UInt8(ascii: "-"), UInt8(ascii: ":"):
+                hasDash = hasDash || bytes[position] == UInt8(ascii: "-")
+                cellOpen = true
+            case 0x20, 0x09: break
+            default: return 0
+            }
+            position += 1
+        }
+        if cellOpen { cells += 1 }
+        return pipes > 0 && hasDash ? cells : 0
+    }
+
+    /// Whether the byte at `index` starts something the GFM autolink extension tries to make a
+    /// link of: an `@` with an address character on each side, the `:` of `://`, or `www.`.
+    static func isAutolinkCandidate(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let count = bytes.count
+        func isAddressByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x2E
+                || byte == 0x2D || byte == 0x5F || byte == 0x2B
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "@"):
+            return index > 0 && index + 1 < count && isAddressByte(bytes[index - 1]) && isAddressByte(bytes[index + 1])
+        case UInt8(ascii: ":"):
+            return index + 2 < count && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/")
+        case UInt8(ascii: "w"):
+            return index + 3 < count && bytes[index + 1] == UInt8(ascii: "w") && bytes[index + 2] == UInt8(ascii: "w")
+                && bytes[index + 3] == UInt8(ascii: ".")
+        default:
+            return false
+        }
     }
 
     /// How many block containers (`>`, `-`/`+`/`*` and `1.`/`1)` list markers, with the spaces

@@ -42,10 +42,11 @@ public struct Conversation: Hashable, Sendable {
         self.source = source
     }
 
-    /// The title, or the participants' names joined, as spec §1 says.
+    /// The title, or the participants' names joined, as spec §1 says (past
+    /// `ParticipantNames.maximumNamed`, the rest counted: "Ana, Ben, … and 199,990 others").
     public var displayTitle: String {
         if let title, !title.isEmpty { return title }
-        return participants.map(\.name).joined(separator: ", ")
+        return ParticipantNames.text(participants.lazy.map(\.name))
     }
 
     /// The participant with `id`, if any.

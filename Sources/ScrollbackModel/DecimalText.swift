@@ -23,4 +23,16 @@ public enum DecimalText {
             return body(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
+
+    /// `value` with its thousands grouped by commas ("199,998"), the same in every process
+    /// locale (a page does not depend on where it was built).
+    public static func grouped(_ value: Int) -> String {
+        var digits = String(value.magnitude)
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        return (value < 0 ? "-" : "") + digits + grouped
+    }
 }

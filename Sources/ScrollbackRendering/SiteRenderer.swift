@@ -88,14 +88,16 @@ public struct SiteRenderer: Sendable {
             + "--bubble-radius:\(plan.options.messageCornerRadius)"
         body.noAvatars = noAvatars
         body.paged = plan.pageCount > 1
-        let participants = conversation.participants.map { participant in
+        // The first page names the first participants and counts the rest, by the rule the
+        // default title follows (`ParticipantNames`); later pages show their number, linked there.
+        let (named, others) = ParticipantNames.capped(conversation.participants)
+        let participants = named.map { participant in
             ParticipantView(
                 name: participant.name, anchor: HTMLText.participantAnchor(participant.id),
                 avatar: noAvatars ? nil : rows.participantViews.senders[participant.id]?.avatar)
         }
-        // The participants are listed on the first page only (a log with 200,000 participants
-        // repeated them on every page: gigabytes); later pages show their number, linked there.
-        body.participantCount = Self.countText(participants.count, noun: "participant")
+        let otherParticipants = others > 0 ? ParticipantNames.othersText(others) : nil
+        body.participantCount = Self.countText(conversation.participants.count, noun: "participant")
         let description = conversation.description ?? defaultDescription(plan.summary)
         let pageCount = plan.pageCount
         body.pinnedCount = plan.pinned.isEmpty ? nil : Self.countText(plan.pinned.count, noun: "pinned message")
@@ -115,6 +117,7 @@ public struct SiteRenderer: Sendable {
             let header = plan.pageHeader(index)
             body.count = Self.countText(header?.messageCount ?? 0)
             body.participants = index == 0 ? participants : []
+            body.otherParticipants = index == 0 ? otherParticipants : nil
             body.pinned = pinnedLinks(plan, from: plan.pageFileName(index), rows: rows)
             body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
             // The rows go straight into the page where the template prints `{{{messages}}}`.
@@ -205,7 +208,7 @@ public struct SiteRenderer: Sendable {
             entry.href =
                 (summary.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? summary.id) + "/index.html"
             entry.title = summary.title
-            entry.participants = summary.participantNames.joined(separator: ", ")
+            entry.participants = ParticipantNames.text(summary.participantNames)
             entry.count = Self.countText(summary.messageCount)
             if let description = summary.description, !description.isEmpty { entry.description = description }
             if let first = summary.firstDate { entry.range = DateRangeView(first: first, last: summary.lastDate) }
@@ -314,13 +317,7 @@ public struct SiteRenderer: Sendable {
 
     /// "1 message", "12,345 messages": grouping done here so it does not depend on the process locale.
     static func countText(_ count: Int, noun: String = "message", plural: String? = nil) -> String {
-        var digits = String(count)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        return "\(digits)\(grouped) " + (count == 1 ? noun : plural ?? noun + "s")
+        DecimalText.grouped(count) + " " + (count == 1 ? noun : plural ?? noun + "s")
     }
 
     /// A conversation page's `<meta name=description>` when the log has none: the same on every
@@ -330,7 +327,9 @@ public struct SiteRenderer: Sendable {
         switch names.count {
         case 0: return "A conversation"
         case 1: return "A conversation with \(names[0])"
-        default: return "A conversation between \(names.dropLast().joined(separator: ", ")) and \(names.last!)"
+        case ...ParticipantNames.maximumNamed:
+            return "A conversation between \(names.dropLast().joined(separator: ", ")) and \(names.last!)"
+        default: return "A conversation between " + ParticipantNames.text(names)
         }
     }
 

@@ -80,3 +80,12 @@ public enum ShippedTemplates {
         }
     }
 }
+
+#if SCROLLBACK_TEMPLATES_NOT_EMBEDDED
+extension ShippedTemplates {
+    /// None: the fuzz build (Package.swift, `SCROLLBACK_FUZZ`) runs without the embedding plugin,
+    /// whose tool would be linked with libFuzzer's `main`; it reads `Templates/` through
+    /// `SCROLLBACK_TEMPLATES` instead.
+    static let embeddedFiles: [File] = []
+}
+#endif

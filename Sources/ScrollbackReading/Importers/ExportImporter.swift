@@ -326,10 +326,19 @@ public struct ImportContext: Sendable {
     /// GFM through cmark-gfm's safe renderer (raw HTML is escaped, never passed through);
     /// images resolve like media, inside the export. `linked`: local files the Markdown links to
     /// as `@root/<sitePath>` (an attachment among several), which the site must copy as well.
+    /// Markdown over a `MarkdownLimits` bound is not rendered: its raw text is shown, escaped,
+    /// with a warning (as a JSON log's message).
     public func richText(
         markdown: String, relativeTo file: URL, at location: SourceLocation, linked: [LocalAsset] = [],
         diagnostics: inout [Diagnostic]
     ) -> RichText {
+        if let exceeded = MarkdownLimits.exceededLimit(inMarkdown: markdown) {
+            diagnostics.append(
+                .warning(.other("the markdown exceeds a limit (\(exceeded)); it is shown as plain text"), at: location))
+            let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+            let html = "<p>" + lines.map { HTMLSanitizer.escape(String($0)) }.joined(separator: "<br />\n") + "</p>"
+            return RichText(sanitizedHTML: html, plainText: markdown, markdownSource: markdown)
+        }
         let images = RichTextImages(context: reading, file: file, location: location)
         let result = reading.markdown.render(markdown, imageURL: images.url(for:))
         diagnostics += images.warnings

@@ -73,6 +73,8 @@ final class ConversationPageView: TemplateObject {
     /// Whether the conversation has several pages: the header's count is then this page's.
     var paged = false
     var participants: [ParticipantView] = []
+    /// "9,990 others": the participants past `ParticipantNames.maximumNamed`, after the list.
+    var otherParticipants: String?
     /// "3 participants": on pages without the list.
     var participantCount = ""
     var count = "", range: DateRangeView?
@@ -88,7 +90,7 @@ final class ConversationPageView: TemplateObject {
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
         .text("back") { $0.back }.flag("noAvatars") { $0.noAvatars }.flag("paged") { $0.paged }
         .list("participants", { ParticipantView.templateSchema }) { $0.participants }
-        .text("participantCount") { $0.participantCount }
+        .text("otherParticipants") { $0.otherParticipants }.text("participantCount") { $0.participantCount }
         .text("count") { $0.count }.object("range", { DateRangeView.templateSchema }) { $0.range }
         .value("messages") { $0.messages }.value("pagination") { $0.pagination }
         .value("paginationBottom") { $0.paginationBottom }.schema
