@@ -57,8 +57,24 @@ public struct TemplateLibrary: Sendable {
         }
         var site: [ShippedTemplates.File] = []
         if let siteTemplatesDirectory {
-            // No folder (the usual case) means no overrides.
-            site = (try? ShippedTemplates.files(inFolder: siteTemplatesDirectory)) ?? []
+            let inputFolder = PathText.parent(siteTemplatesDirectory)
+            if FileManager.default.fileExists(atPath: siteTemplatesDirectory),
+                !InputContainment.resolves(siteTemplatesDirectory, inside: inputFolder)
+            {
+                // A `templates` link out of the input is not even listed (issue 40: nothing
+                // outside the input is opened).
+                diagnostics.append(
+                    .warning(
+                        .templateError("templates/ is a link to a folder outside the input folder; it is skipped"),
+                        at: SourceLocation(file: "templates", line: 1, column: 1)))
+            } else {
+                // No folder (the usual case) means no overrides. Files that link out of the input
+                // are listed unread, and skipped with a warning below.
+                site =
+                    (try? ShippedTemplates.files(
+                        inFolder: siteTemplatesDirectory,
+                        reads: { InputContainment.resolves($0, inside: inputFolder) })) ?? []
+            }
         }
         for (files, isSite) in [(shipped, false), (site, true)] {
             for file in files {

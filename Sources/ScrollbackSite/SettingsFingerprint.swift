@@ -24,7 +24,7 @@ enum SettingsFingerprint {
             if let hash = ContentFingerprint.hex(ofFileAt: path) { lines.append("config \(name) \(hash)") }
         }
         for folder in InputDiscovery.specialFolders.sorted() {
-            for file in filesUnder(root + "/" + folder) {
+            for file in filesUnder(root + "/" + folder, inside: root) {
                 lines.append("\(folder) \(file.relative) \(ContentFingerprint.hex(ofFileAt: file.path) ?? "-")")
             }
         }
@@ -38,13 +38,16 @@ enum SettingsFingerprint {
         return "\(path) \(stamp.size) \(stamp.modifiedNanoseconds)"
     }
 
-    /// Every regular file under `folder`, sorted by relative path.
-    static func filesUnder(_ folder: String) -> [(relative: String, path: String)] {
+    /// Every regular file under `folder` that resolves inside the (canonical) input folder
+    /// `root`, sorted by relative path: a link out of the input is neither listed nor read.
+    static func filesUnder(_ folder: String, inside root: String) -> [(relative: String, path: String)] {
         var result: [(String, String)] = []
+        guard InputDiscovery.staysInside(folder, root: root) else { return [] }
         func visit(_ path: String, _ relative: String) {
             for name in FileSystem.entries(path) where !name.hasPrefix(".") {
                 let child = path + "/" + name
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
+                guard InputDiscovery.staysInside(child, root: root) else { continue }
                 switch FileSystem.kind(child) {
                 case .directory: if !FileSystem.isSymlink(child) { visit(child, childRelative) }
                 case .file: result.append((childRelative, child))

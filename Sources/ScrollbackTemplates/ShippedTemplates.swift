@@ -63,8 +63,12 @@ public enum ShippedTemplates {
     }
 
     /// The regular, non-hidden files under `directory` (a folder laid out like `Templates/`: the
-    /// `SCROLLBACK_TEMPLATES` folder or a site's `templates/`), sorted by relative path.
-    public static func files(inFolder directory: String) throws(OverrideError) -> [File] {
+    /// `SCROLLBACK_TEMPLATES` folder or a site's `templates/`), sorted by relative path. A file
+    /// whose path `reads` refuses (a link out of the input) is listed with no contents and never
+    /// opened, so its caller can name it.
+    public static func files(
+        inFolder directory: String, reads: (String) -> Bool = { _ in true }
+    ) throws(OverrideError) -> [File] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
             let relatives = FileManager.default.subpaths(atPath: directory)
@@ -73,9 +77,10 @@ public enum ShippedTemplates {
             guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { return nil }
             let path = (directory as NSString).appendingPathComponent(relative)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                let data = FileManager.default.contents(atPath: path)
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
             else { return nil }
+            guard reads(path) else { return File(path: relative, contents: []) }
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
             return File(path: relative, contents: Array(data))
         }
     }
