@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   var bar = document.querySelector(".cbar");
-  var date = bar && bar.querySelector(".fd");
+  var date = bar && bar.querySelector(".cb-d");
   var list = document.querySelector(".ml");
   if (!bar || !date || !list) return;
   // The list's own separators, in document order (a thread opened in place has its own).
@@ -40,7 +40,7 @@
   window.addEventListener("hashchange", schedule);
   update();
 
-  var jump = document.querySelector(".tl");
+  var jump = document.querySelector(".cb-l");
   var end = document.getElementById("latest");
   if (jump && end && "IntersectionObserver" in window) {
     new IntersectionObserver(function (entries) {
@@ -53,7 +53,7 @@
 // click opens it in a viewer instead: arrow keys and a swipe move through the page's photos,
 // Escape (the dialog's own) and the close button close it.
 (function () {
-  var links = Array.prototype.slice.call(document.querySelectorAll("a.ph"));
+  var links = Array.prototype.slice.call(document.querySelectorAll("a.pht"));
   if (!links.length || typeof HTMLDialogElement !== "function") return;
   var dialog = document.createElement("dialog");
   dialog.className = "pv";

@@ -21,7 +21,7 @@ TOP_MESSAGE_DAY = """() => {
       top = child.dataset.messageId; break;
     }
   }
-  return {shown: document.querySelector('.fd').textContent, day, top};
+  return {shown: document.querySelector('.cb-d').textContent, day, top};
 }"""
 
 NEWEST_IN_VIEW = """() => {
@@ -50,7 +50,7 @@ def test_one_click_from_the_index_shows_the_newest_message(open_page, server, wi
     shown, box = newest_is_in_view(page)
     assert shown, f"the newest message is not on screen after one click: {box}"
     # "From the beginning" is one tap away in the bar, on screen.
-    start = page.locator(".cbar a.fb")
+    start = page.locator(".cbar a.cb-s")
     assert start.is_visible() and start.get_attribute("href") == "index.html"
     assert not watched.problems(), watched.problems()
 
@@ -58,7 +58,7 @@ def test_one_click_from_the_index_shows_the_newest_message(open_page, server, wi
 def test_latest_link_on_every_page_lands_at_the_newest_message(open_page, server):
     require_page("long", "long/index.html")
     page = open_page(server.url("long", "long/index.html"), width=390, height=844).page
-    latest = page.locator("a.tl")
+    latest = page.locator("a.cb-l")
     assert latest.is_visible()
     latest.click()
     page.wait_for_load_state("load")
@@ -67,17 +67,18 @@ def test_latest_link_on_every_page_lands_at_the_newest_message(open_page, server
     shown, box = newest_is_in_view(page)
     assert shown, box
     # At the end the link hides (script); scrolled up it comes back.
-    assert not latest.is_visible()
+    shown = "a => getComputedStyle(a).opacity !== '0' && getComputedStyle(a).pointerEvents !== 'none'"
+    assert not latest.evaluate(shown)
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(300)
-    assert latest.is_visible()
+    assert latest.evaluate(shown)
 
 
 def test_latest_link_works_without_script(open_page, server):
     page = open_page(server.url("long", "long/page-2.html"), javascript=False).page
-    assert page.locator(".cbar .bt").inner_text() == page.locator("h1").inner_text()
-    assert page.locator(".fd").inner_text() == ""
-    page.click("a.tl")
+    assert page.locator(".cbar .cb-t").inner_text() == page.locator("h1").inner_text()
+    assert page.locator(".cb-d").inner_text() == ""
+    page.click("a.cb-l")
     page.wait_for_load_state("load")
     assert page.url.endswith("/long/page-3.html#latest")
     shown, box = newest_is_in_view(page)
@@ -197,7 +198,7 @@ def test_not_found_works_from_file_url(browser, dark):
 def photo_page(site="options"):
     """The first conversation page of `site` with a photo that is a link to its file."""
     for path in sorted((SITES / site).glob("*/*.html")):
-        if 'class="ph"' in path.read_text(encoding="utf-8"):
+        if 'class="pht"' in path.read_text(encoding="utf-8"):
             return path.relative_to(SITES / site).as_posix()
     pytest.skip(f"no photo in {site}")
 
@@ -207,7 +208,7 @@ def test_a_photo_opens_full_size_and_closes_with_escape(open_page, server, width
     rel = photo_page()
     watched = open_page(server.url("options", rel), width=width, height=844 if width == 390 else 900)
     page = watched.page
-    link = page.locator("a.ph").first
+    link = page.locator("a.pht").first
     link.scroll_into_view_if_needed()
     full = link.get_attribute("href")
     link.click()
@@ -220,15 +221,15 @@ def test_a_photo_opens_full_size_and_closes_with_escape(open_page, server, width
     # Shown bigger than in the bubble, and the close button can be seen.
     assert image.bounding_box()["width"] > link.locator("img").bounding_box()["width"] or width == 390
     assert viewer.locator("button.pv-x").is_visible()
-    count = page.locator("a.ph").count()
+    count = page.locator("a.pht").count()
     if count > 1:
         page.keyboard.press("ArrowRight")
-        assert image.get_attribute("src") == page.locator("a.ph").nth(1).evaluate("a => a.href")
+        assert image.get_attribute("src") == page.locator("a.pht").nth(1).evaluate("a => a.href")
         page.keyboard.press("ArrowLeft")
     page.keyboard.press("Escape")
     viewer.wait_for(state="hidden")
     assert page.url.endswith(rel), "the page stayed where it was"
-    viewer_button = page.locator("a.ph").first
+    viewer_button = page.locator("a.pht").first
     viewer_button.click()
     viewer.wait_for(state="visible")
     page.click("dialog.pv button.pv-x")
@@ -239,7 +240,7 @@ def test_a_photo_opens_full_size_and_closes_with_escape(open_page, server, width
 def test_a_photo_is_a_plain_link_without_script(open_page, server):
     rel = photo_page()
     page = open_page(server.url("options", rel), javascript=False).page
-    link = page.locator("a.ph").first
+    link = page.locator("a.pht").first
     href = link.evaluate("a => a.href")
     link.click()
     page.wait_for_load_state("load")

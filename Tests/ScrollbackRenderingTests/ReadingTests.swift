@@ -60,14 +60,14 @@ import Testing
             ("trip/page-3.html", "#latest", "index.html"),
         ] {
             let html = try #require(pages[path])
-            #expect(html.contains("<a class=\"tl\" href=\"\(latest)\" data-part=\"jump-latest\">"), "\(path)")
-            #expect(html.contains("<a class=\"fb\" href=\"\(fromStart)\">From the beginning</a>"), "\(path)")
-            #expect(html.contains("<span class=\"bt\" dir=\"auto\">Weekend trip</span>"), "\(path)")
+            #expect(html.contains("<a class=\"cb-l\" href=\"\(latest)\" data-part=\"jump-latest\">"), "\(path)")
+            #expect(html.contains("<a class=\"cb-s\" href=\"\(fromStart)\">From the beginning</a>"), "\(path)")
+            #expect(html.contains("<span class=\"cb-t\" dir=\"auto\">Weekend trip</span>"), "\(path)")
             #expect(html.contains("<script src=\"../assets/conversation.js\" defer></script>"), "\(path)")
         }
         // One page: the link and the anchor are on it.
         let single = try #require(Inspect.render(Fixture.showcase()).pages["trip/index.html"])
-        #expect(single.contains("<a class=\"tl\" href=\"#latest\"") && single.contains("id=\"latest\""))
+        #expect(single.contains("<a class=\"cb-l\" href=\"#latest\"") && single.contains("id=\"latest\""))
     }
 
     @Test func editedInsideAGroupSitsUnderTheBubbleNotBetweenNameAndBubble() throws {
@@ -97,13 +97,13 @@ import Testing
         let (pages, _) = Inspect.render(Fixture.layout(pages: [[.message(photo)]]))
         let page = try #require(pages["trip/index.html"])
         let html = try #require(Inspect.messages(page).first?.html)
-        #expect(html.contains("<a class=\"ph\" href=\"../media/ab.jpg\"><img src=\"../media/ab.jpg\" alt=\"\""))
+        #expect(html.contains("<a class=\"pht\" href=\"../media/ab.jpg\"><img src=\"../media/ab.jpg\" alt=\"\""))
         // An image without alt text still gives the link a name.
         #expect(html.contains("<span class=\"vh\">Open the photo full size</span></a>"))
         // A photo that is not there is no link.
         let missing = Fixture.row("y", .photo(MediaItem(source: .unavailable(original: "a.jpg"))))
         let (others, _) = Inspect.render(Fixture.layout(pages: [[.message(missing)]]))
-        #expect(!(others["trip/index.html"] ?? "").contains("class=\"ph\""))
+        #expect(!(others["trip/index.html"] ?? "").contains("class=\"pht\""))
     }
 
     @Test func notFoundWithoutBaseURLCarriesItsStyleAndFindsTheRoot() throws {
