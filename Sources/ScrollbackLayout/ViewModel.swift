@@ -28,6 +28,8 @@ public struct ConversationSummary: Hashable, Sendable {
     public var lastDate: FormattedDate?
     /// "Sender: text" of the last message, cut to a sensible length.
     public var lastMessagePreview: String?
+    /// How many pages the timeline has: the index opens a conversation at its last page.
+    public var pageCount = 1
 
     /// Creates a summary.
     public init(

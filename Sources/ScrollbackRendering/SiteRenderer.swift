@@ -163,11 +163,20 @@ public struct SiteRenderer: Sendable {
         return rows.allDiagnostics
     }
 
+    /// The id of the element after the last message of a list's last page: the index cards and the
+    /// "Latest" links land there, so the newest message is on screen.
+    public static let latestAnchor = "latest"
+
     /// Page `index` of `plan`'s pagination, above and below the list (two landmarks, so each
-    /// gets its own name: "Pages, top"); none for a list of one page.
+    /// gets its own name: "Pages, top"); none for a list of one page. Also the bar's links:
+    /// to the list's first page and to the end of its last page.
     private static func paginate(
         _ body: ConversationPageView, page index: Int, of plan: ConversationPlan, with template: CompiledTemplate
     ) {
+        let last = plan.pageCount - 1
+        body.isLast = index >= last
+        body.latest = (index >= last ? "" : plan.pageFileName(last)) + "#" + latestAnchor
+        body.fromStart = index == 0 ? "#main" : plan.pageFileName(0)
         guard plan.pageCount > 1 else {
             body.pagination = .absent
             body.paginationBottom = .absent
@@ -205,8 +214,11 @@ public struct SiteRenderer: Sendable {
                 colorStyle: nil,
                 src: nil)
             // Non-ASCII slugs (`家族`) percent-encoded, as every server and browser expects in a URL.
+            // The card opens the conversation at its newest message, as a messenger does: the last
+            // page, scrolled to its end; "From the beginning" is in that page's bar.
             entry.href =
-                (summary.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? summary.id) + "/index.html"
+                (summary.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? summary.id) + "/"
+                + PageFiles.conversation.name(ofPage: max(summary.pageCount, 1) - 1) + "#" + Self.latestAnchor
             entry.title = summary.title
             entry.participants = ParticipantNames.text(summary.participantNames)
             entry.count = Self.countText(summary.messageCount)
@@ -276,21 +288,48 @@ public struct SiteRenderer: Sendable {
         return baseURL + encoded
     }
 
-    /// `404.html`: the page a static host shows for a missing address (links are root-relative
-    /// there, since it is served at any depth; without a base URL, `/`).
-    public func renderNotFound() -> RenderedFile {
-        let root = config.baseURL ?? "/"
+    /// `404.html`: the page a static host shows for a missing address, at any depth. With a base
+    /// URL its links are absolute. Without one no relative link can reach `assets/`, so the page
+    /// carries the stylesheet's page base inline (`notFoundStyle`), no icon and no search box, and
+    /// "All conversations" is `index.html` (right from `file://` and at the site's top level),
+    /// which the page's script corrects from the address: the site's root is the part before the
+    /// deepest folder named like one of the site's top-level folders (`folders`: the
+    /// conversations' ids), else the address's folder.
+    public func renderNotFound(folders: [String] = []) -> RenderedFile {
         let shell = ShellView()
-        shell.search = config.search
         shell.lang = Self.languageTag(config.layout.locale)
         shell.title = "Not found · \(config.title)"
         shell.description = "This page does not exist."
-        shell.root = root
-        shell.body = .writer(
-            TemplateInvocation(templates.compiledTemplate("not-found"), NotFoundView(home: root + "index.html")))
+        let view: NotFoundView
+        if let root = config.baseURL {
+            shell.search = config.search
+            shell.root = root
+            view = NotFoundView(home: root + "index.html")
+        } else {
+            shell.inlineStyle = notFoundStyle
+            let names = Set(folders.map { String($0.prefix { $0 != "/" }) } + ["assets", "media", "search"]).sorted()
+            view = NotFoundView(
+                home: "index.html",
+                // `<\/` for `</`: the same string in JSON, and no name can end the `<script>`.
+                topLevelNames: ("[" + names.map(JSONText.quoted).joined(separator: ",") + "]")
+                    .replacingOccurrences(of: "</", with: "<\\/"))
+        }
+        shell.body = .writer(TemplateInvocation(templates.compiledTemplate("not-found"), view))
         let contents = HTMLBuffer(capacity: 4096)
         templates.compiledTemplate("base").render(shell, into: contents)
         return RenderedFile(path: "404.html", contents: contents.withBytes { Array($0) })
+    }
+
+    /// The marker in `assets/scrollback.css` that ends the page base (colours, fonts, links).
+    static let pageBaseEnd = "/* End of the page base"
+
+    /// The CSS `404.html` carries inline: `assets/scrollback.css` up to `pageBaseEnd` (all of it
+    /// when a site's stylesheet has no marker), read from the one stylesheet at build time; empty
+    /// if it holds `</`, which would end the `<style>` element.
+    var notFoundStyle: String {
+        let css = String(decoding: templates.assets["assets/scrollback.css"] ?? [], as: UTF8.self)
+        let base = css.range(of: Self.pageBaseEnd).map { String(css[..<$0.lowerBound]) } ?? css
+        return base.contains("</") ? "" : base
     }
 
     /// `en_US` → `en-US`; anything that is not letters, digits and separators → `en`.

@@ -60,6 +60,14 @@ struct BuildManifest: Codable, Equatable {
         /// How many pages the search part has (their files: `SearchPageFiles`).
         var searchPageCount: Int?
 
+        /// What the index shows of the conversation, with its page count (its card links to the
+        /// last page).
+        var indexSummary: ConversationSummary {
+            var summary = summary.conversationSummary
+            summary.pageCount = pageCount
+            return summary
+        }
+
         /// What placing the conversation in the staged site moves, and what taking it out again
         /// removes, sorted: the top-level folders of its files, and the folder (or file) each
         /// cached file goes with (`.scrollback/search/<id>` for `.scrollback/search/<id>/3.bin`).

@@ -447,9 +447,9 @@ struct BuildRun {
             default: return left.conversationID < right.conversationID
             }
         }
-        let index = renderer.renderIndex(published.map(\.summary.conversationSummary))
+        let index = renderer.renderIndex(published.map(\.indexSummary))
         var folder = StagedFolder(root: staging)
-        for file in [index, renderer.renderNotFound()] + assetFiles {
+        for file in [index, renderer.renderNotFound(folders: published.map(\.conversationID))] + assetFiles {
             try folder.write(file.contents, at: file.path)
         }
         if let baseURL = config.baseURL {

@@ -20,6 +20,7 @@ enum Inspect {
     /// scripts a page may hold.
     static func withoutOwnScripts(_ html: String) -> String {
         html.replacingOccurrences(of: "<script src=\"../assets/search.js\" defer></script>", with: "")
+            .replacingOccurrences(of: "<script src=\"../assets/conversation.js\" defer></script>", with: "")
             .replacingOccurrences(of: "<script src=\"assets/search.js\" defer></script>", with: "")
             .replacingOccurrences(of: "<script src=\"assets/index-filter.js\" defer></script>", with: "")
     }

@@ -21,7 +21,11 @@ final class ShellView: TemplateObject {
     var publishing: PublishingView?
     /// Whether the page carries the search box (`search` in the config).
     var search = false
+    /// The stylesheet to carry inline instead of linking `assets/` (`404.html` without a base URL,
+    /// which is served at any depth, so no relative link reaches `assets/`).
+    var inlineStyle: String?
     static let templateSchema = schema(ShellView.self)
+        .text("inlineStyle") { $0.inlineStyle }
         .text("lang") { $0.lang }.text("title") { $0.title }.text("description") { $0.description }
         .text("root") { $0.root }.value("body") { $0.body }.flag("search") { $0.search }
         .object("publishing", { PublishingView.templateSchema }) { $0.publishing }.schema
@@ -41,8 +45,15 @@ final class PublishingView: TemplateObject {
 /// `not-found`: the body of `404.html`.
 final class NotFoundView: TemplateObject {
     let home: String
-    init(home: String) { self.home = home }
-    static let templateSchema = schema(NotFoundView.self).text("home") { $0.home }.schema
+    /// Without a base URL: the site's top-level folder names as a JSON array, from which the page's
+    /// script finds the site's root in the address it is served at; `nil` with one.
+    let topLevelNames: String?
+    init(home: String, topLevelNames: String? = nil) {
+        self.home = home
+        self.topLevelNames = topLevelNames
+    }
+    static let templateSchema = schema(NotFoundView.self).text("home") { $0.home }
+        .text("topLevelNames") { $0.topLevelNames }.schema
 }
 
 /// A date for people and for `<time datetime>`.
@@ -84,7 +95,12 @@ final class ConversationPageView: TemplateObject {
     var pinnedCount: String?, pinned: [ReplyView] = []
     /// On a thread's own pages: the link back to its root, with the root's quote.
     var threadOf: ReplyView?
+    /// Whether this is the list's last page: it ends with the `latest` anchor.
+    var isLast = true
+    /// The bar's links: the end of the list's last page (`#latest` on it) and its first page.
+    var latest = "#latest", fromStart = "#main"
     static let templateSchema = schema(ConversationPageView.self)
+        .flag("isLast") { $0.isLast }.text("latest") { $0.latest }.text("fromStart") { $0.fromStart }
         .text("pinnedCount") { $0.pinnedCount }.list("pinned", { ReplyView.templateSchema }) { $0.pinned }
         .object("threadOf", { ReplyView.templateSchema }) { $0.threadOf }
         .text("title") { $0.title }.text("description") { $0.description }.text("listStyle") { $0.listStyle }
@@ -177,7 +193,7 @@ final class PaginationView: TemplateObject {
         next = current < count - 1 ? files.name(ofPage: current + 1) : nil
         prevDates = current > 0 ? dates(current - 1) : nil
         nextDates = current < count - 1 ? dates(current + 1) : nil
-        newest = current < count - 1 ? files.name(ofPage: count - 1) : nil
+        newest = current < count - 1 ? files.name(ofPage: count - 1) + "#" + SiteRenderer.latestAnchor : nil
         pages = SiteRenderer.paginationEntries(current: current, count: count).map { entry in
             if case .page(let index, _) = entry { return PageLinkView(entry, files: files, dates: dates(index)) }
             return PageLinkView(entry, files: files, dates: nil)
@@ -352,14 +368,15 @@ final class MessageRowView: TemplateObject {
     /// Spec §1.1: a pin mark, the original author of a forward, a thread reply whose root is not
     /// in the log, and a root's thread (`ThreadBlock`).
     var pinned = false, forwardedFrom: String?, orphan = false
-    /// The edit time of a message whose footer is collapsed (inside a group, spec §3): shown with
-    /// the notes, so an edit in the middle of a group is not lost.
+    /// The edit time of a message whose footer is collapsed (inside a group, spec §3): shown under
+    /// the bubble where the timestamp and footer go (not between name and bubble), so an edit in
+    /// the middle of a group is not lost.
     var editedNote: DateView?
     var thread: TemplateValue = .absent
     static let templateSchema = schema(MessageRowView.self)
         .flag("pinned") { $0.pinned }.text("forwardedFrom") { $0.forwardedFrom }.flag("orphan") { $0.orphan }
         .object("editedNote", { DateView.templateSchema }) { $0.editedNote }
-        .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan || $0.editedNote != nil }
+        .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan }
         .value("thread") { $0.thread }
         .text("anchor") { $0.anchor }.text("id") { $0.id }.text("kind") { $0.kind }.text("sender") { $0.sender }
         .text("align") { $0.align }.text("position") { $0.position }
