@@ -17,7 +17,7 @@ serve: deps
 	$(SCROLLBACK) serve sample-logs
 
 # Run every test: the format lint, the portable-binary check, the Swift unit tests, the
-# benchmark tools' tests, the browser suite, then a bounded run of every fuzz target.
+# benchmark tools' tests, the sample census, the browser suite, then a bounded run of every fuzz target.
 test: deps-test lint
 	$(RELEASE_BUILD)
 	bash scripts/test-portable-binary.sh $(SCROLLBACK)
@@ -27,6 +27,8 @@ test: deps-test lint
 	swift test --skip ScrollbackServeTests
 	swift test --skip-build --filter ScrollbackServeTests
 	python3 -m unittest discover -s Tests/Bench
+	# Every real export of ../shared/samples: source records = the build's ledger = messages on the site.
+	python3 scripts/sample_census.py --binary $(SCROLLBACK)
 	bash scripts/test-browser.sh
 	# Every fuzz target for FUZZ_SECONDS (20 s) each, from its committed seeds.
 	$(MAKE) fuzz-ci
