@@ -290,7 +290,7 @@ import Testing
     }
 }
 
-/// Where the tests find `../shared/samples`.
+/// Where the reading tests find `../shared/samples` (the one finder of this test target).
 enum TelegramSampleFolder {
     /// `../shared/samples` next to the repository root or next to the folder holding it (a worktree).
     static func samples() throws -> URL {

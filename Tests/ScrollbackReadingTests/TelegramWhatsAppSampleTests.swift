@@ -8,16 +8,9 @@ import XCTest
 /// messages in the export (counted here from the raw files, independently of the importers) =
 /// messages out, media resolved or named by a placeholder, ids unique and stable.
 final class TelegramWhatsAppSampleTests: XCTestCase {
-    /// `../shared/samples` next to the repository root or next to the folder holding it (a worktree).
+    /// `../shared/samples` (`TelegramSampleFolder`), or a skip where it is missing.
     static func samples() throws -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        for _ in 0..<2 {
-            let samples = folder.appendingPathComponent("shared/samples")
-            if FileManager.default.fileExists(atPath: samples.path) { return samples }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw XCTSkip("../shared/samples not found")
+        do { return try TelegramSampleFolder.samples() } catch { throw XCTSkip("../shared/samples not found") }
     }
 
     static func files(in format: String) throws -> [URL] {
