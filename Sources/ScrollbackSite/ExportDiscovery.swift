@@ -231,11 +231,13 @@ public struct ExportDiscovery: Sendable {
             return .warning(.other("not a chat export Scrollback reads; it is not built"), at: location)
         }
 
-        /// What to say about a file beside an export that no importer claims: a note (ChatGPT's
-        /// `user.json`, `message_feedback.json`), or what `unclaimed` says when it is another
-        /// app's export; `nil` for what may be a log (it holds `messages`) the log reader reads.
+        /// What to say about a file beside an export that no importer claims: a note for JSON
+        /// (ChatGPT's `user.json`, `message_feedback.json`), or what `unclaimed` says when it is
+        /// another app's export or text (a `notes.txt` beside a WhatsApp chat is no part of it);
+        /// `nil` for what may be a log (it holds `messages`) the log reader reads.
         func sideFile(_ candidate: ExportCandidate, shown: String, place: Place, formats: [String]) -> Diagnostic? {
-            if UnsupportedFormat.recognise(candidate) != nil
+            if PathText.pathExtension(candidate.url.path).lowercased() != "json"
+                || UnsupportedFormat.recognise(candidate) != nil
                 || UnsupportedFormat.unrecognisedChatStamp(candidate) != nil
             {
                 return unclaimed(candidate, shown: shown, place: place)

@@ -164,7 +164,8 @@ struct ExportDiscoveryTests {
                     + "`timestamp_ms`): not supported yet; it is not built",
                 "input/notes.txt:1:1: warning: not a chat export Scrollback reads; it is not built",
                 "input/thai.txt:1:1: warning: a WhatsApp chat in a date format not recognised: "
-                    + "`[Day 3 of 18, 14:56]`; it is not built",
+                    + "`[Day 3 of 18, 14:56]`; expected a timestamp like '1/29/18, 23:46 - ' or "
+                    + "'[29.01.18, 23:46:03] ', so no message of it is read",
             ])
         #expect(report.diagnostics.contains { $0.severity == .note && $0.location?.file == "input/README.txt" })
     }

