@@ -48,12 +48,13 @@ final class TelegramWhatsAppSampleTests: XCTestCase {
     }
 
     /// WhatsApp: lines that start (after byte order and direction marks) with the timestamp
-    /// pattern the file uses: a date of three numbers and a time, then `] ` or ` - `.
+    /// pattern the file uses: a date of three numbers and a time, then `] ` or ` - `; the
+    /// langchain sample's damaged `3:22_AM` counts (its line is a message of its own).
     static func whatsAppMessageCount(_ file: URL) throws -> Int {
         let text = try String(contentsOf: file, encoding: .utf8)
         let pattern = try NSRegularExpression(
             pattern:
-                #"^\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \u00A0\u202F]\d{1,2}:\d{2}(:\d{2})?([ \u00A0\u202F]?[AaPp]\.?[ \u00A0\u202F]?[Mm]\.?)?\.?(\] | - )"#
+                #"^\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \u00A0\u202F]\d{1,2}:\d{2}(:\d{2})?([ \u00A0\u202F_]?[AaPp]\.?[ \u00A0\u202F]?[Mm]\.?)?\.?(\] | - )"#
         )
         var count = 0
         for line in text.components(separatedBy: "\n") {

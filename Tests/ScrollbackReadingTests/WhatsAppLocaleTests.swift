@@ -91,6 +91,25 @@ import Testing
         #expect(!result.diagnostics.contains { $0.severity == .error })
     }
 
+    /// The shared langchain sample ends with `1/23/23, 3:22_AM - User 1: …`: a message of its own
+    /// by User 1, dated like the one before it, never text added to User 2's "Bye!".
+    @Test func aDamagedTimeStartsItsOwnMessageWithAWarning() throws {
+        let text = """
+            1/23/23, 3:19 AM - User 2: Bye!
+            1/23/23, 3:22_AM - User 1: And let me know if anything changes
+            1/23/23, 5 people - came, a line that only starts with the date
+
+            """
+        let result = try #require(try Self.importChat(text).result)
+        let conversation = try #require(result.conversation, "\(result.diagnostics)")
+        #expect(conversation.messages.count == 2)
+        #expect(conversation.messages.map(\.sender) == ["user-2", "user-1"])
+        #expect(conversation.messages[1].kind.plainText.hasPrefix("And let me know if anything changes\n1/23/23, 5"))
+        #expect(Self.stamps(conversation) == ["2023-01-23 03:19:00", "2023-01-23 03:19:00"])
+        let warnings = result.diagnostics.filter { $0.severity == .warning }.map(\.description)
+        #expect(warnings.contains { $0.contains("chat.txt:2:1:") && $0.contains("3:22_AM") }, "\(warnings)")
+    }
+
     @Test func anOrderLeftOpenByTheWholeFileIsTheLocalesWithAWarning() throws {
         let text = "05/03/2024, 10:00 - Ann: one\n05/03/2024, 10:01 - Bob: two\n"
         var config = SiteConfig()

@@ -31,7 +31,7 @@ import Testing
         }
         let pattern = try NSRegularExpression(
             pattern:
-                #"^\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \u00A0\u202F]\d{1,2}:\d{2}(:\d{2})?([ \u00A0\u202F]?[AaPp]\.?[ \u00A0\u202F]?[Mm]\.?)?\.?(\] | - )"#
+                #"^\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \u00A0\u202F]\d{1,2}:\d{2}(:\d{2})?([ \u00A0\u202F_]?[AaPp]\.?[ \u00A0\u202F]?[Mm]\.?)?\.?(\] | - )"#
         )
         return try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").filter { line in
             let string = String(
@@ -62,7 +62,7 @@ import Testing
                 rest = rest[end...]
             }
         }
-        #expect(expected == (format == "telegram" ? 344 : 3090))
+        #expect(expected == (format == "telegram" ? 344 : 3091))
         #expect(ids.count == expected)
         #expect(Set(ids).count == expected, "each message appears once")
     }

@@ -99,6 +99,14 @@ struct WhatsAppChatText {
                     preambleText += "\n"
                 }
                 preambleText += WhatsAppChatText.withoutLeadingMarks(line)
+            } else if let (stamp, restStart) = WhatsAppChatText.damagedStamp(line, after: entries[entries.count - 1]) {
+                // A timestamp whose time is damaged (`3:22_AM`): its own message, never text of
+                // the message before it, sent by someone else. Its time is left unreadable so
+                // the reader dates it like its neighbour, with a warning.
+                var header = entries[entries.count - 1].header
+                header.hour = Int.max
+                line.removeSubrange(..<restStart)
+                entries.append(Entry(line: lineNumber, column: 1, stamp: stamp, header: header, text: line))
             } else {
                 entries[entries.count - 1].text += "\n"
                 entries[entries.count - 1].text += WhatsAppChatText.withoutLeadingMarks(line)
@@ -113,6 +121,26 @@ struct WhatsAppChatText {
         self.firstLine = entries.isEmpty ? firstLine : nil
         (self.order, self.orderEvidence) = WhatsAppChatText.detectOrder(
             entries.map(\.header), localeOrder: localeOrder)
+    }
+
+    /// A line that opens like the message before it, with the same date, but whose time does
+    /// not read (`1/23/23, 3:22_AM - User 1: …` after `1/23/23, 3:19 AM - User 2: …`): the
+    /// damaged stamp and where the text after it starts. Only the previous message's exact
+    /// date followed by a short time-like run and the layout's own end (` - ` or `] `) counts,
+    /// so a continuation line that merely starts with a date stays text.
+    static func damagedStamp(_ line: String, after previous: Entry) -> (String, String.Index)? {
+        let bracketed = previous.stamp.hasPrefix("[")
+        let date = previous.stamp.prefix { $0 != "," && $0 != " " }
+        guard date.count > 4, line.hasPrefix(date) else { return nil }
+        let end = bracketed ? "] " : " - "
+        guard let close = line.range(of: end), line.distance(from: line.startIndex, to: close.lowerBound) <= 40
+        else { return nil }
+        let time = line[line.index(line.startIndex, offsetBy: date.count)..<close.lowerBound]
+        // Digits, an AM/PM marker's few letters, separators: a time, not words.
+        guard time.contains(where: \.isNumber), time.filter(\.isLetter).count <= 4,
+            time.allSatisfy({ $0.isNumber || $0.isLetter || ":._, ".contains($0) })
+        else { return nil }
+        return (String(line[..<close.lowerBound]) + (bracketed ? "]" : ""), close.upperBound)
     }
 
     /// Whether the first bytes of a file open like a WhatsApp export: its first line that is not
