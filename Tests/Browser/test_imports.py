@@ -182,7 +182,7 @@ def test_reply_quote_on_a_later_page_leads_to_the_quoted_message(open_page, serv
     file, anchor = href.split("#", 1)
     quote.click()
     page.wait_for_load_state("load")
-    assert page.url.endswith(f"sample-chat-group/{file}#{anchor}")
+    assert page.url.endswith(f"sample-chat-group-69420/{file}#{anchor}")
     target = page.locator(f'[id="{anchor}"]')
     assert target.get_attribute("data-message-id") in replied_to
     assert target.evaluate("(el) => el.matches(':target')") and in_viewport(target)
@@ -384,8 +384,13 @@ def raw_system_events(format_name):
         return {folders[name]: sum(1 for m in export["messages"] if m["type"] not in ("Default", "Reply"))
                 for name, export in discord_exports().items() if name in folders}
     if format_name == "telegram":
-        return {re.sub(r"[^a-z0-9]+", "-", chat["name"].lower()).strip("-"):
-                sum(1 for m in chat["messages"] if m["type"] == "service") for _, chat in telegram_chats()}
+        # A chat's folder is its name's slug and its id; a chat with no name (saved messages)
+        # is its id alone.
+        def folder(chat):
+            name = re.sub(r"[^\w]+", "-", (chat.get("name") or "").lower()).strip("-")
+            return f"{name}-{chat['id']}" if name else str(chat["id"])
+        return {folder(chat): sum(1 for m in chat["messages"] if m["type"] == "service")
+                for _, chat in telegram_chats()}
     if format_name == "whatsapp":
         # Android layout: `date, time - text` with no `Sender: ` is a system line.
         line = re.compile(r"^\ufeff?\d+[/.]\d+[/.]\d+, \d+:\d+(?:\s?[AP]M)? - (.*)$")
