@@ -242,7 +242,14 @@ public struct ExportDiscovery: Sendable {
             {
                 return unclaimed(candidate, shown: shown, place: place)
             }
-            if place.readsLogs, candidate.topLevelJSONKeys.contains("messages") { return nil }
+            // Something with `messages` (a key the sniff may miss past a syntax error) is a chat that
+            // did not read (a broken export, a log): the
+            // log reader reports it, or it is named; never a quiet note.
+            if candidate.topLevelJSONKeys.contains("messages")
+                || candidate.head.firstRange(of: Array(#""messages""#.utf8)) != nil
+            {
+                return place.readsLogs ? nil : unclaimed(candidate, shown: shown, place: place)
+            }
             return Diagnostic(
                 .note, .other("beside a \(formats.joined(separator: ", ")) export, holds no chat; skipped"),
                 at: SourceLocation(file: shown, line: 1, column: 1))

@@ -96,3 +96,19 @@ struct HostileExportTests {
         #expect(PathText.appending("c", to: "/") == "/c")
     }
 }
+
+/// A broken export beside a good one of its format is a located error, never a quiet side file.
+@Suite("Broken exports are said")
+struct BrokenExportBesideGoodTests {
+    @Test("the shared broken Telegram sample: error.json is a located error")
+    func brokenTelegramBesideGood() throws {
+        let folder = try ImportTests.sharedSamples().appendingPathComponent("broken")
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let report = try build(folder, output.url.appendingPathComponent("site"))
+        #expect(
+            report.diagnostics.contains {
+                $0.severity == .error && $0.location?.file.hasSuffix("error.json") == true
+            }, "\(report.diagnostics.filter { $0.location?.file.hasSuffix("error.json") == true })")
+    }
+}
