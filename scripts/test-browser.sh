@@ -59,6 +59,8 @@ build_site options "$artifacts/fixtures/options/input"
 # Search (Tests/Browser/test_search.py): the multilingual fixture, and the same with `search: false`.
 build_site search "$repo_root/Tests/Fixtures/search"
 build_site sections "$repo_root/Tests/Fixtures/sections"
+# AI conversations as documents (Tests/Browser/test_ai_document.py).
+build_site ai "$repo_root/Tests/Fixtures/ai"
 mkdir -p "$artifacts/fixtures/search-off"
 cp -R "$repo_root/Tests/Fixtures/search/." "$artifacts/fixtures/search-off/"
 printf 'search: false\n' >>"$artifacts/fixtures/search-off/scrollback.yml"

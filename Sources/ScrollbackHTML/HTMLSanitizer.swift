@@ -31,8 +31,9 @@ public struct SanitizedHTML: Hashable, Sendable {
 /// - Attributes: `a[href]` (http, https, mailto or `#fragment`; gets
 ///   `rel="nofollow noopener noreferrer"` unless it is a fragment), `img[src]` (http, https or
 ///   a relative path, passed through `imageURL`), `img[alt]`, numeric `img[width,height]`,
-///   `ol[start]`, `td/th[colspan,rowspan]`, and `td/th[align]` of left, center or right. Nothing
-///   else: no `on*`, `style`, `class`, `id` or `srcset`.
+///   `ol[start]`, `td/th[colspan,rowspan]`, `td/th[align]` of left, center or right, and
+///   `code[class]` when it is a language (`language-python`). Nothing else: no `on*`, `style`,
+///   other `class`, `id` or `srcset`.
 public struct HTMLSanitizer: Sendable {
     /// Creates a sanitizer with the default allow-list.
     public init() {}
@@ -275,6 +276,24 @@ private struct SanitizingWriter {
         if ElementPolicy.textSeparatingElements.contains(node.name) { text.append(UInt8(ascii: " ")) }
     }
 
+    /// A code block's language as cmark-gfm writes it, `language-python`: kept so a rich text
+    /// written back by `import` keeps its language label (issue 42.5); anything else in `class`
+    /// is dropped, so no log can borrow the site's own classes.
+    static func codeLanguageClass(_ value: String) -> String? {
+        let prefix = "language-"
+        guard value.hasPrefix(prefix) else { return nil }
+        let name = value.utf8.dropFirst(prefix.utf8.count)
+        guard (1...40).contains(name.count),
+            name.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || [UInt8(ascii: "+"), UInt8(ascii: "#"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")]
+                        .contains(byte)
+            })
+        else { return nil }
+        return value
+    }
+
     /// Writes an allowed element's start tag with its allowed attributes.
     private mutating func writeKeptElement(_ tag: String, _ node: HTMLNode) -> Bool {
         if openElementCount >= Self.maximumDepth && !ElementPolicy.voidElements.contains(tag) {
@@ -300,6 +319,10 @@ private struct SanitizingWriter {
             attributes.append(("type", "checkbox"))
             if node.attribute("checked") != nil { attributes.append(("checked", "")) }
             attributes.append(("disabled", ""))
+        case "code":
+            if let language = node.attribute("class").flatMap(Self.codeLanguageClass) {
+                attributes.append(("class", language))
+            }
         case "ol":
             if let start = node.attribute("start").flatMap({ URLPolicy.number($0, maxDigits: 9) }) {
                 attributes.append(("start", start))

@@ -351,9 +351,13 @@ public final class ConversationPlan: Sendable {
 
         let opensGroup = position == .first || position == .single
         let endsGroup = position == .last || position == .single
+        // Issue 42.5: in an AI conversation the answers (everyone's but `me`'s) are documents the
+        // width of the page; the prompts stay bubbles on the right.
+        let isDocument = options.presentation == .document && alignment == .left
 
-        // Avatars only on the left, as MessageKit hides the current sender's own avatar.
-        let showsAvatar = alignment == .left && (!options.collapseProfilePicture || endsGroup)
+        // Avatars only on the left, as MessageKit hides the current sender's own avatar; a
+        // document has none, so it can take the whole width.
+        let showsAvatar = alignment == .left && !isDocument && (!options.collapseProfilePicture || endsGroup)
         let showsHeader =
             !isSystem && alignment != .right && namesSenders && (!options.collapseEnclosingViews || opensGroup)
         let hasFooterContent =
@@ -377,7 +381,7 @@ public final class ConversationPlan: Sendable {
 
         return RowDecisions(
             alignment: alignment, groupPosition: position, showsAvatar: showsAvatar, showsHeader: showsHeader,
-            showsFooter: showsFooter, timestamp: timestamp)
+            showsFooter: showsFooter, timestamp: timestamp, isDocument: isDocument)
     }
 
     private func replyPreview(of message: Message) -> ReplyPreview? {
@@ -428,12 +432,16 @@ public struct RowDecisions: Sendable {
     public var showsFooter: Bool
     /// Where the timestamp is drawn, if at all.
     public var timestamp: TimestampPlacement
+    /// Whether the message is drawn as a full-width document, not a bubble (an AI answer,
+    /// `presentation: document`).
+    public var isDocument: Bool
 
     /// Creates decisions.
     public init(
         alignment: MessageAlignment, groupPosition: GroupPosition, showsAvatar: Bool, showsHeader: Bool,
-        showsFooter: Bool, timestamp: TimestampPlacement
+        showsFooter: Bool, timestamp: TimestampPlacement, isDocument: Bool = false
     ) {
+        self.isDocument = isDocument
         self.alignment = alignment
         self.groupPosition = groupPosition
         self.showsAvatar = showsAvatar

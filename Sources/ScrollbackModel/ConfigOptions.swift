@@ -97,6 +97,9 @@ public enum ConfigOptions {
             ConfigOption(
                 key: "layout.threadInlineLimit", defaultValue: String(layout.threadInlineLimit),
                 comment: "threads with more replies than this get pages of their own"),
+            ConfigOption(
+                key: "layout.presentation", defaultValue: layout.presentation.rawValue,
+                comment: "chat (bubbles) or document (answers full width, for AI conversations)"),
         ]
     }
 

@@ -70,6 +70,16 @@ public enum TimestampFormat: Hashable, Sendable {
     case pattern(String)
 }
 
+/// How a conversation's messages are drawn (`presentation`, issue 42.5).
+public enum MessagePresentation: String, Hashable, Sendable, CaseIterable {
+    /// Every message in a bubble, as a messenger draws it.
+    case chat
+    /// An AI conversation: `me`'s messages (the prompts) stay bubbles; everyone else's (the
+    /// answers) are full-width documents, as ChatGPT draws them, so headings, tables and code
+    /// get the width of the page instead of 75% of a phone.
+    case document
+}
+
 /// The layout options of spec §3, with the spec's defaults.
 public struct LayoutOptions: Hashable, Sendable {
     /// Grouping; default: same sender within 5 minutes.
@@ -94,6 +104,8 @@ public struct LayoutOptions: Hashable, Sendable {
     /// A thread of at most this many replies opens in place under its root; a longer one gets
     /// its own pages (spec §1.1 `threadInlineLimit`).
     public var threadInlineLimit = 50
+    /// Chat bubbles, or documents for the answers of an AI conversation (`presentation`).
+    public var presentation: MessagePresentation = .chat
 
     /// The defaults of spec §3.
     public init() {}
@@ -118,6 +130,7 @@ public struct LayoutOptions: Hashable, Sendable {
         if let value = overrides.locale { result.locale = value }
         if let value = overrides.timeZone { result.timeZone = value }
         if let value = overrides.threadInlineLimit { result.threadInlineLimit = value }
+        if let value = overrides.presentation { result.presentation = value }
         return result
     }
 }
@@ -137,6 +150,7 @@ public struct LayoutOverrides: Hashable, Sendable {
     public var locale: String?
     public var timeZone: String?
     public var threadInlineLimit: Int?
+    public var presentation: MessagePresentation?
 
     /// No overrides.
     public init() {}

@@ -94,6 +94,15 @@ final class MessageRenderer {
     private var currentFile = ""
     /// Linkified text of the current row, written in place (`htmlBody.html` points to it).
     private let linkified = HTMLBuffer(capacity: 1024)
+    /// Whether the row being rendered is a document (an AI answer): its code blocks and tables
+    /// get their bars and scroll boxes (`DocumentBlocks`).
+    private var rowIsDocument = false
+    /// Whether a document row since the last `resetCode()` had a code block: its page loads
+    /// `assets/code.js` (the copy buttons and the highlighter).
+    private(set) var sawCode = false
+
+    /// Starts a page: no code block seen on it yet.
+    func resetCode() { sawCode = false }
 
     /// What every list of a conversation shows its participants with: the timeline's renderer
     /// makes them, its threads' renderers share them (a thread's plan has the same participants).
@@ -299,6 +308,7 @@ final class MessageRenderer {
         message.sender = senderID
         message.align = decisions.alignment.rawValue
         message.position = decisions.groupPosition.rawValue
+        message.document = decisions.isDocument
         message.avatar = nil
         message.header = nil
         if let sender {
@@ -358,6 +368,7 @@ final class MessageRenderer {
             textBody.text = MessageNotices.deleted
             templates.compiledTemplate("kinds/deleted").render(textBody, into: message.body)
         } else {
+            rowIsDocument = decisions.isDocument
             messages.readInPlace(index) { renderBody($0.kind, messageIndex: index, anchor: anchor, into: message.body) }
         }
         messageTemplate.render(message, into: output, stack: &stack)
@@ -435,11 +446,17 @@ final class MessageRenderer {
             textTemplate.render(htmlBody, into: output, stack: &stack)
         case .attributedText(let rich):
             // Sanitized by the reader; most needs no rebasing, labelling or cleaning.
-            htmlBody.html = .text(
+            var html =
                 Self.isPlainRichText(rich.html)
-                    ? rich.html
-                    : Self.labelTaskCheckboxes(
-                        HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root))))
+                ? rich.html
+                : Self.labelTaskCheckboxes(
+                    HTMLText.replacingForbiddenCodePoints(Self.rebaseRoot(rich.html, root: root)))
+            if rowIsDocument {
+                let decorated = DocumentBlocks.decorate(html)
+                html = decorated.html
+                sawCode = sawCode || decorated.hasCode
+            }
+            htmlBody.html = .text(html)
             attributedTextTemplate.render(htmlBody, into: output, stack: &stack)
         case .emoji(let text):
             textBody.text = text

@@ -88,6 +88,8 @@ public struct SiteRenderer: Sendable {
             + "--bubble-radius:\(plan.options.messageCornerRadius)"
         body.noAvatars = noAvatars
         body.paged = plan.pageCount > 1
+        body.codeRows = rows
+        body.highlight = templates.assets[HighlightAssets.scriptPath] != nil
         // The first page names the first participants and counts the rest, by the rule the
         // default title follows (`ParticipantNames`); later pages show their number, linked there.
         let (named, others) = ParticipantNames.capped(conversation.participants)
@@ -111,6 +113,7 @@ public struct SiteRenderer: Sendable {
         shell.body = .writer(TemplateInvocation(conversationTemplate, body))
         // The page's bytes, reused from page to page.
         let contents = HTMLBuffer(capacity: 1 << 16)
+        var pagesHadCode = false
         for index in pages ?? 0..<pageCount {
             // The header describes this page (its count and date range), so appending messages
             // leaves earlier pages as they are.
@@ -129,6 +132,7 @@ public struct SiteRenderer: Sendable {
             contents.removeAll()
             templates.compiledTemplate("base").render(shell, into: contents)
             try contents.withBytes { try write(conversation.id + "/" + Self.pageFileName(index), $0) }
+            pagesHadCode = pagesHadCode || rows.sawCode
         }
         // Long threads: their own pages, after the timeline's (whose rendering drew the roots).
         if pages == nil || pages?.lowerBound == 0 {
@@ -150,6 +154,7 @@ public struct SiteRenderer: Sendable {
                     body.range = header.map { DateRangeView(first: $0.firstDate, last: $0.lastDate) }
                     body.pinned = pinnedLinks(plan, from: replies.pageFileName(index), rows: rows)
                     body.messages = .writer(PageRows(rows: threadRows, plan: replies, page: index))
+                    body.codeRows = threadRows
                     Self.paginate(body, page: index, of: replies, with: paginationTemplate)
                     let title = "Thread · \(conversation.displayTitle)" + (index == 0 ? "" : " (page \(index + 1))")
                     shell.title = "\(title) · \(config.title)"
@@ -160,6 +165,12 @@ public struct SiteRenderer: Sendable {
             }
         }
         for file in rows.allExtraFiles { try file.contents.withUnsafeBufferPointer { try write(file.path, $0) } }
+        if pagesHadCode, !body.highlight {
+            // Issue 42.5: the code is readable without it; the build says why it is not coloured.
+            return rows.allDiagnostics + [
+                Diagnostic(.note, .other(HighlightAssets.missingNote), at: conversation.source)
+            ]
+        }
         return rows.allDiagnostics
     }
 
@@ -410,6 +421,7 @@ final class PageRows: TemplateWriter {
     }
 
     func write(into output: HTMLBuffer) {
+        rows.resetCode()
         plan.forEachPlannedRow(ofPage: page, continuing: continuedDay) {
             rows.render($0, pageIndex: page, into: output)
         }

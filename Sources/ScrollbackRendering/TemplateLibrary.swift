@@ -76,6 +76,9 @@ public struct TemplateLibrary: Sendable {
                         reads: { InputContainment.resolves($0, inside: inputFolder) })) ?? []
             }
         }
+        // The highlighter comes from its Debian package, not the repository; a site's own
+        // `templates/assets/highlight.*` replaces it like any asset.
+        assets = HighlightAssets.load()
         for (files, isSite) in [(shipped, false), (site, true)] {
             for file in files {
                 let relative = file.path

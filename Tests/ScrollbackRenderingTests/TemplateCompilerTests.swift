@@ -46,7 +46,7 @@ import Testing
                     [
                         "avatar", "header", "footer", "timestamp", "reply", "thread-summary", "jump-link",
                         "head-publishing",
-                        "last-active", "search-box", "edited",
+                        "last-active", "search-box", "edited", "code-assets",
                     ].contains(name), "\(name) is never rendered")
             }
         }

@@ -77,6 +77,9 @@ import Testing
                 for conversation in conversations where conversation["mapping"] != nil {
                     let mapping = conversation["mapping"] as? [String: [String: Any]] ?? [:]
                     var cursor = conversation["current_node"] as? String
+                    // Walked from the leaf up: a recap seen before (below) thoughts with text
+                    // heads those thoughts and is no message of its own (issue 41, acceptance 4).
+                    var recapBelow = false
                     while let id = cursor, let node = mapping[id] {
                         if let message = node["message"] as? [String: Any] {
                             let role = (message["author"] as? [String: Any])?["role"] as? String
@@ -88,7 +91,18 @@ import Testing
                             // Empty system messages, and text messages of any role with no text
                             // (issue 41.12), are left out.
                             let type = content?["content_type"] as? String ?? "text"
-                            if !(empty && (role == "system" || type == "text" || type == "multimodal_text")) {
+                            let thoughts = content?["thoughts"] as? [Any] ?? []
+                            if type == "reasoning_recap" {
+                                recapBelow = true
+                            } else if type == "thoughts", !(empty && thoughts.isEmpty), recapBelow {
+                                count -= 1
+                                recapBelow = false
+                            } else if role == "user" {
+                                recapBelow = false
+                            }
+                            if type == "thoughts", empty, thoughts.isEmpty {
+                                // Thoughts with no text are left out.
+                            } else if !(empty && (role == "system" || type == "text" || type == "multimodal_text")) {
                                 count += 1
                             }
                         }

@@ -43,13 +43,14 @@ public enum LayoutOptionValue: Hashable, Sendable, Decodable, CustomStringConver
 /// `30rem`, or a number of px), `timestampFormat` (`short`, `medium`, `long`, `full`, or a
 /// Unicode date pattern such as `HH:mm`), `locale` (`en_US`, `de-DE`) and `timezone`
 /// (an IANA name; `timeZone` is accepted too), `threadInlineLimit` (replies a thread may have
-/// and still open in place; a whole number).
+/// and still open in place; a whole number), `presentation` (`chat` or `document`: an AI
+/// conversation's answers drawn full width).
 public enum LayoutOptionParsing {
     /// Every option name, in the order spec §3 lists them.
     public static let optionNames = [
         "grouping", "groupGap", "collapseProfilePicture", "collapseEnclosingViews", "collapseTimestamps",
         "messageMaxWidth", "messageCornerRadius", "timestampFormat", "locale", "timezone",
-        "threadInlineLimit",
+        "threadInlineLimit", "presentation",
     ]
 
     /// Whether `name` is a layout option (including the alias `timeZone`).
@@ -130,6 +131,11 @@ public enum LayoutOptionParsing {
                 return invalid("a whole number of replies, 0 or more")
             }
             overrides.threadInlineLimit = limit
+        case "presentation":
+            guard case .string(let text) = value, let presentation = MessagePresentation(rawValue: text) else {
+                return invalid("chat or document")
+            }
+            overrides.presentation = presentation
         default:
             return unknownOption(name)
         }

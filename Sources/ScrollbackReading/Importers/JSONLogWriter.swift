@@ -25,6 +25,10 @@ public struct JSONLogWriter {
         if let section = conversation.section { out += ",\n  \"section\": " + JSONText.quoted(section) }
         if let me = conversation.me { out += ",\n  \"me\": " + JSONText.quoted(me) }
         if let zone = conversation.timeZone { out += ",\n  \"timezone\": " + JSONText.quoted(zone) }
+        // An importer's AI conversation (ChatGPT) keeps its document layout through `import`.
+        if let presentation = conversation.layout.presentation {
+            out += ",\n  \"layout\": {\"presentation\": " + JSONText.quoted(presentation.rawValue) + "}"
+        }
         out += ",\n  \"participants\": ["
         for (index, participant) in conversation.participants.enumerated() {
             out += index == 0 ? "\n    " : ",\n    "

@@ -99,7 +99,13 @@ final class ConversationPageView: TemplateObject {
     var isLast = true
     /// The bar's links: the end of the list's last page (`#latest` on it) and its first page.
     var latest = "#latest", fromStart = "#main"
+    /// The rows' renderer: after the rows are written, whether the page had a code block in a
+    /// document (`hasCode`), so only such pages load `assets/code.js`.
+    var codeRows: MessageRenderer?
+    /// Whether the site ships the highlighter (`HighlightAssets`): `code.js` then loads it.
+    var highlight = false
     static let templateSchema = schema(ConversationPageView.self)
+        .flag("hasCode") { $0.codeRows?.sawCode ?? false }.flag("highlight") { $0.highlight }
         .flag("isLast") { $0.isLast }.text("latest") { $0.latest }.text("fromStart") { $0.fromStart }
         .text("pinnedCount") { $0.pinnedCount }.list("pinned", { ReplyView.templateSchema }) { $0.pinned }
         .object("threadOf", { ReplyView.templateSchema }) { $0.threadOf }
@@ -350,6 +356,8 @@ final class StatusView: TemplateObject, @unchecked Sendable {
 /// `message`: one message element with its parts. One per conversation, refilled for every row.
 final class MessageRowView: TemplateObject {
     var anchor = "", id = "", kind = "", sender: String?, align = "", position = ""
+    /// Drawn as a full-width document, not a bubble (`RowDecisions.isDocument`).
+    var document = false
     var avatar: AvatarView?, header: HeaderView?
     var timestampTop: TimeView?, timestampBottom: TimeView?
     var reply: ReplyView?
@@ -379,7 +387,7 @@ final class MessageRowView: TemplateObject {
         .flag("hasNote") { $0.pinned || $0.forwardedFrom != nil || $0.orphan }
         .value("thread") { $0.thread }
         .text("anchor") { $0.anchor }.text("id") { $0.id }.text("kind") { $0.kind }.text("sender") { $0.sender }
-        .text("align") { $0.align }.text("position") { $0.position }
+        .text("align") { $0.align }.text("position") { $0.position }.flag("document") { $0.document }
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }
         .object("header", { HeaderView.templateSchema }) { $0.header }
         .object("timestampTop", { TimeView.templateSchema }) { $0.timestampTop }

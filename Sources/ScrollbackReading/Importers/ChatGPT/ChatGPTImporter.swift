@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackHTML
 import ScrollbackModel
 
 /// The ChatGPT data export's `conversations.json` (spec §6): an array of conversations, each
@@ -8,10 +9,11 @@ import ScrollbackModel
 ///
 /// On that branch: system messages that are empty or marked hidden, and messages of any role
 /// with no text and no attachment, are left out and counted as left out; a conversation left
-/// with no message is not built (a warning names it); `text` and `multimodal_text` parts are Markdown (code blocks kept); `code`
-/// content becomes a fenced block; any other content type is shown as a visible fallback
-/// (its type and any text it carries) with a warning. Node ids are the message ids, the
-/// user is `me`, and the assistant is named by its model.
+/// with no message is not built (a warning names it); `text` and `multimodal_text` parts are
+/// Markdown (code blocks kept); thoughts, tool calls and tool results read as ChatGPT shows them
+/// (`ChatGPTContent`); any other content type is shown as a closed fallback (its type and any
+/// text it carries) with a warning. Node ids are the message ids, the user is `me`, and the
+/// assistant is named by its model. The conversation gets `presentation: document`.
 public enum ChatGPTImporter: ExportImporter {
     public static let format = ExportFormat.chatgpt
     public static let shape = ExportShape.file
@@ -87,12 +89,14 @@ public enum ChatGPTImporter: ExportImporter {
         }
         var lastDate =
             node["create_time"]?.number.map { Date(timeIntervalSince1970: $0) } ?? Date(timeIntervalSince1970: 0)
+        let (recapOfThoughts, headingRecaps) = Self.recaps(on: branch, byID: byID)
         for nodeID in branch.reversed() {
             guard let message = byID[nodeID]?["message"], message.members != nil else { continue }
             let location = message.location(in: shown)
             let role = message["author"]?["role"]?.string ?? "unknown"
             let content = message["content"]
             let contentType = content?["content_type"]?.string ?? "text"
+            let recipient = message["recipient"]?.string ?? "all"
             let parts = content?["parts"]?.elements ?? []
             let textParts = parts.compactMap(\.string)
             let hidden = message["metadata"]?["is_visually_hidden_from_conversation"]?.bool == true
@@ -107,6 +111,22 @@ public enum ChatGPTImporter: ExportImporter {
             // and no attachment: an empty bubble says nothing, so it is left out with its reason.
             if isEmpty, contentType == "text" || contentType == "multimodal_text" {
                 assembler.leaveOut(reason: "an empty \(role) message (no text, no attachment)", at: location)
+                continue
+            }
+            if headingRecaps.contains(nodeID) {
+                assembler.leaveOut(
+                    reason: "a reasoning recap, shown as the heading of the thoughts above it", at: location)
+                continue
+            }
+            // Issue 41, acceptance 4: thoughts, tool calls and tool results read as ChatGPT shows
+            // them (a closed "Thought for …", "Searched the web: …"), never as JSON.
+            let special = ChatGPTContent.body(
+                ChatGPTContent.Record(
+                    role: role, contentType: contentType, content: content, recipient: recipient,
+                    authorName: message["author"]?["name"]?.string, metadata: message["metadata"],
+                    recapText: recapOfThoughts[nodeID]))
+            if case .leftOut(let reason) = special {
+                assembler.leaveOut(reason: reason, at: location)
                 continue
             }
             if let time = message["create_time"]?.number { lastDate = Date(timeIntervalSince1970: time) }
@@ -129,8 +149,20 @@ public enum ChatGPTImporter: ExportImporter {
                 }
             }
             var markdown: String
-            switch contentType {
-            case "text", "multimodal_text":
+            var collapsedSummary: String?
+            switch special {
+            case .markdown(let text):
+                markdown = text
+            case .collapsed(let summary, let text):
+                markdown = text
+                collapsedSummary = summary
+            case .unknown(let type, let text):
+                markdown = text.isEmpty ? "" : ChatGPTContent.fence(text, language: "")
+                collapsedSummary = "Unsupported content (\(type))"
+                diagnostics.append(
+                    .warning(
+                        .other("content type '\(type)' is not understood; shown as a fallback"), at: location))
+            case .leftOut, nil:
                 var pieces: [String] = []
                 for part in parts {
                     if let text = part.string {
@@ -145,21 +177,20 @@ public enum ChatGPTImporter: ExportImporter {
                     }
                 }
                 markdown = pieces.joined(separator: "\n\n")
-            case "code":
-                let language = content?["language"]?.string ?? ""
-                let code = content?["text"]?.string ?? ""
-                markdown = "```" + (language == "unknown" ? "" : language) + "\n" + code + "\n```"
-            default:
-                let text = content?["text"]?.string ?? content?["result"]?.string ?? textParts.joined(separator: "\n\n")
-                markdown = "*Unsupported content (\(ChatMarkup.escapeMarkdown(contentType)))*"
-                if !text.isEmpty { markdown += "\n\n```\n" + text + "\n```" }
-                diagnostics.append(
-                    .warning(
-                        .other("content type '\(contentType)' is not understood; shown as a fallback"), at: location))
             }
-            // Raw HTML in Markdown would be dropped by the safe renderer: here it is text.
-            markdown = escapeHTMLOutsideCode(markdown)
-            let rich = context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
+            // Raw HTML in Markdown would be dropped by the safe renderer: here it is text. (The
+            // bodies `ChatGPTContent` makes escape what they take from the export themselves.)
+            if special == nil { markdown = escapeHTMLOutsideCode(markdown) }
+            var rich = context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
+            if let collapsedSummary {
+                // Closed, as ChatGPT shows it; a `<details>` opens without script.
+                let wrapped = context.sanitizedHTML(
+                    "<details><summary>" + HTMLSanitizer.escape(collapsedSummary) + "</summary>" + rich.html
+                        + "</details>")
+                let assets = rich.assets
+                rich = RichText(sanitizedHTML: wrapped.html, plainText: wrapped.plainText)
+                rich.assets = assets
+            }
             let item = Message(
                 id: nodeID, sender: sender, date: lastDate, kind: .attributedText(rich),
                 source: ExportSource(
@@ -170,6 +201,9 @@ public enum ChatGPTImporter: ExportImporter {
             assembler.append(item)
         }
         var imported = assembler.finish()
+        // An AI conversation: the answers read as documents (issue 42.5), built directly or
+        // through `import` (the writer keeps the option).
+        imported.conversation?.layout.presentation = .document
         // A conversation with nothing to show is not an empty page in the index: it is left out
         // of the site, and the build says which one and why.
         if let conversation = imported.conversation, conversation.messages.isEmpty {
@@ -183,6 +217,41 @@ public enum ChatGPTImporter: ExportImporter {
                             + "; it is left out of the site"), at: node.location(in: shown)))
         }
         return imported
+    }
+
+    /// The `reasoning_recap` line that heads each thoughts node with text ("Thought for 12s"), by
+    /// the thoughts' node id, and the recaps used so: the first recap after the thoughts and
+    /// before the next prompt.
+    static func recaps(
+        on branch: [String], byID: [String: JSONNode]
+    ) -> (
+        byThoughts: [String: String], used: Set<String>
+    ) {
+        var byThoughts: [String: String] = [:]
+        var used: Set<String> = []
+        var pending: String?
+        for nodeID in branch.reversed() {
+            guard let message = byID[nodeID]?["message"], message.members != nil else { continue }
+            let content = message["content"]
+            switch content?["content_type"]?.string {
+            case "thoughts":
+                let record = ChatGPTContent.Record(
+                    role: "assistant", contentType: "thoughts", content: content, recipient: "all", authorName: nil,
+                    metadata: nil)
+                if case .leftOut = ChatGPTContent.thoughts(record) { continue }
+                pending = nodeID
+            case "reasoning_recap":
+                let text = ChatGPTContent.recapText(content)
+                if let thoughts = pending, !text.isEmpty {
+                    byThoughts[thoughts] = text
+                    used.insert(nodeID)
+                    pending = nil
+                }
+            default:
+                if message["author"]?["role"]?.string == "user" { pending = nil }
+            }
+        }
+        return (byThoughts, used)
     }
 
     /// `<` outside code fences and spans escaped as `\<`, so cmark-gfm shows it as text.
