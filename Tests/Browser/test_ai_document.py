@@ -100,7 +100,7 @@ def test_axe_finds_no_violations_on_ai_pages(open_page, site, rel, dark):
     require_page(site, rel)
     page = open_page(file_url(site, rel), width=390, height=844, dark=dark).page
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-    if (SITES / site / "assets" / "highlight.min.js").exists() and page.locator(".code").count():
+    if (SITES / site / "assets" / "highlight.min.js").exists() and page.locator(".code code[class]").count():
         page.wait_for_function("() => document.querySelector('.code code.hljs') !== null")
     render_everything(page)
     results = AXE.run(page)
