@@ -56,7 +56,8 @@ def test_code_and_table_boxes_are_reached_and_scrolled_by_keyboard(open_page):
 
 def test_copy_button_shows_with_script_and_copies(open_page):
     require_page(*AI_PAGE)
-    page = open_page(file_url(*AI_PAGE)).page
+    watched = open_page(file_url(*AI_PAGE))
+    page = watched.page
     button = page.locator(".code .copy").first
     assert button.is_visible()
     page.evaluate("""() => { window.copied = null;
@@ -66,6 +67,9 @@ def test_copy_button_shows_with_script_and_copies(open_page):
     assert "def total(values):" in page.evaluate("() => window.copied")
     assert button.inner_text() == "Copied"
     assert page.locator(".code .code-l").first.inner_text() == "python"
+    # The script and the highlighter load from beside the page, without errors.
+    assert watched.foreign_requests == [] and watched.console_errors == [] and watched.page_errors == []
+    assert watched.failed == []
 
 
 def test_copy_button_is_hidden_without_script(open_page):

@@ -73,6 +73,9 @@ import Testing
                 "a reasoning recap, shown as the heading of the thoughts above it"
             ])
         #expect(conversation.layout.presentation == .document)
+        // `scrollback import` keeps it: the log it writes says so, and reads back the same.
+        let log = JSONLogWriter(mediaPath: { $0.sitePath }).write(conversation)
+        #expect(log.contains("\n  \"layout\": {\"presentation\": \"document\"},\n"))
     }
 
     @Test func emptyThoughtsAreLeftOutAndTheirRecapIsANote() throws {
