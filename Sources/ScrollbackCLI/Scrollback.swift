@@ -70,6 +70,22 @@ struct JobsOption: ParsableArguments {
     }
 }
 
+/// `--me NAME`, shared by `build`, `import` and `serve`.
+struct MeOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "You: a participant id or name whose messages go on the right (repeat it for several). "
+                + "Wins over the config's me: and a log's own me.",
+            valueName: "NAME"))
+    var me: [String] = []
+
+    func validate() throws {
+        if me.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("--me needs a participant id or name, not an empty text")
+        }
+    }
+}
+
 /// `scrollback build INPUT -o DIR`: one build.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -115,6 +131,8 @@ struct Build: ParsableCommand {
             valueName: ExportFormat.allCases.map(\.rawValue).joined(separator: "|")))
     var format: ExportFormat?
 
+    @OptionGroup var me: MeOption
+
     @OptionGroup var jobs: JobsOption
 
     func run() throws {
@@ -123,6 +141,7 @@ struct Build: ParsableCommand {
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
         options.baseURL = baseURL
         options.format = format
+        options.me = me.me
         options.jobs = jobs.jobs
         options.onDiagnostics = { printer.print($0) }
         let report: BuildReport
@@ -178,6 +197,8 @@ struct Import: ParsableCommand {
     @Flag(help: "Write into a folder that is not empty, replacing files of the same names (edited logs too).")
     var force = false
 
+    @OptionGroup var me: MeOption
+
     func run() throws {
         let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: path), verbose: false)
         let report: ImportReport
@@ -186,6 +207,7 @@ struct Import: ParsableCommand {
                 input: URL(fileURLWithPath: path), format: format, output: URL(fileURLWithPath: output),
                 onDiagnostics: { printer.print($0) })
             writer.overwrites = force
+            writer.me = me.me
             report = try writer.write()
         } catch let error as SiteBuildError {
             printer.line("error: \(error)")
@@ -227,6 +249,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Also say which files changed and how each rebuild went.")
     var verbose = false
 
+    @OptionGroup var me: MeOption
+
     @OptionGroup var jobs: JobsOption
 
     func run() async throws {
@@ -238,6 +262,7 @@ struct Serve: AsyncParsableCommand {
         let outputURL = output.map { URL(fileURLWithPath: $0) } ?? temporaryFolder!.appendingPathComponent("site")
         var options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
         options.jobs = jobs.jobs
+        options.me = me.me
         options.publishesEmptySite = true
         let quiet = self.quiet
         let preview = LivePreview(options: options) { result in

@@ -67,6 +67,14 @@ public enum ConfigOptions {
                 key: "search", defaultValue: String(site.search),
                 comment: "ship the search box and its index (false: no search files at all)"),
             ConfigOption(
+                key: "me", defaultValue: nil,
+                comment:
+                    "you, whose messages go on the right: a participant id or name, or a list of them (a log's own me wins; --me wins over both)"
+            ),
+            ConfigOption(
+                key: "conversations", defaultValue: nil,
+                comment: "settings of one conversation by its id: {whatsapp-chat-with-bob: {me: Alice}}"),
+            ConfigOption(
                 key: "layout.grouping", defaultValue: String(grouping),
                 comment: "group consecutive messages of one sender"),
             ConfigOption(

@@ -179,6 +179,8 @@ public struct SiteConfig: Hashable, Sendable {
     /// The largest media file published, in bytes (config `maxMediaBytes`); a larger one is
     /// refused with a warning, before it is read.
     public var maxMediaBytes: Int64 = 256 << 20
+    /// Who "me" is (`me:`, `conversations.<id>.me`, `--me`): whose messages go on the right.
+    public var me = MeSetting()
 
     /// The defaults.
     public init() {}

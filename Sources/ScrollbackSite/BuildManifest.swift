@@ -50,6 +50,9 @@ struct BuildManifest: Codable, Equatable {
         var media: [Media]
         /// Warnings the conversation had, re-reported when it is reused.
         var warnings: [StoredDiagnostic]
+        /// A one-to-one chat with no `me`: the two names to choose from (`MeSetting.choices`),
+        /// kept so the build's one warning names it when it is reused too.
+        var meChoices: [String]? = nil
         /// The conversation's `AppendCheckpoint` header file, relative to the output (JSON logs only).
         var checkpoint: String?
         /// How many block files the checkpoint has (`AppendCheckpoint.blockPath`).

@@ -230,9 +230,12 @@ struct ConversationWorker: Sendable {
         let read = reader.read(
             contents: bytes, of: input.url, tracingMessages: Self.isJSON(input), threads: threads.available)
         var diagnostics = read.diagnostics
-        guard let conversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error }) else {
+        guard let readConversation = read.conversation, !diagnostics.contains(where: { $0.severity == .error })
+        else {
             return (nil, diagnostics)
         }
+        // A log's own `me` wins over the config; `--me` wins over both.
+        let conversation = config.me.applied(to: readConversation, keepsOwn: true)
         guard
             let (rendered, plan) = try renderModel(
                 conversation, relativePath: input.relativePath, stamp: stamp, contentHash: contentHash, into: parts,
@@ -326,7 +329,8 @@ struct ConversationWorker: Sendable {
             lastMessageDate: conversation.messages.map(\.date).max()?.timeIntervalSince1970,
             pageCount: plan.pageCount, pageDays: plan.pageDays,
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
-            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init), searchPart: searchFiles.path,
+            warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init),
+            meChoices: MeSetting.choices(for: conversation), searchPart: searchFiles.path,
             searchPageCount: searchFiles.pageCount)
         return (entry, plan)
     }
@@ -370,7 +374,10 @@ struct ConversationWorker: Sendable {
         var outcome = ConversationOutcome(
             input: input, entry: nil, diagnostics: imported.diagnostics, reused: false, partsFolder: parts)
         outcome.importCount = imported.countLine
-        guard let conversation = imported.conversation else { return outcome }
+        // An importer's `me` is detected, not written by hand: the config's `me` wins over it.
+        guard let conversation = imported.conversation.map({ config.me.applied(to: $0, keepsOwn: false) }) else {
+            return outcome
+        }
         do {
             var diagnostics = imported.diagnostics
             let entry = try renderModel(

@@ -29,6 +29,9 @@ public struct ExportWriter {
     public var output: URL
     /// `--force`: write into a folder that is not empty (a user's edited logs are replaced).
     public var overwrites = false
+    /// `--me` (repeatable): who "me" is, over the config's `me:` and what the importer detected;
+    /// the logs are written with the `me` so resolved.
+    public var me: [String] = []
     /// Called with diagnostics as they are found.
     public var onDiagnostics: ([Diagnostic]) -> Void
 
@@ -76,8 +79,10 @@ public struct ExportWriter {
             throw SiteBuildError.unsafeOutput(
                 path: output.path, reason: "its 'media' is a link to another folder; expected a folder of its own")
         }
-        let (config, configDiagnostics) = ConfigReader.read(inputRoot: inputRoot)
+        var (config, configDiagnostics) = ConfigReader.read(inputRoot: inputRoot)
+        config.me.overrides = me
         report.diagnostics += configDiagnostics
+        var unresolved: [(id: String, choices: [String])] = []
         let writer = JSONLogWriter { asset in asset.sitePath }
         var written: Set<String> = []
         var copied: Set<String> = []
@@ -88,7 +93,12 @@ public struct ExportWriter {
                 report.counts.append(imported.countLine)
                 report.diagnostics += imported.diagnostics
                 onDiagnostics(imported.diagnostics)
-                guard let conversation = imported.conversation else { return }
+                // The `me` the build would choose, written into the log (it is the log's own then).
+                guard let conversation = imported.conversation.map({ config.me.applied(to: $0, keepsOwn: false) })
+                else { return }
+                if let choices = MeSetting.choices(for: conversation) {
+                    unresolved.append((conversation.id, choices))
+                }
                 // Ids are slugs (`ConversationSlug`), so one path component; checked all the same,
                 // as nothing read from an export may name a file outside the output.
                 guard Self.isPlainName(conversation.id) else {
@@ -132,6 +142,10 @@ public struct ExportWriter {
             }
             report.diagnostics += exportDiagnostics
             onDiagnostics(exportDiagnostics)
+        }
+        if let warning = MeSetting.unresolvedWarning(unresolved) {
+            report.diagnostics.append(warning)
+            onDiagnostics([warning])
         }
         return report
     }

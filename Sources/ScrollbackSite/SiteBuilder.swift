@@ -49,6 +49,9 @@ public struct SiteBuilder: Sendable {
         public var baseURL: String?
         /// `--format`: read exports only as this format (spec §6); `nil` detects each by structure.
         public var format: ExportFormat?
+        /// `--me` (repeatable): who "me" is in every conversation a name matches, over the
+        /// config's `me:` and a log's own `me` (`MeSetting.overrides`).
+        public var me: [String] = []
         /// `--jobs`: how many conversations are read, laid out and rendered at once (and how many
         /// threads decode an export's files); `nil`: one per active processor. The site does not
         /// depend on it.
@@ -262,6 +265,7 @@ struct BuildRun {
             }
             config.baseURL = normalized
         }
+        config.me.overrides = options.me
         self.config = config
         let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
         record(templates.diagnostics)
@@ -273,6 +277,11 @@ struct BuildRun {
             shippedTemplates: (try? ShippedTemplates.files()) ?? [])
         // The base URL may come from the command line: pages built for another one are not reused.
         settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
+        // So may `--me`: pages built with other messages on the right are not reused.
+        if !options.me.isEmpty {
+            settingsFingerprint = ContentFingerprint.hex(
+                of: settingsFingerprint + "\nme:" + options.me.joined(separator: "\u{1F}"))
+        }
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
         assetFiles = renderer.assetFiles().filter { config.search || !SearchIndex.isSearchFile($0.path) }
             .sorted { $0.path < $1.path }
@@ -307,6 +316,11 @@ struct BuildRun {
         self.worker = worker
         outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
         for outcome in outcomes { report.diagnostics += outcome.diagnostics }
+        // One warning for every one-to-one chat with no `me`, not one per chat (issue 42.4).
+        let unresolved = outcomes.compactMap { outcome in
+            outcome.entry.flatMap { entry in entry.meChoices.map { (id: entry.conversationID, choices: $0) } }
+        }
+        if let warning = MeSetting.unresolvedWarning(unresolved) { record([warning]) }
         // A page that could not be written is no fault of the log: publishing the site without
         // that conversation would delete it. The previous site stays as it was.
         if let failure = outcomes.lazy.compactMap(\.writeFailure).first { throw SiteBuildError.fileSystem(failure) }

@@ -121,4 +121,55 @@ import Testing
         // `wide` starts at scalar column 40 and byte column 41 (the é before it is two bytes).
         #expect(diagnostics.last?.location?.column == 41)
     }
+
+    @Test func meIsANameOrAListAtTheTopAndPerConversation() throws {
+        let (config, diagnostics) = try read(
+            """
+            me: Alice
+            conversations:
+              general: {me: [bob, 4720225]}
+              random:
+                me: U012AB3CD
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(config.me.names == ["Alice"])
+        #expect(config.me.byConversation == ["general": ["bob", "4720225"], "random": ["U012AB3CD"]])
+        let (listed, none) = try read("me: [Alice, 'alice.b']\n")
+        #expect(none.isEmpty)
+        #expect(listed.me.names == ["Alice", "alice.b"])
+    }
+
+    @Test func badMeValuesAreErrorsWhereTheyAre() throws {
+        let (_, diagnostics) = try read(
+            "title: T\nme: {name: Alice}\nconversations:\n  general: {me: [], colour: red}\n  random: 3\n")
+        #expect(diagnostics.map(\.severity) == [.error, .error, .warning, .error])
+        #expect(diagnostics.map { $0.location!.line } == [2, 4, 4, 5])
+        #expect(diagnostics[0].problem.message.contains("a participant id or display name"))
+        #expect(diagnostics[2].problem.message.contains("colour"))
+        let (_, notAMap) = try read("conversations: [general]\n")
+        #expect(notAMap.count == 1)
+        #expect(notAMap.first?.problem.message.contains("a mapping of conversation ids") == true)
+    }
+
+    @Test func meMatchesExactlyBeforeIgnoringCase() {
+        let participants = [Participant(id: "alice", name: "Alice B"), Participant(id: "ALICE", name: "Alice")]
+        #expect(MeSetting.match(["ALICE"], in: participants) == "ALICE")
+        #expect(MeSetting.match(["alice"], in: participants) == "alice")
+        #expect(MeSetting.match(["alice b"], in: participants) == "alice")
+        #expect(MeSetting.match(["nobody", "Alice"], in: participants) == "ALICE")
+        #expect(MeSetting.match(["nobody"], in: participants) == nil)
+    }
+
+    @Test func theWarningsMeLineReadsBackAsTheName() throws {
+        for name in ["Henry", "Grace 🧤 💍\u{8D}", "O'Neil: \"Al\"", "-dash", "back\\slash"] {
+            let warning = try #require(MeSetting.unresolvedWarning([(id: "chat", choices: [name, "Other"])]))
+            let text = warning.problem.message
+            let start = try #require(text.range(of: "`me: "))
+            let end = try #require(text[start.upperBound...].range(of: "`"))
+            let line = "me: " + text[start.upperBound..<end.lowerBound]
+            let (config, diagnostics) = try read(line + "\n")
+            #expect(diagnostics.isEmpty, "\(line)")
+            #expect(config.me.names == [name], "\(line)")
+        }
+    }
 }

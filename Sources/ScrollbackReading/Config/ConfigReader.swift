@@ -10,6 +10,9 @@ import Yams
 /// description: Family group, 2019–2024
 /// pageSize: 500
 /// remoteMedia: false
+/// me: [Alice, alice.b]        # you: a participant id or name, or a list of them
+/// conversations:
+///   whatsapp-chat-with-bob: {me: Alice}
 /// layout:
 ///   groupGap: 10m
 ///   collapseTimestamps: top
@@ -194,7 +197,68 @@ public enum ConfigReader {
             }
             config.layout = config.layout.applying(overrides)
         }
+        config.me = readMe(mapping, location: location, diagnostics: &diagnostics)
         return (config, diagnostics)
+    }
+
+    /// The `me:` key and the `conversations:` map (issue 42.4), read from the nodes (a name, a
+    /// number such as a Telegram user id, or a list of them); each bad value is an error at it.
+    static func readMe(
+        _ mapping: Node.Mapping, location: (Node?) -> SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> MeSetting {
+        var setting = MeSetting()
+        func names(_ node: Node, key: String) -> [String] {
+            if let scalar = node.scalar, !scalar.string.isEmpty { return [scalar.string] }
+            if let sequence = node.sequence, !sequence.isEmpty,
+                sequence.allSatisfy({ !($0.scalar?.string ?? "").isEmpty })
+            {
+                return sequence.map { $0.scalar!.string }
+            }
+            diagnostics.append(
+                .error(
+                    .invalidOption(
+                        name: key, value: node.scalar?.string ?? "",
+                        expected: "a participant id or display name, or a list of them such as [Alice, alice.b]"),
+                    at: location(node)))
+            return []
+        }
+        if let node = mapping["me"] { setting.names = names(node, key: "me") }
+        guard let conversationsNode = mapping["conversations"] else { return setting }
+        guard let conversations = conversationsNode.mapping else {
+            diagnostics.append(
+                .error(
+                    .invalidOption(
+                        name: "conversations", value: conversationsNode.scalar?.string ?? "",
+                        expected: "a mapping of conversation ids to their settings, such as {general: {me: Alice}}"),
+                    at: location(conversationsNode)))
+            return setting
+        }
+        for (idNode, settingsNode) in conversations {
+            guard let id = idNode.scalar?.string, let settings = settingsNode.mapping else {
+                diagnostics.append(
+                    .error(
+                        .invalidOption(
+                            name: "conversations", value: idNode.scalar?.string ?? "",
+                            expected: "a conversation id and its settings, such as general: {me: Alice}"),
+                        at: location(settingsNode)))
+                continue
+            }
+            for (keyNode, valueNode) in settings {
+                guard keyNode.scalar?.string == "me" else {
+                    let name = keyNode.scalar?.string ?? "?"
+                    diagnostics.append(
+                        .warning(
+                            .unknownField(
+                                name, in: "conversations.\(id)",
+                                suggestion: NearestName.suggestion(for: name, in: ["me"]),
+                                known: ["me"]),
+                            at: location(keyNode)))
+                    continue
+                }
+                setting.byConversation[id] = names(valueNode, key: "conversations.\(id).me")
+            }
+        }
+        return setting
     }
 
     static func decodingDiagnostic(

@@ -68,6 +68,15 @@ public struct ConversationAssembler {
     /// Whether a participant with `id` is known.
     public func hasParticipant(_ id: String) -> Bool { participantIndex[id] != nil }
 
+    /// In a chat of exactly two participants, one of them `other`, makes the one who is not
+    /// `other` `me`: an export that names the other side of a one-to-one chat (WhatsApp's
+    /// "WhatsApp Chat with Bob", Telegram's personal chat id) names the exporter by elimination.
+    /// Does nothing otherwise, and never replaces a `me` already found.
+    public mutating func setMe(oppositeOf other: String) {
+        guard me == nil, participants.count == 2, participantIndex[other] != nil else { return }
+        me = participants.first { $0.id != other }?.id
+    }
+
     /// The unique id a message with source id `sourceID` gets: the source id itself, or for a
     /// repeated one a derived id (with a warning at `location`). Deterministic: depends only on
     /// the order ids are asked for.

@@ -181,8 +181,10 @@ extension ConversationWorker {
         // Global positions: old messages keep theirs, new ones follow in their own order.
         var globalIndexes = chosen.map { checkpoint.records[$0].sortedIndex }.sorted()
         globalIndexes += (0..<newCount).map { oldCount + $0 }
+        // `me` as the full path chooses it (`render`): a log's own, unless `--me` or the config says.
         let plan = layouter.plan(
-            conversation, globalIndexes: globalIndexes, totalMessageCount: totalCount, pageDays: previous.pageDays)
+            config.me.applied(to: conversation, keepsOwn: true), globalIndexes: globalIndexes,
+            totalMessageCount: totalCount, pageDays: previous.pageDays)
 
         // The checkpoint again, with the new messages' records.
         var fileIndexOfReadSorted = [Int](repeating: 0, count: messages.count)

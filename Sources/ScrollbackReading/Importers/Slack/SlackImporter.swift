@@ -19,7 +19,10 @@ import ScrollbackModel
 /// message, the text sent with it its caption; several files are lines naming each under the
 /// text. Slack exports hold no file bytes, so a file is found only where slackdump puts it
 /// (`<folder>/attachments/<id>-<name>`) and otherwise shows the placeholder naming it. The first
-/// legacy `attachments` unfurl becomes a link preview.
+/// legacy `attachments` unfurl becomes a link preview. `me`: nothing in a workspace export says
+/// which user made it (`users.json` lists everyone alike), so no conversation has one; the
+/// config's `me:` (a user id such as `U012AB3CD`, or a name) or `--me` sets it, and a direct
+/// message of two people without it gets the build's one-to-one warning.
 public enum SlackImporter: ExportImporter {
     public static let format = ExportFormat.slack
     public static let shape = ExportShape.folder

@@ -172,6 +172,14 @@ struct TelegramChatReader {
                 assembler.hasParticipant($0)
             }
         }
+        // A one-chat export does not name its owner, but a personal (or bot) chat's id is the
+        // other person's (or the bot's) user id: the one who is not them exported it (issue 42.4).
+        if assembler.me == nil, ["personal_chat", "bot_chat"].contains(chat["type"]?.string), !chatID.isEmpty {
+            for other in [chatID.first?.isNumber == true ? "user" + chatID : chatID, chatID]
+            where assembler.hasParticipant(other) {
+                assembler.setMe(oppositeOf: other)
+            }
+        }
         return assembler.finish()
     }
 

@@ -9,7 +9,10 @@ import ScrollbackModel
 ///   is the conversation's time zone (`TelegramClock`). A fake `date_unixtime` (`"0000000000"`, or
 ///   one far from `date`) is ignored and `date` read in that zone.
 /// - `me`: a whole-account export names its owner (`personal_information.user_id`), who is `me`
-///   in each chat where they wrote or reacted; a one-chat export does not, so nobody aligns right.
+///   in each chat where they wrote or reacted; a one-chat export does not, but in a
+///   `personal_chat` (or `bot_chat`) the chat's id is the other person's (the bot's), so the
+///   other participant is `me`.
+///   Otherwise the config's `me:` or `--me` says (a one-to-one chat without gets a warning).
 /// - Conversation id: the chat's name and its id as a slug (`sample-chat-group-69420`): the id
 ///   is unique in Telegram, so chats of one name never collide, across files too.
 public enum TelegramImporter: ExportImporter {

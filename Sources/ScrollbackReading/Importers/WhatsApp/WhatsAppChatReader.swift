@@ -191,6 +191,11 @@ struct WhatsAppChatReader {
             }
             assembler.append(message)
         }
+        // "WhatsApp Chat with Bob" names the other side: in a chat of two (not a group, which
+        // has group lines), the sender who is not Bob exported it (issue 42.4).
+        if groupName == nil, let other = assembler.title, let otherID = participantIDs[other] {
+            assembler.setMe(oppositeOf: otherID)
+        }
         if assembler.title == nil { assembler.title = groupName }
     }
 
