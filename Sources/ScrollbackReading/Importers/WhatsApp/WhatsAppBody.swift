@@ -73,6 +73,7 @@ enum WhatsAppBody {
     /// Whether `text` opens with an encryption notice (looked up by its first characters, so a
     /// line costs the same however many languages there are).
     private static func startsWithEncryptionNotice(_ text: Substring) -> Bool {
+        guard WhatsAppPhrases.mayStart(text, with: WhatsAppPhrases.encryptedFirstScalars) else { return false }
         let start = WhatsAppPhrases.normalized(text.prefix(WhatsAppPhrases.encryptedStartLength + 8))
         guard
             let candidates = WhatsAppPhrases.encryptedByStart[
@@ -113,6 +114,7 @@ enum WhatsAppBody {
         // Deleted-message texts are short: a longer body is never looked up (marks and a
         // final full stop aside, nothing is longer than the longest phrase).
         guard body.utf8.count <= WhatsAppPhrases.longestDeletedPhrase + 16,
+            WhatsAppPhrases.mayStart(body, with: WhatsAppPhrases.deletedFirstScalars),
             let byExporter = WhatsAppPhrases.deleted[WhatsAppPhrases.normalized(body)]
         else {
             return (false, false)

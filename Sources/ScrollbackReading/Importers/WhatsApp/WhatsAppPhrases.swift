@@ -83,11 +83,36 @@ enum WhatsAppPhrases {
                 scalars.append(scalar)
             }
         }
-        var result = String(scalars).lowercased().trimmingCharacters(in: .whitespaces)
+        // Every space is a plain one by now: trimmed by hand (Foundation's trimming costs more
+        // than the rest, and this runs for every message).
+        var result = Substring(String(scalars).lowercased())
+        result = trimmingSpaces(result)
         if let last = result.last, ".。।۔".contains(last) {
-            result = String(result.dropLast()).trimmingCharacters(in: .whitespaces)
+            result = trimmingSpaces(result.dropLast())
         }
-        return result
+        return String(result)
+    }
+
+    /// `text` without the spaces (U+0020) at its ends.
+    private static func trimmingSpaces(_ text: Substring) -> Substring {
+        guard let first = text.firstIndex(where: { $0 != " " }), let last = text.lastIndex(where: { $0 != " " })
+        else { return "" }
+        return text[first...last]
+    }
+
+    /// Whether `text` may open with a phrase whose normal form starts with one of `starts`: its
+    /// first scalar that is not a mark or a space, in lowercase for ASCII, is one of them (a
+    /// look that costs no copy, made before the line is normalized).
+    static func mayStart(_ text: some StringProtocol, with starts: Set<Unicode.Scalar>) -> Bool {
+        guard
+            let first = text.unicodeScalars.first(where: {
+                !WhatsAppChatText.isDirectionMark($0) && $0 != "\u{FEFF}" && !$0.properties.isWhitespace
+            })
+        else { return false }
+        if first.isASCII, (0x41...0x5A).contains(first.value) {
+            return starts.contains(Unicode.Scalar(first.value + 0x20)!)
+        }
+        return !first.isASCII || starts.contains(first)
     }
 
     /// Quotation marks read as `"` (curly, low, guillemets, corner brackets, fullwidth).
@@ -212,6 +237,12 @@ enum WhatsAppPhrases {
         }
         return table
     }()
+
+    /// The first scalars of the encryption notices (normalized), for `mayStart`.
+    static let encryptedFirstScalars = Set(encryptedByStart.keys.compactMap(\.unicodeScalars.first))
+
+    /// The first scalars of the deleted-message phrases (normalized), for `mayStart`.
+    static let deletedFirstScalars = Set(deleted.keys.compactMap(\.unicodeScalars.first))
 
     /// How many characters of a line find its encryption notice candidates.
     static let encryptedStartLength = 8
