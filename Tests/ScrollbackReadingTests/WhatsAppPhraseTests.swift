@@ -81,7 +81,10 @@ import Testing
             lines.append(
                 ("Ana Lima: \(lrm)\(Self.filled(phrase, names: ["00000012-PHOTO-2022-03-18.jpg"]))", "attached"))
         }
-        for (phrase, byYou) in deleted { lines.append(("Ana Lima: \(phrase)", byYou ? "deleted.you" : "deleted")) }
+        for (phrase, byYou) in deleted {
+            lines.append(("Ana Lima: \(phrase)", byYou ? "deleted.you" : "deleted"))
+            lines.append(("Ana Lima: \(lrm)\(phrase)", byYou ? "deleted.you" : "deleted"))
+        }
         for phrase in encrypted { lines.append(("Grupo Praia: \(lrm)\(phrase)", "system")) }
         for (phrase, byYou) in system {
             lines.append(("Grupo Praia: \(lrm)\(Self.filled(phrase))", byYou ? "system.you" : "system"))
@@ -147,6 +150,24 @@ import Testing
         let kinds = try #require(result.conversation).messages.map(\.kind.name)
         #expect(
             kinds == Array(repeating: .file, count: omitted.count) + Array(repeating: .photo, count: attached.count))
+    }
+
+    /// iOS as it writes a chat (the documented shape of an English iOS export): deletions and
+    /// notices after a left-to-right mark, a notice with a second sentence after it.
+    @Test func iOSNoticesWithASecondSentenceAreSystemLines() throws {
+        let lrm = "\u{200E}"
+        let text = """
+            [27/03/2022, 21:50:54] Dmitry S: \(lrm)You deleted this message.
+            [27/03/2022, 21:54:45] Elon Musk: \(lrm)This message was deleted.
+            [28/04/2022, 20:17:30] Elon Musk: \(lrm)\(lrm)Your security code with Elon changed. \(lrm)Tap to learn more.
+            [28/04/2022, 20:18:30] Grupo: \(lrm)Bruno hat die Gruppe verlassen. Mehr erfahren.
+
+            """
+        let result = try #require(try WhatsAppLocaleTests.importChat(text).result)
+        let messages = try #require(result.conversation).messages
+        #expect(messages.map(\.deleted) == [true, true, false, false])
+        #expect(messages.map(\.kind.name) == [.text, .text, .system, .system])
+        #expect(result.conversation?.me == "dmitry-s")
     }
 
     /// A message that only reads like a notice stays a message: iOS notices start with a mark.

@@ -100,7 +100,14 @@ enum WhatsAppBody {
         guard let first = rawBody.unicodeScalars.first, WhatsAppChatText.isDirectionMark(first) else { return false }
         let firstLineEnd = rawBody.firstIndex(of: "\n") ?? rawBody.endIndex
         guard rawBody.distance(from: rawBody.startIndex, to: firstLineEnd) < 400 else { return false }
-        return WhatsAppPhrases.systemTemplate(rawBody[..<firstLineEnd]) != nil
+        // Deletions and media markers start with the mark too, and some read like a notice of
+        // the same language (Russian `Вы удалили это сообщение`, `Вы удалили %@`): they are
+        // what they are first.
+        let firstLine = String(rawBody[..<firstLineEnd])
+        if deletion(firstLine).deleted || omittedMedia(firstLine) != nil || attachedFileName(firstLine) != nil {
+            return false
+        }
+        return WhatsAppPhrases.systemTemplate(firstLine) != nil
             || startsWithEncryptionNotice(Substring(rawBody))
     }
 

@@ -24,6 +24,22 @@ enum WhatsAppPhrases {
         let parts: [String]
         /// Whether the exporter did what it says (`You added %@`).
         let byExporter: Bool
+        /// The full stop that ends the phrase, if it is a sentence: WhatsApp may write another
+        /// after it (`Your security code with Elon changed. Tap to learn more.`).
+        var sentenceEnd: Character? = nil
+
+        /// Whether `line` (normalized) is this phrase, or this sentence and more after it.
+        func fits(_ line: String) -> Bool {
+            if matches(line) { return true }
+            guard let stop = sentenceEnd, let last = parts.last, !last.isEmpty else { return false }
+            var searchStart = line.startIndex
+            while let range = line.range(of: last + String(stop), range: searchStart..<line.endIndex) {
+                let sentence = String(line[..<line.index(before: range.upperBound)])
+                if matches(sentence) { return true }
+                searchStart = line.index(after: range.lowerBound)
+            }
+            return false
+        }
 
         /// How many characters of the phrase are its own (not names).
         var literalCount: Int { parts.reduce(0) { $0 + $1.count } }
@@ -256,7 +272,8 @@ enum WhatsAppPhrases {
             guard parts.joined().filter({ !$0.isWhitespace && $0 != "\"" }).count >= 3,
                 seen.insert(parts + [phrase.kind]).inserted
             else { return nil }
-            return Template(parts: parts, byExporter: phrase.kind == "system.you")
+            let stop = phrase.text.last.flatMap { ".。।۔".contains($0) ? $0 : nil }
+            return Template(parts: parts, byExporter: phrase.kind == "system.you", sentenceEnd: stop)
         }
     }()
 
@@ -284,12 +301,24 @@ enum WhatsAppPhrases {
     static func systemTemplate(_ line: some StringProtocol) -> Template? {
         let text = normalized(line)
         guard let first = text.first, let last = text.last else { return nil }
-        let candidates = ((systemIndex.byLast[last] ?? []) + (systemIndex.byFirst[first] ?? []) + systemIndex.rest)
+        // A sentence may end before the line does: the character before each full stop is a
+        // last character too.
+        var lastCharacters: Set<Character> = [last]
+        var previous: Character?
+        for character in text {
+            if ".。।۔".contains(character), let previous { lastCharacters.insert(previous) }
+            previous = character
+        }
+        let candidates =
+            Set(
+                lastCharacters.flatMap { systemIndex.byLast[$0] ?? [] } + (systemIndex.byFirst[first] ?? [])
+                    + systemIndex.rest
+            )
             .sorted().map { systemTemplates[$0] }
         // The most specific wins: Japanese `%1$@が%2$@を追加しました` (Bruno added Carla) over
         // `%@を追加しました` (you added …); on a tie, not the exporter's.
         var best: Template?
-        for template in candidates where template.matches(text) {
+        for template in candidates where template.fits(text) {
             guard let current = best else {
                 best = template
                 continue
