@@ -3,10 +3,9 @@ import ScrollbackModel
 
 /// What the text after a WhatsApp timestamp means: who wrote it and what it is.
 ///
-/// WhatsApp writes its markers in the phone's language; the tables below are the one place
-/// for them: the English and German forms of the samples, the common Romance-language ones,
-/// and French iOS media words seen in a parser's fixtures. Anything not recognised stays what
-/// it looks like (a text message, or a system line), so nothing is lost.
+/// WhatsApp writes its markers in the phone's language; `WhatsAppPhrases` holds them for every
+/// language the apps ship (generated from WhatsApp's own strings). Anything not recognised
+/// stays what it looks like (a text message, or a system line), so nothing is lost.
 enum WhatsAppBody {
     /// The sender and body of a message line, or `nil` for a system line.
     ///
@@ -63,94 +62,136 @@ enum WhatsAppBody {
         !name.isEmpty && name.count <= 80 && !name.contains(where: { "\"“”„«»".contains($0) })
     }
 
-    /// The end-to-end encryption notice, in any language: it never has a sender, whatever it contains.
+    /// The end-to-end encryption notice, in any language: it never has a sender, whatever it
+    /// contains. Android writes it as the line; iOS after a name (`Alice: ‎Messages and calls …`).
     static func isEncryptionNotice(_ line: Substring) -> Bool {
-        let lowered = line.lowercased()
-        return encryptionMarkers.contains { lowered.contains($0) }
+        if startsWithEncryptionNotice(line) { return true }
+        guard let separator = line.range(of: ": ") else { return false }
+        return startsWithEncryptionNotice(line[separator.upperBound...])
     }
 
-    static let encryptionMarkers = [
-        "end-to-end encrypted", "ende-zu-ende-verschlüsselt", "cifrados de extremo a extremo",
-        "chiffrés de bout en bout", "criptografia de ponta a ponta", "crittografia end-to-end",
-        "end-to-end versleuteld",
-    ]
-
-    /// Whether a system line says the exporter did something (`You added Bob`, `Du hast …`).
-    static func isExporterAction(_ line: String) -> Bool {
-        exporterPrefixes.contains { line.hasPrefix($0) }
+    /// Whether `text` opens with an encryption notice (looked up by its first characters, so a
+    /// line costs the same however many languages there are).
+    private static func startsWithEncryptionNotice(_ text: Substring) -> Bool {
+        guard WhatsAppPhrases.mayStart(text, with: WhatsAppPhrases.encryptedFirstScalars) else { return false }
+        let start = WhatsAppPhrases.normalized(text.prefix(WhatsAppPhrases.encryptedStartLength + 8))
+        guard
+            let candidates = WhatsAppPhrases.encryptedByStart[
+                String(start.prefix(WhatsAppPhrases.encryptedStartLength))]
+        else { return false }
+        let head = WhatsAppPhrases.normalized(text.prefix(400))
+        return candidates.contains { head.hasPrefix($0) }
     }
 
-    static let exporterPrefixes = ["You ", "Du hast ", "Du bist ", "Has ", "Vous ", "Você ", "Hai "]
+    /// Whether a line is in the exporter's own voice: a system line saying the exporter did
+    /// something (`You added Bob`, `Du hast die Gruppe „X“ erstellt.`, `आपने %@ को हटाया`) or
+    /// the exporter's deletion (`You deleted this message`), in any language of the table.
+    /// `You were added` is not: someone else did it.
+    static func isExporterVoice(_ line: some StringProtocol) -> Bool {
+        if WhatsAppPhrases.deleted[WhatsAppPhrases.normalized(line)] == true { return true }
+        return WhatsAppPhrases.systemTemplate(line)?.byExporter == true
+    }
+
+    /// Whether a message's body is a system line WhatsApp wrote under a name: iOS puts a group's
+    /// (or the other person's) name before its notices and starts them with a direction mark
+    /// (`Group: ‎Alice added Bob`). Only such a body is looked up, so a message that merely
+    /// reads like a notice stays a message.
+    static func isSystemBody(_ rawBody: some StringProtocol) -> Bool {
+        guard let first = rawBody.unicodeScalars.first, WhatsAppChatText.isDirectionMark(first) else { return false }
+        let firstLineEnd = rawBody.firstIndex(of: "\n") ?? rawBody.endIndex
+        guard rawBody.distance(from: rawBody.startIndex, to: firstLineEnd) < 400 else { return false }
+        // Deletions and media markers start with the mark too, and some read like a notice of
+        // the same language (Russian `Вы удалили это сообщение`, `Вы удалили %@`): they are
+        // what they are first.
+        let firstLine = String(rawBody[..<firstLineEnd])
+        if deletion(firstLine).deleted || omittedMedia(firstLine) != nil || attachedFileName(firstLine) != nil {
+            return false
+        }
+        return WhatsAppPhrases.systemTemplate(firstLine) != nil
+            || startsWithEncryptionNotice(Substring(rawBody))
+    }
+
     /// Sender names the exporter's own messages carry in some exports.
     static let exporterNames: Set<String> = ["You", "Du", "Tú", "Vous", "Você", "Tu", "Jij"]
 
     // MARK: - Markers
 
-    /// Body text WhatsApp writes for a deleted message. The exporter's own deletions say so.
-    static let deletedMarkers: [(text: String, byExporter: Bool)] = [
-        ("This message was deleted", false), ("You deleted this message", true),
-        ("Diese Nachricht wurde gelöscht", false), ("Du hast diese Nachricht gelöscht", true),
-        ("Se eliminó este mensaje", false), ("Eliminaste este mensaje", true),
-        ("Ce message a été supprimé", false), ("Vous avez supprimé ce message", true),
-        ("Essa mensagem foi apagada", false), ("Você apagou esta mensagem", true),
-        ("Questo messaggio è stato eliminato", false), ("Hai eliminato questo messaggio", true),
-    ]
+    /// Whether a (trimmed) body is a deleted message's text, and if so whether the exporter deleted it.
+    static func deletion(_ body: String) -> (deleted: Bool, byExporter: Bool) {
+        // Deleted-message texts are short: a longer body is never looked up (marks and a
+        // final full stop aside, nothing is longer than the longest phrase).
+        guard body.utf8.count <= WhatsAppPhrases.longestDeletedPhrase + 16,
+            WhatsAppPhrases.mayStart(body, with: WhatsAppPhrases.deletedFirstScalars),
+            let byExporter = WhatsAppPhrases.deleted[WhatsAppPhrases.normalized(body)]
+        else {
+            return (false, false)
+        }
+        return (true, byExporter)
+    }
 
     /// The marker at the end of an edited message's body.
-    static let editedMarkers = [
-        "<This message was edited>", "<Diese Nachricht wurde bearbeitet>", "<Se editó este mensaje.>",
-        "<Ce message a été modifié>", "<Mensagem editada>", "<Questo messaggio è stato modificato>",
-    ]
+    static let editedMarkers = WhatsAppPhrases.edited
 
     /// What media a "not exported" marker stands for.
-    enum OmittedMedia { case any, image, video, audio, sticker, gif, document, contact }
+    enum OmittedMedia: String { case any, image, video, audio, sticker, gif, document, contact }
 
-    /// Markers of media left out of the export (exported "without media").
-    static let omittedMarkers: [String: OmittedMedia] = [
-        "<media omitted>": .any, "<medien ausgeschlossen>": .any, "<multimedia omitido>": .any,
-        "<médias omis>": .any, "<mídia oculta>": .any, "<media omessi>": .any, "<media weggelaten>": .any,
-        "image omitted": .image, "bild weggelassen": .image, "imagen omitida": .image, "image absente": .image,
-        "video omitted": .video, "video weggelassen": .video, "vídeo omitido": .video,
-        "audio omitted": .audio, "audio weggelassen": .audio, "audio omitido": .audio,
-        "sticker omitted": .sticker, "sticker weggelassen": .sticker, "sticker omitido": .sticker,
-        "gif omitted": .gif, "gif weggelassen": .gif, "document omitted": .document,
-        "dokument weggelassen": .document, "contact card omitted": .contact, "kontaktkarte weggelassen": .contact,
-        // French iOS, as a French WhatsApp parser's media list writes them (found through the
-        // search index; `image absente` above is the same list's).
-        "gif retiré": .gif, "sticker omis": .sticker, "vidéo absente": .video, "audio omis": .audio,
-        "document omis": .document,
-    ]
-
-    /// The words around an attached file's name: iOS `<attached: NAME>`, Android `NAME (file attached)`.
-    static let attachedPrefixes = [
-        "<attached: ", "<anhang: ", "<adjunto: ", "<pièce jointe : ", "<anexo: ", "<allegato: ",
-    ]
-    static let attachedSuffixes = [
-        " (file attached)", " (datei angehängt)", " (archivo adjunto)", " (fichier joint)", " (arquivo anexado)",
-        " (file allegato)", " (bestand bijgevoegd)",
-    ]
-    /// How a shared location starts.
-    static let locationPrefixes = [
-        "location: ", "standort: ", "ubicación: ", "position : ", "localização: ", "posizione: ",
-    ]
-
-    /// The attached file named on `line`, if it is an attachment line.
-    static func attachedFileName(_ line: String) -> String? {
-        let lowered = line.lowercased()
-        for prefix in attachedPrefixes where lowered.hasPrefix(prefix) && lowered.hasSuffix(">") {
-            return clean(String(line.dropFirst(prefix.count).dropLast()))
+    /// The media a first line says was left out of the export (exported "without media"):
+    /// `<Media omitted>`, `image omitted`, or iOS `NAME ‎document omitted` (then its name).
+    static func omittedMedia(_ firstLine: String) -> (media: OmittedMedia, name: String?)? {
+        guard firstLine.utf8.count < 1024 else { return nil }
+        let text = WhatsAppPhrases.normalized(firstLine)
+        if let media = WhatsAppPhrases.omitted[text] { return (media, nil) }
+        guard let last = text.last, WhatsAppPhrases.documentOmittedLastCharacters.contains(last) else { return nil }
+        for (length, phrases) in WhatsAppPhrases.documentOmittedByLength where text.count > length + 1 {
+            // A name (with an extension: `Report.pdf`), a space, the phrase.
+            guard text.dropLast(length).last?.isWhitespace == true, phrases.contains(String(text.suffix(length)))
+            else { continue }
+            let plain = plainForm(firstLine)
+            let name = clean(String(plain.dropLast(length)))
+            guard plain.count == text.count, name.contains(".") else { continue }
+            return (.document, name)
         }
-        for suffix in attachedSuffixes where lowered.hasSuffix(suffix) {
-            return clean(String(line.dropLast(suffix.count)))
+        return nil
+    }
+
+    /// `text` without direction marks, trimmed, without a final full stop: the characters of
+    /// `WhatsAppPhrases.normalized(text)` one for one (so a name can be cut out by counts).
+    static func plainForm(_ text: String) -> String {
+        let scalars = text.unicodeScalars.filter { !WhatsAppChatText.isDirectionMark($0) && $0 != "\u{FEFF}" }
+        var plain = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        if let last = plain.last, ".。।۔".contains(last) {
+            plain = String(plain.dropLast()).trimmingCharacters(in: .whitespaces)
+        }
+        return plain
+    }
+
+    /// The attached file named on `line`, if it is an attachment line: iOS `<attached: NAME>`,
+    /// Android `NAME (file attached)`, in any language of the table.
+    static func attachedFileName(_ line: String) -> String? {
+        guard line.utf8.count < 1024 else { return nil }
+        let text = WhatsAppPhrases.normalized(line)
+        // Only a line that opens or closes as some language's phrase does is looked up.
+        guard let first = text.first, let last = text.last,
+            WhatsAppPhrases.attachedEdges.first.contains(first) || WhatsAppPhrases.attachedEdges.last.contains(last)
+        else { return nil }
+        for (prefix, suffix) in WhatsAppPhrases.attached
+        where text.count > prefix.count + suffix.count && text.hasSuffix(suffix) && text.hasPrefix(prefix) {
+            let plain = plainForm(line)
+            guard plain.count == text.count else { return nil }
+            let name = clean(String(plain.dropFirst(prefix.count).dropLast(suffix.count)))
+            return name.isEmpty ? nil : name
         }
         return nil
     }
 
     /// The coordinates of a `location: https://maps.google.com/?q=LAT,LON` line.
     static func location(_ line: String) -> (latitude: Double, longitude: Double)? {
-        let lowered = line.lowercased()
-        guard let prefix = locationPrefixes.first(where: { lowered.hasPrefix($0) }) else { return nil }
-        let url = line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+        guard line.utf8.count < 1024, line.contains("://") else { return nil }
+        let text = WhatsAppPhrases.normalized(line)
+        guard let prefix = WhatsAppPhrases.locationPrefixes.first(where: { text.hasPrefix($0) }) else { return nil }
+        let plain = plainForm(line)
+        guard plain.count == text.count else { return nil }
+        let url = plain.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
         guard let components = URLComponents(string: url) else { return nil }
         let value = components.queryItems?.first { ["q", "ll", "query"].contains($0.name) }?.value
         guard let pair = value?.split(separator: ","), pair.count == 2,

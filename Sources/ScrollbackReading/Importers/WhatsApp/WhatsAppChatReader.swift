@@ -166,6 +166,14 @@ struct WhatsAppChatReader {
                     Message(id: id, sender: nil, date: date, kind: .system(text), source: source, location: location))
                 continue
             }
+            if WhatsAppBody.isSystemBody(rawBody) {
+                // iOS: a notice under the group's (or the other person's) name, not a message of theirs.
+                let text = WhatsAppBody.clean(String(rawBody))
+                if let name = WhatsAppChatReader.groupName(in: text) { groupName = name }
+                assembler.append(
+                    Message(id: id, sender: nil, date: date, kind: .system(text), source: source, location: location))
+                continue
+            }
             let sender = participantID(senderName)
             if WhatsAppBody.exporterNames.contains(senderName) { assembler.me = sender }
             var body = WhatsAppBody.clean(String(rawBody))
@@ -178,9 +186,8 @@ struct WhatsAppChatReader {
                 id: id, sender: sender, date: date, kind: .text(body), edited: edited, source: source,
                 location: location)
             let trimmed = ChatMarkup.trimming(body, in: .whitespacesAndNewlines)
-            if let deletion = WhatsAppBody.deletedMarkers.first(where: {
-                trimmed == $0.text || trimmed == $0.text + "."
-            }) {
+            let deletion = WhatsAppBody.deletion(trimmed)
+            if deletion.deleted {
                 message.deleted = true
                 message.kind = .text("")
                 if deletion.byExporter { assembler.me = sender }
@@ -234,7 +241,7 @@ struct WhatsAppChatReader {
         let firstLine = ChatMarkup.trimming(String(body[..<firstLineEnd]), in: .whitespaces)
         let rest = ChatMarkup.trimming(String(body[firstLineEnd...]), in: .whitespacesAndNewlines)
         let caption = rest.isEmpty ? nil : rest
-        if let omitted = WhatsAppBody.omittedMarkers[firstLine.lowercased()] {
+        if let (omitted, name) = WhatsAppBody.omittedMedia(firstLine) {
             let source = MediaSource.unavailable(original: firstLine)
             diagnostics.append(
                 .warning(
@@ -243,7 +250,8 @@ struct WhatsAppChatReader {
             case .image, .sticker: return .photo(MediaItem(source: source, caption: caption))
             case .video, .gif: return .video(MediaItem(source: source, caption: caption))
             case .audio: return .audio(MediaItem(source: source, caption: caption))
-            case .any, .document, .contact: return .file(FileItem(source: source, name: firstLine, caption: caption))
+            case .any, .document, .contact:
+                return .file(FileItem(source: source, name: name ?? firstLine, caption: caption))
             }
         }
         if let name = WhatsAppBody.attachedFileName(firstLine) {
