@@ -417,11 +417,14 @@ public struct ConversationLayouter: Sendable {
                 lastMessagePreview = excerpt
             }
         }
-        return ConversationSummary(
+        var summary = ConversationSummary(
             id: conversation.id, title: conversation.displayTitle, description: conversation.description,
             participantNames: conversation.participants.map(\.name), messageCount: messageCount,
             firstDate: messages.first.map { formats.dayAndTime($0.date) },
             lastDate: messages.last.map { formats.dayAndTime($0.date) },
             lastMessagePreview: lastMessagePreview, section: conversation.section)
+        // An importer marks every message with its format; a native log's messages carry none.
+        summary.app = messages.lazy.compactMap { $0.source?.format }.first
+        return summary
     }
 }

@@ -30,6 +30,10 @@ public struct ConversationSummary: Hashable, Sendable {
     public var lastMessagePreview: String?
     /// How many pages the timeline has: the index opens a conversation at its last page.
     public var pageCount = 1
+    /// The export format its messages were imported from (`ExportSource.format`: `slack`,
+    /// `discord`, …), which the index shows as the card's app; `nil` for a log whose messages
+    /// name no source.
+    public var app: String?
 
     /// Creates a summary.
     public init(

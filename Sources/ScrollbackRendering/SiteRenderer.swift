@@ -236,6 +236,7 @@ public struct SiteRenderer: Sendable {
             if let description = summary.description, !description.isEmpty { entry.description = description }
             if let first = summary.firstDate { entry.range = DateRangeView(first: first, last: summary.lastDate) }
             if let preview = summary.lastMessagePreview, !preview.isEmpty { entry.preview = preview }
+            entry.app = SourceApp(format: summary.app)
             return entry
         }
         var description = config.description
@@ -243,6 +244,7 @@ public struct SiteRenderer: Sendable {
         let index = IndexView(
             title: config.title, description: description, conversations: entries,
             sections: Self.indexSections(entries, names: summaries.map(\.section)))
+        index.search = config.search
         let shell = ShellView()
         shell.search = config.search
         shell.lang = Self.languageTag(config.layout.locale)

@@ -146,6 +146,7 @@ struct BuildManifest: Codable, Equatable {
         var lastDate: [String]?
         var lastMessagePreview: String?
         var section: String?
+        var app: String?
 
         init(_ summary: ConversationSummary) {
             id = summary.id
@@ -157,6 +158,7 @@ struct BuildManifest: Codable, Equatable {
             lastDate = summary.lastDate.map { [$0.text, $0.iso] }
             lastMessagePreview = summary.lastMessagePreview
             section = summary.section
+            app = summary.app
         }
 
         var conversationSummary: ConversationSummary {
@@ -164,10 +166,12 @@ struct BuildManifest: Codable, Equatable {
                 guard let pair, pair.count == 2 else { return nil }
                 return FormattedDate(text: pair[0], iso: pair[1])
             }
-            return ConversationSummary(
+            var summary = ConversationSummary(
                 id: id, title: title, description: description, participantNames: participantNames,
                 messageCount: messageCount, firstDate: date(firstDate), lastDate: date(lastDate),
                 lastMessagePreview: lastMessagePreview, section: section)
+            summary.app = app
+            return summary
         }
     }
 

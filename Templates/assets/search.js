@@ -11,14 +11,65 @@
   var $ = function (id) { return document.getElementById(id); };
   var input = $('sx-q'), status = $('sx-status'), list = $('sx-results'), next = $('sx-next');
   var order = $('sx-order'), inSel = $('sx-in'), fromSel = $('sx-from'), afterIn = $('sx-after'), beforeIn = $('sx-before');
+  var scope = $('sx-scope'), opener = $('sx-o');
   box.hidden = false;
 
+  // On a phone the box is an icon (search.css) that opens it over the header, so the page's
+  // first screen is the conversation.
+  function setOpen(open) {
+    box.classList.toggle('open', open);
+    opener.setAttribute('aria-expanded', String(open));
+  }
+  opener.addEventListener('click', function () {
+    var open = !box.classList.contains('open');
+    setOpen(open);
+    if (open) input.focus(); else opener.focus();
+  });
+
+  // A permalink to a message in the middle of a group (a search result, usually) lands with the
+  // group's first message, whose header names the sender, when it is near enough to show too.
+  function aim() {
+    var id = location.hash.slice(1), target = null;
+    try { target = id && document.getElementById(decodeURIComponent(id)); } catch (e) { return; }
+    if (!target || !target.hasAttribute('data-message-id')) return;
+    var first = target;
+    while (/^(middle|last)$/.test(first.getAttribute('data-group-position') || '')) {
+      var before = first.previousElementSibling;
+      if (!before || !before.hasAttribute('data-message-id')) break;
+      first = before;
+    }
+    if (first === target || !first.querySelector('[data-part=header]')) return;
+    var gap = target.getBoundingClientRect().top - first.getBoundingClientRect().top;
+    if (gap > 0 && gap < window.innerHeight / 2) first.scrollIntoView({ block: 'start' });
+  }
+  window.addEventListener('load', function () { requestAnimationFrame(aim); });
+  window.addEventListener('hashchange', aim);
+
   if (location.protocol === 'file:') {
-    input.disabled = true;
-    input.placeholder = 'Search needs the site served';
-    status.textContent = 'Search needs the site served over HTTP: run “scrollback serve” on your logs, or put this folder on any static host. Everything else works from this file.';
+    // Nothing is fetched from file://. The index's box still filters its cards (index-filter.js);
+    // elsewhere the field is off. The reason is said once (per browser), in a line.
+    var index = document.querySelector('.convs') !== null;
+    box.classList.add('offline');
+    if (index) {
+      input.placeholder = 'Filter conversations';
+      box.querySelector('label[for=sx-q]').textContent = 'Filter conversations';
+    } else {
+      input.disabled = true;
+      input.placeholder = 'Search needs a server';
+    }
+    var told = false;
+    try { told = localStorage.getItem('scrollback-search-offline') === '1'; localStorage.setItem('scrollback-search-offline', '1'); } catch (e) {}
+    if (!told) status.textContent = 'Searching messages needs the site served (scrollback serve, or any web host).';
     return;
   }
+
+  // The conversation this page belongs to (`<id>/…` under the site root), for "This conversation".
+  var here = null, path = location.href.split(/[?#]/)[0];
+  if (path.indexOf(root.href) === 0) {
+    var rest = path.slice(root.href.length), slash = rest.indexOf('/');
+    if (slash > 0) { try { here = decodeURIComponent(rest.slice(0, slash)); } catch (e) {} }
+  }
+  if (here !== null) scope.hidden = false;
 
   var manifest = null, manifestPromise = null, rules = null, chunkStarts = null;
   var shards = new Map(), chunks = new Map(), days = null;
@@ -242,6 +293,7 @@
         else q.before = q.before === null ? day : Math.min(q.before, day);
       }
     });
+    if (here !== null && scope.value === 'here') q.filters.push({ any: [['in:' + here]] });
     if (inSel.value !== '') q.filters.push({ any: [['in:' + manifest.conversations[+inSel.value][0]]] });
     if (fromSel.value !== '') q.filters.push({ any: [tokenize(manifest.senders[+fromSel.value][0]).map(function (t) { return 'from:' + t.t; })] });
     if (afterIn.value) { var a = dayNumber(afterIn.value); q.after = q.after === null ? a : Math.max(q.after, a); }
@@ -258,8 +310,18 @@
     })).then(union);
   }
 
+  /* The query in the address (?q=, and &scope=here): Back to the page shows the same results,
+     and a search can be shared. Replaced, not pushed: each keystroke is not a page of history. */
+  function remember() {
+    var url = new URL(location.href), text = input.value.trim();
+    if (text) url.searchParams.set('q', text); else url.searchParams.delete('q');
+    if (text && here !== null && scope.value === 'here') url.searchParams.set('scope', 'here'); else url.searchParams.delete('scope');
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
+  }
+
   var generation = 0, current = null;
   function run() {
+    remember();
     var text = input.value, mine = ++generation;
     var started = performance.now();
     if (!text.trim() && inSel.value === '' && fromSel.value === '' && !afterIn.value && !beforeIn.value) {
@@ -408,7 +470,7 @@
   function schedule() { clearTimeout(timer); timer = setTimeout(run, 120); }
   input.addEventListener('focus', function () { loadManifest().catch(function () {}); }, { once: true });
   input.addEventListener('input', schedule);
-  [order, inSel, fromSel, afterIn, beforeIn].forEach(function (el) { el.addEventListener('change', run); });
+  [order, scope, inSel, fromSel, afterIn, beforeIn].forEach(function (el) { el.addEventListener('change', run); });
   box.querySelector('form').addEventListener('submit', function (e) { e.preventDefault(); clearTimeout(timer); run(); });
   next.addEventListener('click', function () {
     if (!current) return;
@@ -423,7 +485,18 @@
     } else if (e.key === 'ArrowUp' && at >= 0) {
       e.preventDefault(); (at === 0 ? input : links[at - 1]).focus();
     } else if (e.key === 'Escape') {
-      input.value = ''; list.textContent = ''; status.textContent = ''; next.hidden = true; input.focus();
+      if (box.classList.contains('open') && !input.value) { setOpen(false); opener.focus(); return; }
+      input.value = ''; list.textContent = ''; status.textContent = ''; next.hidden = true; remember(); input.focus();
+      input.dispatchEvent(new Event('input'));  // the index's cards show again
     }
   });
+
+  // A query in the address (Back to this page, or a shared link) is searched at once.
+  var params = new URLSearchParams(location.search), asked = params.get('q');
+  if (here !== null && params.get('scope') === 'here') scope.value = 'here';
+  if (asked) {
+    input.value = asked;
+    setOpen(true);
+    run();
+  }
 }());

@@ -28,11 +28,15 @@ def test_bubble_max_width_is_message_max_width_of_the_list(open_page, site, rel,
     layout = layout_for(site, rel)
     facts = load_facts(open_page, site, rel, width)
     limit = css_length_px(layout["messageMaxWidth"], facts["listWidth"], facts["rootFontSize"])
+    if width <= 480 and str(layout["messageMaxWidth"]).strip().endswith("%"):
+        # On a phone a share of the width is at least 85% (issue 42): 75% of 374px leaves words
+        # stacked two to a line.
+        limit = max(limit, 0.85 * facts["listWidth"])
     bubbles = [m for m in messages_of(facts) if m.get("bubble") and m["kind"] not in BUBBLELESS_KINDS]
     assert bubbles, "no bubbles on the page"
     too_wide = [(m["id"], round(m["bubble"]["width"], 1), m["bubble"]["maxWidth"]) for m in bubbles
                 if m["bubble"]["width"] > limit + 1]
-    assert not too_wide, (f"bubbles (border box) wider than {layout['messageMaxWidth']} of the {facts['listWidth']}px "
+    assert not too_wide, (f"bubbles (border box) wider than {limit:.1f}px of the {facts['listWidth']}px "
                           f"message list = {limit:.1f}px: (id, width, computed max-width) {too_wide[:10]}")
     # Long text messages must actually reach the limit (the max-width is in effect, not a
     # narrower one). The long and options fixtures have such messages on every page.

@@ -8,7 +8,7 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import SITES, file_url
+from conftest import SITES, file_url, require_page
 
 SITE = "search"
 
@@ -158,11 +158,111 @@ def test_log_text_is_text(search_page):
     assert page.locator(".sx-t").first.inner_text().startswith("Un café crème, s'il vous")
 
 
-def test_file_url_says_search_needs_a_server(open_page):
-    watched = open_page(file_url(SITE, "index.html"))
-    status = watched.page.locator("#sx-status").inner_text()
-    assert "served" in status and "scrollback serve" in status
-    assert watched.page.locator("#sx-q").is_disabled()
+def test_file_url_says_search_needs_a_server_once(open_page):
+    watched = open_page(file_url(SITE, "trip/index.html"))
+    page = watched.page
+    status = page.locator("#sx-status")
+    assert "served" in status.inner_text() and "scrollback serve" in status.inner_text()
+    assert page.locator("#sx-q").is_disabled()
+    # One line, not a paragraph.
+    assert status.bounding_box()["height"] < 40, status.bounding_box()
+    # The next page does not say it again; the field still says why it is off.
+    page.goto(file_url(SITE, "cafe-talk/index.html"))
+    assert page.locator("#sx-status").inner_text() == ""
+    assert page.locator("#sx-q").is_disabled()
+    assert "server" in page.locator("#sx-q").get_attribute("placeholder")
+    # On the index the one box filters the conversations, with no server.
+    page.goto(file_url(SITE, "index.html"))
+    box = page.locator("#sx-q")
+    assert box.is_enabled()
+    box.fill("talk")
+    assert page.locator(".convs > li:not([hidden])").count() == 1
+    assert not watched.problems(), watched.problems()
+
+
+def test_query_survives_back_and_can_be_shared(search_page, open_page, server):
+    page = search_page.page
+    search(page, "weather")
+    assert "?q=weather" in page.url, page.url
+    first = results(page)
+    page.locator(".sx-i a").first.click()
+    page.wait_for_load_state("load")
+    assert "/cafe-talk/page-2.html#m-c7" in page.url
+    page.go_back()
+    page.wait_for_selector(".sx-i")
+    assert page.locator("#sx-q").input_value() == "weather"
+    assert results(page) == first
+    # The address alone gives the same results (a shared link).
+    shared = open_page(server.url(SITE, "trip/index.html?q=weather")).page
+    shared.wait_for_selector(".sx-i")
+    assert results(shared) == first
+    assert shared.locator("#sx-q").input_value() == "weather"
+
+
+def test_a_conversation_page_searches_here_or_everywhere(search_page, open_page, server):
+    page = search_page.page
+    scope = page.locator("#sx-scope")
+    assert scope.is_visible()
+    assert [o.strip() for o in scope.locator("option").all_inner_texts()] == ["Everywhere", "This conversation"]
+    search(page, "zeppelin")
+    everywhere = [href for href, _ in results(page)]
+    assert any("/cafe-talk/" in h for h in everywhere) and any("/trip/" in h for h in everywhere), everywhere
+    scope.select_option("here")
+    page.wait_for_timeout(400)
+    here = [href for href, _ in results(page)]
+    assert here and all("/trip/" in h for h in here), here
+    assert "scope=here" in page.url
+    # The choice travels with the query.
+    again = open_page(server.url(SITE, "trip/index.html?q=zeppelin&scope=here")).page
+    again.wait_for_selector(".sx-i")
+    assert [href for href, _ in results(again)] == here
+    # The index has no conversation of its own: no choice there.
+    index = open_page(server.url(SITE, "index.html")).page
+    assert not index.locator("#sx-scope").is_visible()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
+def test_an_opened_result_lands_below_the_bar_with_its_sender(open_page, server, width, height):
+    page = open_page(server.url(SITE, "trip/index.html"), width=width, height=height).page
+    if width == 390:
+        page.locator("#sx-o").click()
+    search(page, "wiki")  # Dũng's message (Anna's own have no name over them)
+    page.locator(".sx-i a").first.click()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    place = page.evaluate("""() => {
+      const bar = document.querySelector('.cbar').getBoundingClientRect().bottom;
+      const name = document.querySelector(':target [data-part=header]').getBoundingClientRect();
+      return {bar, top: name.top, bottom: name.bottom, height: innerHeight};
+    }""")
+    # The sender's name is on screen, below the sticky bar, with room above it.
+    assert place["top"] >= place["bar"] + 16 and place["bottom"] <= place["height"], place
+
+
+def test_a_permalink_into_a_group_shows_the_sender_above_it(open_page, server):
+    require_page("long", "long/page-2.html")
+    page = open_page(server.url("long", "long/page-2.html"), width=390, height=844).page
+    target = page.evaluate("""() => {
+      for (const row of document.querySelectorAll('.ml > [data-message-id][data-group-position=last]')) {
+        let first = row.previousElementSibling, steps = 1;
+        while (first && first.dataset.groupPosition === 'middle') { first = first.previousElementSibling; steps++; }
+        if (first && first.dataset.groupPosition === 'first' && first.querySelector('[data-part=header]')
+            && row.getBoundingClientRect().top - first.getBoundingClientRect().top < 300) return row.id;
+      }
+      return null;
+    }""")
+    assert target, "the long fixture has no short group"
+    page.goto(server.url("long", "long/page-2.html#" + target))
+    page.wait_for_timeout(400)
+    place = page.evaluate("""(id) => {
+      const bar = document.querySelector('.cbar').getBoundingClientRect().bottom;
+      let first = document.getElementById(id);
+      while (first.dataset.groupPosition !== 'first') first = first.previousElementSibling;
+      const name = first.querySelector('[data-part=header]').getBoundingClientRect();
+      const row = document.getElementById(id).getBoundingClientRect();
+      return {bar, name: name.top, row: row.bottom, height: innerHeight};
+    }""", target)
+    assert place["bar"] <= place["name"] and place["row"] <= place["height"], place
 
 
 def test_search_false_ships_no_search_file():

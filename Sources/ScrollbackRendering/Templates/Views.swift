@@ -142,8 +142,12 @@ final class IndexView: TemplateObject {
         self.conversations = conversations
         self.sections = sections
     }
+    /// Whether the page carries the site's search box, whose field then filters the cards too
+    /// (one box on the index, not two).
+    var search = false
     static let templateSchema = schema(IndexView.self)
-        .text("title") { $0.title }.text("description") { $0.description }
+        .text("title") { $0.title }.text("description") { $0.description }.flag("search") { $0.search }
+        .flag("sectioned") { $0.sections.count > 1 }
         .list("conversations", { IndexEntryView.templateSchema }) { $0.conversations }
         .list("sections", { IndexSectionView.templateSchema }) { $0.sections }
         .number("count") { $0.conversations.count }
@@ -169,6 +173,8 @@ final class IndexSectionView: TemplateObject {
 /// One conversation in the index.
 final class IndexEntryView: TemplateObject {
     var href = "", title = "", participants = "", count = "", description: String?, preview: String?
+    /// The app an imported conversation came from (`nil` for a native log).
+    var app: SourceApp?
     var range: DateRangeView?
     /// Initials of the conversation's title on a colour (an index is a list of faces, like a messenger's).
     var avatar: AvatarView?
@@ -180,7 +186,11 @@ final class IndexEntryView: TemplateObject {
         .object("avatar", { AvatarView.templateSchema }) { $0.avatar }.flag("inHeader") { $0.inHeader }
         .number("level") { $0.level }
         .text("href") { $0.href }.text("title") { $0.title }.text("participants") { $0.participants }
-        .text("count") { $0.count }.text("description") { $0.description }.text("preview") { $0.preview }
+        .text("count") { $0.count }.text("preview") { $0.preview }
+        // A card without a description is falsy here rather than absent: an absent name climbs to
+        // the index's own `description` (the site's), which every such card then repeated.
+        .value("description") { $0.description.map(TemplateValue.text) ?? .flag(false) }
+        .text("app") { $0.app?.name }.text("appKey") { $0.app?.key }
         .object("range", { DateRangeView.templateSchema }) { $0.range }.schema
 }
 
