@@ -89,15 +89,27 @@ struct MeOption: ParsableArguments {
 /// `scrollback build INPUT -o DIR`: one build.
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Build the site from a folder of logs.",
+        abstract: "Build the site from a folder of logs, or from a chat app's export as it is.",
         discussion: """
+            Exports build directly, no import step needed:
+              scrollback build "WhatsApp Chat - Ana.zip" -o _site   (a zip: WhatsApp, Slack, Telegram, ChatGPT)
+              scrollback build slack-export -o _site                (an unpacked export folder)
+              scrollback build _chat.txt -o _site                   (WhatsApp's chat text)
+              scrollback build conversations.json -o _site         (ChatGPT)
+              scrollback build result.json -o _site                 (Telegram Desktop)
+
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \
             (or is left out when there is none) and the exit status is 1; the other conversations are \
-            still built. The output folder is replaced in one step, never left half-written.
+            still built. The output folder is replaced in one step, never left half-written. A build \
+            that takes more than two seconds shows its progress on a terminal (not with --quiet, nor \
+            when standard error is not a terminal).
             """)
 
-    @Argument(help: "The folder of logs (*.json, *.md).", completion: .directory)
+    @Argument(
+        help:
+            "The folder of logs (*.json, *.md) and exports, or one export: a zip, a folder, _chat.txt, conversations.json, result.json.",
+        completion: .file())
     var input: String
 
     @Option(name: .shortAndLong, help: "The site folder to create or replace.", completion: .directory)
@@ -113,7 +125,7 @@ struct Build: ParsableCommand {
             """)
     var baseURL: String?
 
-    @Flag(name: .shortAndLong, help: "Print only diagnostics, no summary line.")
+    @Flag(name: .shortAndLong, help: "Print only diagnostics: no progress, no summary line.")
     var quiet = false
 
     @Flag(help: "Also print how long each step of the pipeline took (to standard error).")
@@ -143,9 +155,20 @@ struct Build: ParsableCommand {
         options.format = format
         options.me = me.me
         options.jobs = jobs.jobs
-        options.onDiagnostics = { printer.print($0) }
+        // A long build on a terminal shows how far it is; erased before anything else is printed.
+        let progress = BuildProgress()
+        let progressLine = ProgressLine(progress: progress)
+        if !quiet {
+            options.progress = progress
+            progressLine.start()
+        }
+        options.onDiagnostics = {
+            progressLine.stop()
+            printer.print($0)
+        }
         let report: BuildReport
         do {
+            defer { progressLine.stop() }
             report = try SiteBuilder(options: options).build()
         } catch let error as SiteBuildError {
             printer.line("error: \(error)")
@@ -167,6 +190,7 @@ struct Build: ParsableCommand {
                 if verbose { for line in source.leftOutLines { Swift.print("      " + line) } }
             }
             Swift.print(report.summaryLine)
+            Swift.print(BuildReport.whereLine(output: output, input: input))
         }
         if report.hasErrors { throw ExitCode.failure }
     }

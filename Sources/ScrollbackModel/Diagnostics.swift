@@ -99,8 +99,10 @@ public enum Problem: Hashable, Sendable {
         case .missingField(let field): return "missing required field '\(field)'"
         case .wrongType(let field, let expected): return "field '\(field)' has the wrong type; expected \(expected)"
         case .unknownKind(let kind):
-            return
-                "unknown message kind '\(kind)'; expected one of \(MessageKind.Name.allCases.map(\.rawValue).joined(separator: ", "))"
+            let names = MessageKind.Name.allCases.map(\.rawValue)
+            let nearest = NearestName.suggestion(for: kind, in: names)
+            return "unknown message kind '\(kind)'; "
+                + (nearest.map { "did you mean '\($0)'? " } ?? "") + "expected one of \(names.joined(separator: ", "))"
         case .duplicateMessageID(let id, let first):
             return "duplicate message id '\(id)'; first used at \(first); expected ids to be unique"
         case .duplicateParticipantID(let id, let first):

@@ -17,6 +17,7 @@ import Glibc
 ///   never held in memory) and answers byte ranges (audio and video seek).
 /// - `/__scrollback/live-reload.js` and `/__scrollback/events` (`text/event-stream`): see
 ///   `LiveReloadScript` and `PreviewEvent`.
+/// - `Host`: a request naming another host (a DNS-rebinding page) gets 421 (`HostCheck`).
 /// - Slow clients: NIO serves every connection from a few event-loop threads, so slow clients
 ///   cannot take a thread each; a connection that has not sent a whole request head within
 ///   `idleTimeout` is closed (slowloris), as is a keep-alive connection left idle that long.
@@ -51,8 +52,7 @@ public struct DevServer: Sendable {
     /// Serves until SIGINT or SIGTERM (or the task is cancelled): open event streams are ended
     /// so the shutdown does not wait for them. `onListening` gets the bound port.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
-        var logger = Logger(label: "scrollback.serve")
-        logger.logLevel = .critical  // cancellation at shutdown logs errors that are not
+        let logger = Self.quietLogger
         let app = Application(
             router: makeRouter(),
             server: .http1(configuration: .init(idleTimeout: .init(configuration.idleTimeout))),
@@ -66,13 +66,24 @@ public struct DevServer: Sendable {
         try await group.run()
     }
 
+    /// The logger handed to Hummingbird and its parts: critical only, so `serve` prints no
+    /// framework line ("Serving files from …", and the errors cancellation at shutdown logs,
+    /// which are not); what `serve` has to say it prints itself.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "scrollback.serve")
+        logger.logLevel = .critical
+        return logger
+    }
+
     /// The routes: the server's own endpoints; every other path is a site file.
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         let files = SiteFiles(root: site)
-        router.add(middleware: SiteMiddleware(files: files, preview: preview))
         router.add(
-            middleware: FileMiddleware(site.path, searchForIndexHtml: false)
+            middleware: SiteMiddleware(
+                files: files, preview: preview, hosts: HostCheck(boundAddress: configuration.host)))
+        router.add(
+            middleware: FileMiddleware(site.path, searchForIndexHtml: false, logger: Self.quietLogger)
                 .withAdditionalMediaTypes(forFileExtensions: SiteFiles.extraMediaTypes))
         router.get("/__scrollback/live-reload.js") { _, _ in
             Response(
@@ -117,6 +128,8 @@ struct SiteMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let files: SiteFiles
     let preview: LivePreview?
+    /// The `Host` names answered (DNS rebinding).
+    let hosts: HostCheck
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -131,6 +144,16 @@ struct SiteMiddleware: RouterMiddleware {
     private func respond(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        // Before anything else, the event stream included: it carries the logs' lines.
+        guard hosts.accepts(request.head.authority ?? request.headers[HTTPField.Name("Host")!]) else {
+            return Response(
+                status: .misdirectedRequest, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            "scrollback serve answers only localhost, 127.0.0.1, [::1] and the address it is bound to\n"
+                    )))
+        }
         let path = request.uri.path
         if path.hasPrefix("/__scrollback/") { return try await next(request, context) }
         guard request.method == .get || request.method == .head else {

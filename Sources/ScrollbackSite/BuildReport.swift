@@ -106,6 +106,27 @@ public struct BuildReport: Sendable {
     }
 }
 
+extension BuildReport {
+    /// Where the site went and how to look at it, after the summary: `site: _site/index.html
+    /// (open it in a browser, or preview it with: scrollback serve logs)`. Paths as the user gave
+    /// them, quoted for a shell when they need it.
+    public static func whereLine(output: String, input: String) -> String {
+        let index = output.hasSuffix("/") ? output + "index.html" : output + "/index.html"
+        return "site: \(shellQuoted(index)) (open it in a browser, or preview it with: "
+            + "scrollback serve \(shellQuoted(input)))"
+    }
+
+    /// `text` as one shell word: as it is when it is plain, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                ($0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+:,@%=".unicodeScalars.contains($0)))
+            }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
+
 /// What the build did with one conversation's source records (issue 41): the line `build`
 /// prints per source, and what `--verbose` lists as left out.
 public struct SourceCount: Sendable {

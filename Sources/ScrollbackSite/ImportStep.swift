@@ -14,6 +14,8 @@ struct ImportStep: Sendable {
     let inputRoot: URL
     /// `--jobs`.
     let jobs: Int
+    /// Told of each conversation and export done (`Options.progress`).
+    var progress: BuildProgress?
 
     /// The conversations of every export, each laid out and rendered as soon as its importer
     /// hands it over (so one conversation is held at a time per export); exports in parallel,
@@ -39,11 +41,15 @@ struct ImportStep: Sendable {
                     let outcome = run.buildImported(
                         imported, exportIndex: index, worker: worker, number: firstNumber + index * 1_000_000 + slot)
                     built.store(outcome, at: slot)
+                    if let entry = outcome.entry {
+                        run.progress?.builtConversation(messages: entry.summary.messageCount)
+                    }
                     inFlight.signal()
                 }
             }
             rendering.wait()
             slots.store((built.values().map { $0! }, exportDiagnostics), at: index)
+            run.progress?.finishedSource()
         }
         var outcomes: [ConversationOutcome] = []
         for (results, diagnostics) in slots.values().map({ $0 ?? ([], []) }) {
@@ -105,7 +111,7 @@ struct ImportStep: Sendable {
 extension BuildRun {
     /// The build's exports and what reading them needs (`ImportStep`).
     var importStep: ImportStep {
-        ImportStep(exports: exports, config: config, inputRoot: inputRoot, jobs: jobs)
+        ImportStep(exports: exports, config: config, inputRoot: inputRoot, jobs: jobs, progress: options.progress)
     }
 
     /// The conversations of every export (`ImportStep.outcomes`), then the last good pages of

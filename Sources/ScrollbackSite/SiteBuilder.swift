@@ -66,6 +66,9 @@ public struct SiteBuilder: Sendable {
         /// Called once at the end of a build (also a failed one) with all its diagnostics, sorted by
         /// file, line and column.
         public var onDiagnostics: (@Sendable ([Diagnostic]) -> Void)?
+        /// Counts sources, conversations and messages as they are built, for a progress line
+        /// (`scrollback build` on a terminal); `nil`: not counted.
+        public var progress: BuildProgress?
         /// Test seam: runs just before the staged site is published; throwing aborts the build.
         var beforePublish: (@Sendable (_ stagingPath: String) throws -> Void)?
         /// Test seam: runs before each named step; throwing there aborts the build, as a
@@ -250,6 +253,7 @@ struct BuildRun {
             let path = FileSystem.canonicalPath(log.url.path)
             return !claimed.contains(path) && !claimed.contains { path.hasPrefix($0 + "/") }
         }
+        options.progress?.found(sources: inputs.count + exports.count)
     }
 
     /// Step 3: the site config, and the fingerprint of everything that affects every page.
@@ -298,9 +302,14 @@ struct BuildRun {
         let slots = ConcurrentSlots<ConversationOutcome>(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
+        let progress = options.progress
         Parallel.forEach(inputs.count, jobs: jobs) { index in
             let outcome = worker.build(inputs[index], number: index, displayPath: displayPaths[index])
             slots.store(outcome, at: index)
+            if let progress {
+                if let entry = outcome.entry { progress.builtConversation(messages: entry.summary.messageCount) }
+                progress.finishedSource()
+            }
         }
         outcomes = slots.values().map { $0! }
         for index in outcomes.indices {

@@ -117,3 +117,19 @@
   });
   dialog.addEventListener("close", function () { image.removeAttribute("src"); });
 })();
+
+// Printing: threads and pins opened in place print open (a closed <details> prints only its
+// summary), and are closed again afterwards as the reader left them.
+(function () {
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("details:not([open])"), function (details) {
+      details.open = true;
+      opened.push(details);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (details) { details.open = false; });
+    opened = [];
+  });
+})();

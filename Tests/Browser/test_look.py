@@ -112,7 +112,8 @@ def test_print_keeps_outgoing_bubbles_visible_and_prints_link_targets(open_page)
         visible_border = style != "none" and width >= 1 and border not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
         assert visible_border or background not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), \
             f"an outgoing bubble is invisible on paper: {style} {width} {border} {background}"
-        assert break_inside == "avoid", f"a bubble may be cut at a page break: break-inside {break_inside}"
+        # A long answer flows on to the next sheet (kept whole, it left page 1 nearly blank).
+        assert break_inside == "auto", f"a bubble cannot break across sheets: break-inside {break_inside}"
     after = page.evaluate("""() => { const a = document.querySelector('[data-part=bubble] a[href^="http"]');
         return a ? getComputedStyle(a, '::after').content : null; }""")
     assert after and "http" in after, f"links do not print their target: {after!r}"
@@ -182,3 +183,41 @@ def test_page_links_name_the_dates_their_pages_hold(open_page):
     titles = nav.evaluate("n => Array.from(n.querySelectorAll('a')).filter(a => /^[0-9]+$/.test(a.textContent)).map(a => [a.textContent, a.title])")
     assert titles == [["1", span(first_page)], ["2", span(second_page)], ["3", f"from {third_page[0]}"]], titles
     assert nav.locator("a[rel=prev] small").is_visible()
+
+
+PRINT_FACTS = """() => {
+  const shown = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const pinned = [...document.querySelectorAll('body *')].filter(el => {
+    const p = getComputedStyle(el).position; return (p === 'sticky' || p === 'fixed') && shown(el); });
+  const navs = [...document.querySelectorAll('nav, .cbar, .cb-l, .pg')].filter(shown);
+  const code = [...document.querySelectorAll('[data-part=bubble] pre')].map(pre => {
+    const s = getComputedStyle(pre);
+    return {wrap: s.whiteSpace, overflow: pre.scrollWidth - pre.clientWidth};
+  });
+  const details = [...document.querySelectorAll('details')].map(d => d.open);
+  const replies = [...document.querySelectorAll('details .tl [data-message-id]')].filter(shown).length;
+  return {pinned: pinned.map(el => el.className), navs: navs.map(el => el.className), code, details, replies};
+}"""
+
+
+@pytest.mark.parametrize("conversation", ["design-team", "release-thread"])
+def test_print_has_no_bars_wraps_code_and_opens_threads(open_page, conversation):
+    # issue 42.11: design-team has a code block and pins (<details>), release-thread threads
+    # opened in place (<details>).
+    page = open_page(file_url("sample", f"{conversation}/index.html"), width=1280).page
+    page.emulate_media(media="print")
+    render_everything(page)
+    page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")
+    facts = page.evaluate(PRINT_FACTS)
+    assert not facts["pinned"], f"sticky or fixed elements print over the text: {facts['pinned']}"
+    assert not facts["navs"], f"navigation prints: {facts['navs']}"
+    for block in facts["code"]:
+        assert block["wrap"] == "pre-wrap" and block["overflow"] <= 1, f"code is clipped on paper: {block}"
+    assert facts["details"] and all(facts["details"]), f"a thread or pin list prints closed: {facts['details']}"
+    if conversation == "design-team":
+        assert facts["code"], "no code block to check"
+    else:
+        assert facts["replies"] > 0, "a thread's replies do not print"
+    # After printing, the page is as the reader left it.
+    page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
+    assert not any(page.evaluate("() => [...document.querySelectorAll('details')].map(d => d.open)"))

@@ -126,6 +126,51 @@ struct DevServerTests {
         #expect(!response.head.lowercased().contains("location:"), "\(target) redirects: \(response.head)")
     }
 
+    @Test("only loopback names and the bound address are answered (DNS rebinding): raw requests")
+    func hostHeader() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let server = try await RunningServer.start(site: try Self.makeSite(folder))
+        defer { Task { await server.stop() } }
+        func answer(_ host: String?, _ path: String = "/trip/") -> (status: Int, body: String) {
+            guard let response = try? rawRequest(port: server.port, path, host: host) else {
+                Issue.record("no answer with Host \(host ?? "(none)")")
+                return (0, "")
+            }
+            return (response.status, String(decoding: response.body, as: UTF8.self))
+        }
+        for host in [
+            "localhost", "localhost:\(server.port)", "127.0.0.1:\(server.port)", "[::1]:\(server.port)", "LocalHost.",
+        ] {
+            #expect(answer(host).status == 200, "\(host)")
+        }
+        for host in [
+            "evil.example", "evil.example:\(server.port)", "127.0.0.1.evil.example", "10.0.0.7", "[::1", "", nil,
+        ] {
+            let response = answer(host)
+            #expect(response.status == 421, "\(host ?? "(none)")")
+            #expect(!response.body.contains("trip page"))
+        }
+        // The server's own endpoints too: the event stream carries the logs' lines.
+        #expect(answer("evil.example", "/__scrollback/live-reload.js").status == 421)
+    }
+
+    @Test("bound to every address, IP literals are answered, names other than localhost are not")
+    func hostCheckRules() {
+        let loopback = HostCheck(boundAddress: "127.0.0.1")
+        #expect(!loopback.accepts("192.168.1.5:8000"))
+        #expect(!loopback.accepts(nil))
+        let everywhere = HostCheck(boundAddress: "0.0.0.0")
+        #expect(everywhere.accepts("192.168.1.5:8000"))
+        #expect(everywhere.accepts("[fe80::1]:8000"))
+        #expect(!everywhere.accepts("attacker.example:8000"))
+        let one = HostCheck(boundAddress: "192.168.1.5")
+        #expect(one.accepts("192.168.1.5"))
+        #expect(!one.accepts("192.168.1.6"))
+        #expect(HostCheck(boundAddress: "::1").accepts("[::1]:80"))
+        #expect(HostCheck(boundAddress: "devbox.lan").accepts("DEVBOX.lan:80"))
+    }
+
     @Test("a folder redirect never names another host")
     func folderRedirectStaysLocal() throws {
         let folder = try TemporaryFolder()

@@ -113,11 +113,12 @@ final class LoopbackSocket {
 /// A raw HTTP/1.1 exchange over a socket (`Connection: close`): nothing between the test and
 /// the server rewrites the request target (URLSession would normalise `..` away).
 func rawRequest(
-    port: Int, _ requestTarget: String, method: String = "GET", headers: [String] = []
+    port: Int, _ requestTarget: String, method: String = "GET", host: String? = "127.0.0.1", headers: [String] = []
 ) throws -> (status: Int, head: String, body: Data) {
     let connection = try LoopbackSocket(port: port)
-    let extra = headers.map { $0 + "\r\n" }.joined()
-    connection.send("\(method) \(requestTarget) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)Connection: close\r\n\r\n")
+    let extra = (host.map { ["Host: \($0)"] } ?? []) + headers
+    let lines = extra.map { $0 + "\r\n" }.joined()
+    connection.send("\(method) \(requestTarget) HTTP/1.1\r\n\(lines)Connection: close\r\n\r\n")
     var response = Data()
     while true {
         let chunk = connection.receive()

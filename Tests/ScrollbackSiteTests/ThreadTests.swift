@@ -134,6 +134,43 @@ import Testing
         #expect(Self.brokenPermalinks(pages) == [])
     }
 
+    /// Issue 42.11: a thread opened in place under its root shows a day separator only where a
+    /// reply's day differs from the root's (the reader already sees the root's day).
+    @Test func aThreadInPlaceRepeatsNoDaySeparator() throws {
+        let input = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            input.remove()
+            output.remove()
+        }
+        try input.write(
+            #"""
+            {"title": "Days", "participants": [{"id": "ann", "name": "Ann"}, {"id": "bob", "name": "Bob"}],
+             "messages": [
+              {"id": "same-root", "sender": "ann", "date": "2024-05-01T09:00:00Z", "text": "root one"},
+              {"id": "a1", "sender": "bob", "date": "2024-05-01T09:05:00Z", "text": "same day", "thread": "same-root"},
+              {"id": "next-root", "sender": "ann", "date": "2024-05-01T10:00:00Z", "text": "root two"},
+              {"id": "b1", "sender": "bob", "date": "2024-05-01T10:05:00Z", "text": "same day", "thread": "next-root"},
+              {"id": "b2", "sender": "bob", "date": "2024-05-02T08:00:00Z", "text": "next day", "thread": "next-root"}
+             ]}
+            """#, to: "days.json")
+        let report = try build(input.url, output.url.appendingPathComponent("site"))
+        #expect(!report.diagnostics.contains { $0.severity == .error })
+        let page = try #require(try Self.pages(output.url.appendingPathComponent("site"))["days/index.html"])
+        let threads = page.components(separatedBy: "<details class=\"th\"").dropFirst().map {
+            $0.components(separatedBy: "</details>")[0]
+        }
+        #expect(threads.count == 2)
+        func days(_ html: String) -> [String] {
+            html.components(separatedBy: "data-part=\"day-separator\"><time datetime=\"").dropFirst().map {
+                String($0.prefix(10))
+            }
+        }
+        #expect(days(threads.first ?? "") == [], "a reply on the root's day repeats the day")
+        #expect(days(threads.last ?? "") == ["2024-05-02"], "only the next day is announced")
+        #expect(days(page) == ["2024-05-01", "2024-05-02"])
+    }
+
     @Test func theLimitIsALayoutOption() throws {
         let input = try TemporaryFolder()
         let output = try TemporaryFolder()
