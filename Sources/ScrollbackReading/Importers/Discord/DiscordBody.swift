@@ -40,9 +40,28 @@ struct DiscordBody {
             }
             // DCE without user lists gives only the count: kept as a count, nobody invented.
             let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) }
-            reactions.append(Reaction(emoji: isCustom ? ":" + name + ":" : name, senders: senders, count: count))
+            reactions.append(
+                Reaction(
+                    emoji: isCustom ? ":" + name + ":" : name, senders: senders, count: count,
+                    customEmoji: isCustom ? emoji.flatMap { customEmoji($0, name: name) } : nil))
         }
         return reactions
+    }
+
+    /// A custom emoji's image: the file the export downloaded (`--media`), else Discord's CDN
+    /// URL, which the site shows only when remote media is on (it is public, unlike attachment
+    /// URLs). `nil` when DCE gives no `imageUrl`.
+    func customEmoji(_ emoji: JSONNode, name: String) -> CustomEmoji? {
+        guard let url = emoji["imageUrl"]?.string, !url.isEmpty else { return nil }
+        // A missing or refused local file was reported once by `emojiFiles`: not again here.
+        var reported: [Diagnostic] = []
+        let image =
+            DiscordImporter.isRemote(url)
+            ? context.reading.media.resolve(url, relativeTo: place.file, at: location, diagnostics: &reported)
+            : context.media(
+                localPath: DiscordImporter.localPath(url), relativeTo: place.file, at: location,
+                diagnostics: &reported)
+        return CustomEmoji(name: name, image: image, isAnimated: emoji["isAnimated"]?.bool ?? false)
     }
 
     /// The message's kind, from its content and `forwarded` (DCE's `forwardedMessage`).
