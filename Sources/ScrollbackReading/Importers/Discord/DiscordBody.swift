@@ -48,20 +48,21 @@ struct DiscordBody {
         return reactions
     }
 
-    /// A custom emoji's image: the file the export downloaded (`--media`), else Discord's CDN
-    /// URL, which the site shows only when remote media is on (it is public, unlike attachment
-    /// URLs). `nil` when DCE gives no `imageUrl`.
+    /// A custom emoji's image: the file the export downloaded (`--media`). Only a CDN URL (an
+    /// export without media) is kept as "remote only", as an export's other remote media: the
+    /// site loads nothing from Discord, and the pill shows `:name:`. `nil` without `imageUrl`.
     func customEmoji(_ emoji: JSONNode, name: String) -> CustomEmoji? {
         guard let url = emoji["imageUrl"]?.string, !url.isEmpty else { return nil }
+        let isAnimated = emoji["isAnimated"]?.bool ?? false
+        guard !DiscordImporter.isRemote(url) else {
+            // The text `:name:` is what shows; no warning per reaction (inline emoji get none either).
+            return CustomEmoji(name: name, image: .unavailable(original: "remote only: " + url), isAnimated: isAnimated)
+        }
         // A missing or refused local file was reported once by `emojiFiles`: not again here.
         var reported: [Diagnostic] = []
-        let image =
-            DiscordImporter.isRemote(url)
-            ? context.reading.media.resolve(url, relativeTo: place.file, at: location, diagnostics: &reported)
-            : context.media(
-                localPath: DiscordImporter.localPath(url), relativeTo: place.file, at: location,
-                diagnostics: &reported)
-        return CustomEmoji(name: name, image: image, isAnimated: emoji["isAnimated"]?.bool ?? false)
+        let image = context.media(
+            localPath: DiscordImporter.localPath(url), relativeTo: place.file, at: location, diagnostics: &reported)
+        return CustomEmoji(name: name, image: image, isAnimated: isAnimated)
     }
 
     /// The message's kind, from its content and `forwarded` (DCE's `forwardedMessage`).
