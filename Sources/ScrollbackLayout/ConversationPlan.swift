@@ -406,7 +406,7 @@ public final class ConversationPlan: Sendable {
     private func reactionSummary(_ reaction: Reaction) -> ReactionSummary {
         ReactionSummary(
             emoji: reaction.emoji, count: reaction.count,
-            senderNames: reaction.senders.map { participants[$0]?.name ?? $0 })
+            senderNames: reaction.senders.map { participants[$0]?.name ?? $0 }, customEmoji: reaction.customEmoji)
     }
 }
 

@@ -187,11 +187,14 @@ public struct ReactionSummary: Hashable, Sendable {
     public var count: Int
     /// Display names (falling back to ids), in log order.
     public var senderNames: [String]
+    /// The custom emoji's image and name, when the reaction is one.
+    public var customEmoji: CustomEmoji?
 
     /// Creates a reaction summary.
-    public init(emoji: String, count: Int, senderNames: [String]) {
+    public init(emoji: String, count: Int, senderNames: [String], customEmoji: CustomEmoji? = nil) {
         self.emoji = emoji
         self.count = count
         self.senderNames = senderNames
+        self.customEmoji = customEmoji
     }
 }

@@ -29,6 +29,7 @@ extension Conversation {
             case .text, .emoji, .location, .contact, .system, .custom:
                 break
             }
+            for reaction in messages[index].reactions { add(reaction.customEmoji?.image) }
         }
         return assets
     }

@@ -176,8 +176,13 @@ final class ExportSourceBox: Hashable, Sendable {
 
 /// One emoji and who reacted with it.
 public struct Reaction: Hashable, Sendable {
-    /// The emoji (any short text; it is escaped on output).
+    /// The emoji (any short text; it is escaped on output). For a custom emoji, the text that
+    /// stands for it where its image cannot be shown (`:name:`, or the emoji the app gives as
+    /// its fallback).
     public var emoji: String
+    /// The image of a custom emoji (Discord's server emoji, Telegram's custom emoji), when the
+    /// export names one; `nil` for a Unicode emoji.
+    public var customEmoji: CustomEmoji?
     /// Participant ids, in log order.
     public var senders: [String]
     /// How many more reacted than `senders` names: an export that keeps only a count
@@ -189,10 +194,29 @@ public struct Reaction: Hashable, Sendable {
 
     /// Creates a reaction; `count` (the export's total) above the number of `senders` leaves the
     /// rest unnamed.
-    public init(emoji: String, senders: [String], count: Int? = nil) {
+    public init(emoji: String, senders: [String], count: Int? = nil, customEmoji: CustomEmoji? = nil) {
         self.emoji = emoji
+        self.customEmoji = customEmoji
         self.senders = senders
         self.unnamedCount = max(0, (count ?? 0) - senders.count)
+    }
+}
+
+/// A custom emoji of a reaction: its name and its image, as the export gives them.
+public struct CustomEmoji: Hashable, Sendable {
+    /// The emoji's name without colons (`blobwave`): the image's alternative text is `:name:`.
+    public var name: String
+    /// The image: a file of the export (resolved like any media), a remote URL (shown only when
+    /// remote media is on), or unavailable (the reaction then shows its `emoji` text).
+    public var image: MediaSource
+    /// Whether the image is animated (Discord's `isAnimated`); kept so `import` writes it again.
+    public var isAnimated: Bool
+
+    /// Creates a custom emoji.
+    public init(name: String, image: MediaSource, isAnimated: Bool = false) {
+        self.name = name
+        self.image = image
+        self.isAnimated = isAnimated
     }
 }
 

@@ -344,7 +344,8 @@ final class MessageRenderer {
                 author: preview.senderName, excerpt: quoteLabel(of: preview) ?? preview.excerpt)
         }
         message.reactions =
-            source.hasReactions ? plan.reactionSummaries(ofMessage: index).map(ReactionView.init) : []
+            source.hasReactions
+            ? plan.reactionSummaries(ofMessage: index).map { ReactionView($0, resolve: resolve) } : []
         let spokenSender = isSystem || message.header != nil ? nil : senderName ?? senderID
         message.spoken = Self.writeSpokenLabel(
             sender: spokenSender, time: decisions.timestamp == .hidden ? timeText : nil, into: message.spokenText)
@@ -471,7 +472,9 @@ final class MessageRenderer {
             case .url(let url):
                 view.image = ImageView(src: url, alt: media.alt ?? media.caption ?? "", size: SizeView(media.size))
             case .placeholder(let original, let link):
-                view.placeholder = placeholder(original: original, link: link, label: "Image")
+                view.placeholder = placeholder(
+                    original: original, link: link, label: Self.isSticker(media) ? "Sticker" : "Photo",
+                    name: Self.fileName(inReference: original))
             }
             templates.compiledTemplate("kinds/photo").render(view, into: output)
         case .video(let media):
@@ -487,7 +490,8 @@ final class MessageRenderer {
                 video.title = nonEmpty(media.title)
                 view.video = video
             case .placeholder(let original, let link):
-                view.placeholder = placeholder(original: original, link: link, label: "Video")
+                view.placeholder = placeholder(
+                    original: original, link: link, label: "Video", name: Self.fileName(inReference: original))
             }
             templates.compiledTemplate("kinds/video").render(view, into: output)
         case .audio(let media):
@@ -497,7 +501,12 @@ final class MessageRenderer {
             switch resolve(media.source) {
             case .url(let url): view.src = url
             case .placeholder(let original, let link):
-                view.placeholder = placeholder(original: original, link: link, label: "Audio")
+                let isVoice = media.title == Self.voiceMessageTitle
+                // The chip says what the title said: the title line is not shown again above it.
+                view.title = nil
+                view.placeholder = placeholder(
+                    original: original, link: link, label: isVoice ? Self.voiceMessageTitle : "Audio",
+                    name: Self.fileName(inReference: original) ?? (isVoice ? nil : nonEmpty(media.title)))
             }
             templates.compiledTemplate("kinds/audio").render(view, into: output)
         case .location(let location):
@@ -560,7 +569,11 @@ final class MessageRenderer {
             switch resolve(file.source) {
             case .url(let url): view.href = url
             case .placeholder(let original, let link):
-                view.placeholder = placeholder(original: original, link: link, label: "File")
+                // The chip names the file: the card's name line is not shown again beside it.
+                let name = nonEmpty(file.name) ?? Self.fileName(inReference: original)
+                view.placeholder = placeholder(
+                    original: original, link: link, label: name == nil && file.mimeType == nil ? "Media" : "File",
+                    name: name)
             }
             templates.compiledTemplate("kinds/file").render(view, into: output)
         }
@@ -620,10 +633,12 @@ final class MessageRenderer {
         return text
     }
 
-    /// The image placeholder (template `image-placeholder`) as HTML.
-    func placeholder(original: String, link: String?, label: String) -> String {
+    /// The chip of media the site cannot show (template `image-placeholder`) as HTML: its kind,
+    /// its file name when known, and "not in this export" (or, for remote media that is turned
+    /// off, a link to open it).
+    func placeholder(original: String, link: String?, label: String, name: String?) -> String {
         templates.compiledTemplate("image-placeholder").render(
-            PlaceholderView(original: original, link: link, label: label))
+            PlaceholderView(original: original, link: link, label: label, name: name))
     }
 
     /// Whether `html` comes out of `rebaseRoot`, `labelTaskCheckboxes` and

@@ -262,6 +262,44 @@ import Testing
             ])
     }
 
+    /// A reaction's `customEmoji` (name, image, animated) is read with its image resolved as
+    /// media, written back by `import` and read again the same; without a name it is an error.
+    @Test func reactionCustomEmojiIsReadAndWrittenBack() throws {
+        let result = try readLog(
+            log(
+                messages: #"""
+                    {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "text": "x",
+                     "reactions": [{"emoji": ":party:", "customEmoji": {"name": "party", "url": "https://cdn.example/party.gif", "animated": true}, "senders": ["bob"]},
+                                   {"emoji": ":gone:", "customEmoji": {"name": "gone", "url": "emoji/gone.png"}, "senders": ["alice"]},
+                                   {"emoji": "👍", "senders": ["bob"]}]}
+                    """#))
+        let conversation = try #require(result.conversation)
+        #expect(result.errors.isEmpty)
+        let reactions = conversation.messages[0].reactions
+        #expect(
+            reactions.map(\.customEmoji) == [
+                CustomEmoji(name: "party", image: .remote("https://cdn.example/party.gif"), isAnimated: true),
+                CustomEmoji(name: "gone", image: .unavailable(original: "emoji/gone.png")), nil,
+            ])
+        #expect(result.warnings.map(\.problem) == [.missingMediaFile("emoji/gone.png")])
+        let written = JSONLogWriter(mediaPath: { $0.sitePath }).write(conversation)
+        #expect(
+            written.contains(
+                #"{"emoji": ":party:", "customEmoji": {"name": "party", "url": "https://cdn.example/party.gif", "animated": true}, "senders": ["bob"]}"#
+            ), "\(written)")
+        #expect(written.contains(#"{"emoji": "👍", "senders": ["bob"]}"#))
+        #expect(try readLog(written).conversation?.messages[0].reactions == reactions)
+
+        let nameless = try readLog(
+            log(
+                messages: #"""
+                    {"id": "1", "sender": "alice", "date": "2024-01-01T00:00:00Z", "text": "x",
+                     "reactions": [{"emoji": "?", "customEmoji": {"url": "a.png", "size": 3}, "senders": []}]}
+                    """#))
+        #expect(nameless.errors.count == 1 && nameless.warnings.count == 1, "\(nameless.errors) \(nameless.warnings)")
+        #expect(nameless.conversation.map { $0.messages[0].reactions.map(\.customEmoji) } ?? [nil] == [nil])
+    }
+
     @Test func badColorIsAWarningAndIgnored() throws {
         let result = try readLog(
             #"""

@@ -177,7 +177,51 @@ import Testing
         #expect(messages[7].reactions.map(\.emoji) == ["🎉", "custom emoji", "⭐", "👍"])
         #expect(messages[7].reactions.map(\.count) == [2, 1, 5, 1])
         #expect(messages[7].reactions[0].senders == ["user2"])
+        #expect(messages[7].reactions.allSatisfy { $0.customEmoji == nil }, "a bare document id names no image")
         #expect(Self.warnings(imported).allSatisfy { !$0.contains("not supported") }, "\(imported.diagnostics)")
+    }
+
+    /// A custom-emoji reaction whose file the export holds (`file`, or a `document_id` that is a
+    /// path) has that image, resolved inside the export; its name is the fallback emoji.
+    @Test func customEmojiReactionsKeepTheirImageWhenTheExportHasIt() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A 1×1 PNG: the bytes decide a media file's type.
+        let png: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1,
+            8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89,
+        ]
+        try write(Data(png), to: "chats/chat_001/stickers/party.png", in: folder)
+        let file = try write(
+            Self.chat(
+                #"""
+                {"id": 1, "type": "message", "date": "2025-07-01T10:07:00", "date_unixtime": "1751364420", "from": "Ann", "from_id": "user1",
+                 "text": ["Party ", {"type": "custom_emoji", "text": "🎉", "document_id": "stickers/party.png"}],
+                 "reactions": [{"type": "custom_emoji", "count": 1, "document_id": "stickers/party.png"},
+                               {"type": "custom_emoji", "count": 2, "document_id": "5368324170671202286", "file": "stickers/party.png"},
+                               {"type": "custom_emoji", "count": 1, "document_id": "stickers/gone.png"}]}
+                """#), to: "chats/chat_001/result.json", in: folder)
+        let context = ImportContext(root: folder, config: SiteConfig())
+        var conversations: [ImportedConversation] = []
+        _ = TelegramImporter.read(
+            DetectedExport(format: .telegram, items: [file], root: folder), context: context,
+            emit: { conversations.append($0) })
+        let imported = try #require(conversations.first)
+        let reactions = try #require(imported.conversation?.messages.first?.reactions)
+        #expect(reactions.map(\.emoji) == ["🎉", "custom emoji", "custom emoji"])
+        guard case .local(let asset)? = reactions[0].customEmoji?.image else {
+            Issue.record("expected the export's file: \(reactions)")
+            return
+        }
+        #expect(asset.sourcePath.hasSuffix("/chats/chat_001/stickers/party.png"))
+        #expect(reactions[0].customEmoji?.name == "🎉")
+        #expect(reactions[1].customEmoji?.image == .local(asset))
+        guard case .unavailable? = reactions[2].customEmoji?.image else {
+            Issue.record("a missing file is unavailable: \(reactions[2])")
+            return
+        }
+        #expect(
+            Self.warnings(imported).contains { $0.contains("stickers/gone.png") }, "\(imported.diagnostics)")
     }
 
     // MARK: - Whole-account exports

@@ -111,7 +111,7 @@ import Testing
             html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;alert(1)&#39; onfocus=&#39;x"))
         // Refused URLs leave placeholders or plain text, and the message still renders.
         #expect(Inspect.messages(html).count == layout.conversation.messages.count)
-        #expect(html.contains("<code>javascript:alert(1)</code>"))
+        #expect(html.contains("<span class=\"ph0\" data-part=\"missing-media\">"))
         // An invalid colour never reaches a style attribute.
         #expect(!html.contains("style=\"--pc:red"))
         // Two entries, so the index carries its filter box and script too.
@@ -188,7 +188,7 @@ import Testing
         #expect(!html.contains("poster=\"http"))
         #expect(
             html.contains(
-                "<a href=\"https://cdn.example/p.jpg?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\">Open Image</a>")
+                "<a href=\"https://cdn.example/p.jpg?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\">Open Photo</a>")
         )
         #expect(html.contains("Open Video</a>"))
         #expect(html.contains("aria-hidden=\"true\">RP</span>"))  // initials instead of the remote avatar

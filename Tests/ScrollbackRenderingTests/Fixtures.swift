@@ -42,7 +42,8 @@ enum Fixture {
             reactions: reactions.map { reaction in
                 Reaction(
                     emoji: reaction.emoji,
-                    senders: reaction.senderNames.map { name in people.first { $0.name == name }?.id ?? name })
+                    senders: reaction.senderNames.map { name in people.first { $0.name == name }?.id ?? name },
+                    count: reaction.count, customEmoji: reaction.customEmoji)
             },
             edited: edited == nil ? nil : Date(timeIntervalSince1970: sendTime + 40), status: status,
             location: SourceLocation(file: "chat.json", line: line, column: 5))

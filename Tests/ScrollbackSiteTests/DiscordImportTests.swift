@@ -226,6 +226,48 @@ import Testing
         }
     }
 
+    /// A custom-emoji reaction (`reactions[].emoji` with an `id`) is its image in the pill, from
+    /// the file the export downloaded (copied into the site); with only Discord's CDN URL it is
+    /// `:name:` (the site loads nothing from Discord); a Unicode one stays text. `import` keeps
+    /// the image: the logs it writes build the same page.
+    @Test func customEmojiReactionsAreTheirImages() throws {
+        let folder = try TemporaryFolder()
+        let files = "Server - general [1200].json_Files/"
+        try folder.write(Logs.png, to: files + "party-DDDD.png")
+        let reactions =
+            #""reactions": [{"emoji": {"id": "91", "name": "party", "code": "party", "isAnimated": true, "imageUrl": "\#(files)party-DDDD.png"}, "count": 2}, {"emoji": {"id": "92", "name": "cdn", "code": "cdn", "isAnimated": false, "imageUrl": "https://cdn.discordapp.com/emojis/92.png"}, "count": 1}, {"emoji": {"id": "", "name": "👍", "code": "thumbsup", "isAnimated": false, "imageUrl": "https://cdn.jsdelivr.net/gh/twitter/twemoji@latest/assets/svg/1f44d.svg"}, "count": 3}]"#
+        try folder.write(
+            Self.export(channelID: "1200", name: "general", messages: [Self.message("1", "hello", extra: reactions)]),
+            to: "Server - general [1200].json")
+        let conversation = try #require(Self.read(folder.url, ["Server - general [1200].json"]).first?.conversation)
+        let read = conversation.messages[0].reactions
+        #expect(read.map(\.emoji) == [":party:", ":cdn:", "👍"])
+        #expect(read[0].customEmoji?.name == "party" && read[0].customEmoji?.isAnimated == true)
+        guard case .local(let asset)? = read[0].customEmoji?.image else {
+            Issue.record("expected the downloaded file, got \(String(describing: read[0].customEmoji))")
+            return
+        }
+        #expect(conversation.localAssets.contains(asset), "the site copies the emoji's file")
+        #expect(
+            read[1].customEmoji?.image
+                == .unavailable(original: "remote only: https://cdn.discordapp.com/emojis/92.png"))
+        #expect(read[2].customEmoji == nil, "a Unicode emoji is text")
+
+        let output = folder.url.appendingPathComponent("site")
+        #expect(try !build(folder.url, output).hasErrors)
+        let page = try Self.page(output, "server-general")
+        #expect(page.contains("<img class=\"rxe\" src=\"../\(asset.sitePath)\" alt=\":party:\""))
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(asset.sitePath).path))
+        #expect(page.contains(">:cdn: 1<") && !page.contains("cdn.discordapp.com"))
+        #expect(page.contains(">👍 3<"))
+
+        let logs = folder.url.appendingPathComponent("logs")
+        _ = try ExportWriter(input: folder.url, format: .discord, output: logs, onDiagnostics: { _ in }).write()
+        let viaLogs = folder.url.appendingPathComponent("via-logs")
+        #expect(try !build(logs, viaLogs).hasErrors)
+        #expect(try Self.page(viaLogs, "server-general") == page)
+    }
+
     /// `||…||` is hidden until clicked (a `<details>`, no script), in text only: not in code,
     /// not across paragraphs, and a lone `||` is text. Search and excerpts do not give it away,
     /// and `import` then `build` shows the same.

@@ -56,7 +56,8 @@ public struct JSONLogWriter {
         if let replyTo = message.replyTo { fields.append("\"replyTo\": " + JSONText.quoted(replyTo)) }
         if !message.reactions.isEmpty {
             let reactions = message.reactions.map { reaction in
-                "{\"emoji\": " + JSONText.quoted(reaction.emoji) + ", \"senders\": ["
+                "{\"emoji\": " + JSONText.quoted(reaction.emoji) + customEmoji(reaction.customEmoji)
+                    + ", \"senders\": ["
                     + reaction.senders.map(JSONText.quoted).joined(separator: ", ") + "]"
                     + (reaction.unnamedCount > 0 ? ", \"count\": \(reaction.count)}" : "}")
             }
@@ -139,6 +140,13 @@ public struct JSONLogWriter {
                 "\"custom\": {\"id\": " + JSONText.quoted(custom.id) + ", \"data\": " + Self.json(custom.data) + "}"
             ]
         }
+    }
+
+    /// A reaction's `customEmoji` member (with its leading comma), or nothing for a Unicode emoji.
+    func customEmoji(_ emoji: CustomEmoji?) -> String {
+        guard let emoji else { return "" }
+        return ", \"customEmoji\": {\"name\": " + JSONText.quoted(emoji.name) + ", \"url\": "
+            + JSONText.quoted(reference(emoji.image)) + (emoji.isAnimated ? ", \"animated\": true}" : "}")
     }
 
     func reference(_ source: MediaSource) -> String {

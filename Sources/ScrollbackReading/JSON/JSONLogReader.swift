@@ -258,7 +258,8 @@ enum KnownJSONFields {
     static let participant = ["id", "name", "avatar", "color"]
     static let message = unique(
         MessageField.names + ["thread", "broadcast", "forwardedFrom", "deleted", "pinned", "source"])
-    static let reaction = ["emoji", "senders", "count"]
+    static let reaction = ["emoji", "senders", "count", "customEmoji"]
+    static let customEmoji = ["name", "url", "animated"]
     static let media = [
         "url", "width", "height", "alt", "caption", "poster", "duration", "title", "name", "size", "mimeType",
     ]
@@ -943,9 +944,19 @@ private struct JSONLogSession {
                         countNode)
                 }
             }
-            reactions.append(Reaction(emoji: emoji, senders: senders, count: count))
+            reactions.append(Reaction(emoji: emoji, senders: senders, count: count, customEmoji: customEmoji(element)))
         }
         return reactions
+    }
+
+    /// A reaction's `customEmoji` (`name`, `url`, `animated`): its image resolved as any media
+    /// (inside the input folder, or remote when remote media is on).
+    mutating func customEmoji(_ reaction: JSONNode) -> CustomEmoji? {
+        guard let object = object(reaction, "customEmoji") else { return nil }
+        checkFields(object, known: KnownJSONFields.customEmoji, in: "a custom emoji")
+        guard let name = string(object, "name", required: true), let image = media(object, "url", required: true)
+        else { return nil }
+        return CustomEmoji(name: name, image: image, isAnimated: bool(object, "animated") ?? false)
     }
 
     // MARK: kinds

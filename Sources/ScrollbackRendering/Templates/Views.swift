@@ -315,13 +315,22 @@ final class ReplyView: TemplateObject {
         .text("href") { $0.href }.text("author") { $0.author }.text("excerpt") { $0.excerpt }.schema
 }
 
-/// One reaction: emoji, count, and who.
+/// One reaction: emoji (or a custom emoji's image), count, and who.
 final class ReactionView: TemplateObject {
     let emoji: String, count: Int, names: String
-    init(_ reaction: ReactionSummary) {
+    /// The custom emoji's image, when it is one the page can load.
+    let image: ReactionImageView?
+    /// `resolve` applies the site's media rules to a custom emoji's image; one that cannot be
+    /// shown (missing, remote media off) leaves the reaction as its text (`:name:`).
+    init(_ reaction: ReactionSummary, resolve: (MediaSource) -> ResolvedMedia) {
         emoji = reaction.emoji
         count = reaction.count
         names = Self.who(reaction.senderNames, count: reaction.count)
+        if let custom = reaction.customEmoji, case .url(let src) = resolve(custom.image) {
+            image = ReactionImageView(src: src, alt: ":" + custom.name + ":")
+        } else {
+            image = nil
+        }
     }
 
     /// Who reacted, as the tooltip and screen readers say it: the names the log gives, and those
@@ -333,7 +342,18 @@ final class ReactionView: TemplateObject {
         return names.joined(separator: ", ") + " and \(unnamed) " + (unnamed == 1 ? "other" : "others")
     }
     static let templateSchema = schema(ReactionView.self)
-        .text("emoji") { $0.emoji }.number("count") { $0.count }.text("names") { $0.names }.schema
+        .text("emoji") { $0.emoji }.number("count") { $0.count }.text("names") { $0.names }
+        .object("image", { ReactionImageView.templateSchema }) { $0.image }.schema
+}
+
+/// A custom emoji's image in a reaction pill: its URL and `:name:` as alternative text.
+final class ReactionImageView: TemplateObject {
+    let src: String, alt: String
+    init(src: String, alt: String) {
+        self.src = src
+        self.alt = alt
+    }
+    static let templateSchema = schema(ReactionImageView.self).text("src") { $0.src }.text("alt") { $0.alt }.schema
 }
 
 /// `footer`: edited mark and delivery status.
@@ -449,16 +469,20 @@ final class TextBodyView: TemplateObject {
     static let templateSchema = schema(TextBodyView.self).text("text") { $0.text }.schema
 }
 
-/// `image-placeholder`: media that cannot be shown, with its original reference as text.
+/// `image-placeholder`: the one-line chip of media that cannot be shown: its kind (`label`:
+/// Photo, Sticker, Video, Audio, Voice message, File, Media), its file name when known, and a
+/// link to open it when it is remote media that is turned off; `original` is the log's reference.
 final class PlaceholderView: TemplateObject {
-    let original: String, link: String?, label: String
-    init(original: String, link: String?, label: String) {
+    let original: String, link: String?, label: String, name: String?
+    init(original: String, link: String?, label: String, name: String?) {
         self.original = original
         self.link = link
         self.label = label
+        self.name = name
     }
     static let templateSchema = schema(PlaceholderView.self)
-        .text("original") { $0.original }.text("link") { $0.link }.text("label") { $0.label }.schema
+        .text("original") { $0.original }.text("link") { $0.link }.text("label") { $0.label }
+        .text("name") { $0.name }.schema
 }
 
 /// A pixel size.

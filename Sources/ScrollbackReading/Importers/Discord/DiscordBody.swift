@@ -40,9 +40,29 @@ struct DiscordBody {
             }
             // DCE without user lists gives only the count: kept as a count, nobody invented.
             let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) }
-            reactions.append(Reaction(emoji: isCustom ? ":" + name + ":" : name, senders: senders, count: count))
+            reactions.append(
+                Reaction(
+                    emoji: isCustom ? ":" + name + ":" : name, senders: senders, count: count,
+                    customEmoji: isCustom ? emoji.flatMap { customEmoji($0, name: name) } : nil))
         }
         return reactions
+    }
+
+    /// A custom emoji's image: the file the export downloaded (`--media`). Only a CDN URL (an
+    /// export without media) is kept as "remote only", as an export's other remote media: the
+    /// site loads nothing from Discord, and the pill shows `:name:`. `nil` without `imageUrl`.
+    func customEmoji(_ emoji: JSONNode, name: String) -> CustomEmoji? {
+        guard let url = emoji["imageUrl"]?.string, !url.isEmpty else { return nil }
+        let isAnimated = emoji["isAnimated"]?.bool ?? false
+        guard !DiscordImporter.isRemote(url) else {
+            // The text `:name:` is what shows; no warning per reaction (inline emoji get none either).
+            return CustomEmoji(name: name, image: .unavailable(original: "remote only: " + url), isAnimated: isAnimated)
+        }
+        // A missing or refused local file was reported once by `emojiFiles`: not again here.
+        var reported: [Diagnostic] = []
+        let image = context.media(
+            localPath: DiscordImporter.localPath(url), relativeTo: place.file, at: location, diagnostics: &reported)
+        return CustomEmoji(name: name, image: image, isAnimated: isAnimated)
     }
 
     /// The message's kind, from its content and `forwarded` (DCE's `forwardedMessage`).

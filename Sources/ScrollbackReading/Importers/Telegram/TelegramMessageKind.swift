@@ -276,10 +276,12 @@ extension TelegramChatReader {
         var result: [Reaction] = []
         for reaction in node["reactions"]?.elements ?? [] {
             let emoji: String
+            var customEmoji: CustomEmoji?
             switch reaction["type"]?.string {
             case "custom_emoji":
                 let document = reaction["document_id"].flatMap(TelegramChatReader.idText)
                 emoji = document.flatMap { index.customEmoji[$0] } ?? "custom emoji"
+                customEmoji = customEmojiImage(reaction, name: emoji, diagnostics: &diagnostics)
             case "paid": emoji = "⭐"
             default:
                 guard let text = reaction["emoji"]?.string, !text.isEmpty else {
@@ -307,8 +309,25 @@ extension TelegramChatReader {
             }
             // `recent` names only the last few; `count` is how many reacted, as Telegram shows it.
             let count = reaction["count"]?.number(in: 0...1e9).map { Int($0) }
-            result.append(Reaction(emoji: emoji, senders: senders, count: count))
+            result.append(Reaction(emoji: emoji, senders: senders, count: count, customEmoji: customEmoji))
         }
         return result
+    }
+
+    /// The image of a custom-emoji reaction when the export holds one: a `file`, or a
+    /// `document_id` that is a path (Telegram Desktop writes the file's path there when it saved
+    /// the emoji, else only the number); resolved inside the export as any media. A bare number
+    /// names no file: `nil`, and the reaction shows its fallback emoji.
+    func customEmojiImage(_ reaction: JSONNode, name: String, diagnostics: inout [Diagnostic]) -> CustomEmoji? {
+        let candidates = [reaction["file"]?.string, reaction["document_id"]?.string].compactMap { $0 }
+        guard
+            let path = candidates.first(where: { path in
+                !path.isEmpty && !path.allSatisfy(\.isNumber)
+                    && !TelegramChatReader.notIncludedPrefixes.contains(where: path.hasPrefix)
+            })
+        else { return nil }
+        let image = context.media(
+            localPath: path, relativeTo: file, at: reaction.location(in: shownFile), diagnostics: &diagnostics)
+        return CustomEmoji(name: name, image: image)
     }
 }

@@ -247,11 +247,14 @@ struct WhatsAppChatReader {
                 .warning(
                     .other("media not included in the export ('\(firstLine)'); a placeholder is shown"), at: location))
             switch omitted {
-            case .image, .sticker: return .photo(MediaItem(source: source, caption: caption))
+            case .image: return .photo(MediaItem(source: source, caption: caption))
+            // "Sticker": the alternative text that marks a sticker (its chip says so).
+            case .sticker: return .photo(MediaItem(source: source, alt: "Sticker", caption: caption))
             case .video, .gif: return .video(MediaItem(source: source, caption: caption))
             case .audio: return .audio(MediaItem(source: source, caption: caption))
-            case .any, .document, .contact:
-                return .file(FileItem(source: source, name: name ?? firstLine, caption: caption))
+            // The file name iOS puts before "document omitted", else none: the marker names no
+            // file (the chip says "Media"; the source keeps the marker).
+            case .any, .document, .contact: return .file(FileItem(source: source, name: name, caption: caption))
             }
         }
         if let name = WhatsAppBody.attachedFileName(firstLine) {
