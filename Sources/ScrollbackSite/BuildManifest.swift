@@ -62,6 +62,9 @@ struct BuildManifest: Codable, Equatable {
         var searchPart: String?
         /// How many pages the search part has (their files: `SearchPageFiles`).
         var searchPageCount: Int?
+        /// The export an imported conversation came from (`ImportStep.exportIdentity`), so the
+        /// conversations of an export that fails as a whole keep their last good pages.
+        var export: String? = nil
 
         /// What the index shows of the conversation, with its page count (its card links to the
         /// last page).

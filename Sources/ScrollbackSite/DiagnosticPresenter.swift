@@ -70,6 +70,8 @@ public struct DiagnosticPresenter: Sendable {
 
     /// Test seam: called with the path each time a file is opened to show its lines.
     var onFileRead: (@Sendable (String) -> Void)?
+    /// Test seam: called with how many bytes of a file were read to show its lines.
+    var onBytesRead: (@Sendable (Int) -> Void)?
 
     /// How many locations of the collapsed ones a repeated warning names.
     static let collapsedLocationsShown = 3
@@ -136,7 +138,7 @@ public struct DiagnosticPresenter: Sendable {
         var lines: [String: [Int: [UInt8]]] = [:]
         for path in wanted.keys.sorted() {
             onFileRead?(path)
-            lines[path] = Self.sourceLines(numbers: wanted[path]!, inFile: path)
+            lines[path] = Self.sourceLines(numbers: wanted[path]!, inFile: path, bytesRead: onBytesRead)
         }
         return zip(shown, repeats).map { diagnostic, more in
             var message = Self.neutralized(diagnostic.problem.message)
@@ -211,27 +213,42 @@ public struct DiagnosticPresenter: Sendable {
 
     /// Lines `numbers` of the file, in one pass read in chunks up to the last of them only (a log
     /// may be huge), each cut to `lineByteLimit` bytes; a line the file does not have is absent.
-    static func sourceLines(numbers: Set<Int>, inFile path: String) -> [Int: [UInt8]] {
+    /// The reading stops at the last line's `lineByteLimit`-th byte: a diagnostic at 1:1 of a
+    /// 2 GB one-line log reads 64 KiB, not the 2 GB (12 s). `bytesRead` is told how many were read.
+    static func sourceLines(
+        numbers: Set<Int>, inFile path: String, bytesRead: ((Int) -> Void)? = nil
+    ) -> [Int: [UInt8]] {
         guard let last = numbers.max(), last >= 1, let handle = FileHandle(forReadingAtPath: path) else { return [:] }
         defer { try? handle.close() }
         var found: [Int: [UInt8]] = [:]
         var line = 1
         var wanted = numbers.contains(1)
         var current: [UInt8] = []
+        var total = 0
+        defer { bytesRead?(total) }
         reading: while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-            for byte in chunk {
-                if byte == 0x0A {
-                    if wanted { found[line] = current }
-                    if line == last { break reading }
-                    line += 1
-                    wanted = numbers.contains(line)
-                    current.removeAll(keepingCapacity: true)
-                } else if wanted, current.count < lineByteLimit {
-                    current.append(byte)
+            total += chunk.count
+            var index = chunk.startIndex
+            while index < chunk.endIndex {
+                // The bytes of this line that are kept, or none: the rest up to the newline is skipped.
+                let room = wanted ? lineByteLimit - current.count : 0
+                let newline = chunk[index...].firstIndex(of: 0x0A)
+                let lineEnd = newline ?? chunk.endIndex
+                if room > 0 { current.append(contentsOf: chunk[index..<min(lineEnd, index + room)]) }
+                guard let newline else {
+                    // The last wanted line has all the bytes it keeps: nothing after it is needed.
+                    if line == last, current.count >= lineByteLimit { break reading }
+                    break
                 }
+                if wanted { found[line] = current }
+                if line == last { break reading }
+                line += 1
+                wanted = numbers.contains(line)
+                current.removeAll(keepingCapacity: true)
+                index = newline + 1
             }
         }
-        // The last line has no newline after it.
+        // The last line read has no newline after it (or was cut at `lineByteLimit`).
         if line <= last, wanted, found[line] == nil { found[line] = current }
         return found
     }

@@ -52,14 +52,17 @@ struct ImportStep: Sendable {
             run.progress?.finishedSource()
         }
         var outcomes: [ConversationOutcome] = []
-        for (results, diagnostics) in slots.values().map({ $0 ?? ([], []) }) {
+        for (results, _) in slots.values().map({ $0 ?? ([], []) }) {
             outcomes += results
-            if !diagnostics.isEmpty {
-                outcomes.append(
-                    ConversationOutcome(
-                        input: InputDiscovery.Input(relativePath: "import:", url: inputRoot), entry: nil,
-                        diagnostics: diagnostics, reused: false, partsFolder: ""))
-            }
+        }
+        for (index, slot) in slots.values().enumerated() {
+            guard let (_, diagnostics) = slot, !diagnostics.isEmpty else { continue }
+            // The export's own problems (a file that cannot be read as a whole), marked as its.
+            var outcome = ConversationOutcome(
+                input: InputDiscovery.Input(relativePath: "import:", url: inputRoot), entry: nil,
+                diagnostics: diagnostics, reused: false, partsFolder: "")
+            outcome.exportIndex = index
+            outcomes.append(outcome)
         }
         return outcomes
     }
@@ -81,6 +84,16 @@ struct ImportStep: Sendable {
         "import:" + (exports[exportIndex].zip.map { zipDisplayPath($0) + Self.zipSeparator } ?? "") + imported.key
     }
 
+    /// How the manifest names export `index` (not from a zip: those are named in `importPath`):
+    /// its format and the folder or file it was found as, as diagnostics name it.
+    func exportIdentity(_ index: Int) -> String {
+        let export = exports[index].export
+        let found = export.items.count == 1 ? export.items[0] : export.root
+        return export.format.rawValue + ":"
+            + ReadingContextPaths.display(
+                URL(fileURLWithPath: FileSystem.canonicalPath(found.path)), inputRoot: inputRoot)
+    }
+
     /// Between a zip's path and a conversation's key in `importPath`.
     static let zipSeparator = "!/"
 
@@ -98,6 +111,7 @@ struct ImportStep: Sendable {
             imported: imported, number: number, relativePath: importPath(imported, exportIndex: exportIndex))
         outcome.exportIndex = exportIndex
         outcome.importKey = imported.key
+        if exports[exportIndex].zip == nil { outcome.entry?.export = exportIdentity(exportIndex) }
         outcome.source = SourceCount(
             format: exports[exportIndex].export.format.rawValue,
             source: imported.sourceFiles.count == 1 ? imported.sourceFiles[0] : imported.key,
@@ -121,6 +135,49 @@ extension BuildRun {
         var outcomes = step.outcomes(worker: worker, firstNumber: firstNumber)
         outcomes += keptFromUnreadZips(
             worker: worker, produced: outcomes, firstNumber: firstNumber + exports.count * 1_000_000)
+        outcomes += keptFromFailedExports(
+            worker: worker, produced: outcomes, firstNumber: firstNumber + exports.count * 1_000_000 + 500_000)
+        return outcomes
+    }
+
+    /// Issue 40.4: an export (not a zip) that is found but fails as a whole (a truncated
+    /// Telegram `result.json`, a damaged Slack `channels.json`: an error of the export itself)
+    /// keeps the last good pages of every conversation it had in the last good build that it did
+    /// not give now, each with a `keptPreviousPages` warning at the export's error; the error
+    /// stays, so the build exits 1.
+    func keptFromFailedExports(
+        worker: ConversationWorker, produced: [ConversationOutcome], firstNumber: Int
+    ) -> [ConversationOutcome] {
+        let step = importStep
+        // Each failed export's first error: where its kept conversations point.
+        var failed: [String: SourceLocation] = [:]
+        for outcome in produced where outcome.input.relativePath == "import:" {
+            guard let index = outcome.exportIndex, exports[index].zip == nil,
+                let error = outcome.diagnostics.filter({ $0.severity == .error }).min()
+            else { continue }
+            failed[step.exportIdentity(index)] =
+                error.location ?? SourceLocation(file: step.exportIdentity(index), line: 1, column: 1)
+        }
+        guard !failed.isEmpty else { return [] }
+        let producedPaths = Set(produced.map(\.input.relativePath))
+        var outcomes: [ConversationOutcome] = []
+        let entries = (lastGoodManifest?.entries ?? []).filter {
+            $0.export.map { failed[$0] != nil } == true && !producedPaths.contains($0.path)
+        }
+        for entry in entries.sorted(by: { $0.path < $1.path }) {
+            let location = failed[entry.export!]!
+            let input = InputDiscovery.Input(
+                relativePath: entry.path,
+                url: URL(fileURLWithPath: PathText.parent(inputRoot.path) + "/" + location.file))
+            let parts = ConversationWorker.partsRoot(in: staging) + "/\(firstNumber + outcomes.count)"
+            var outcome = ConversationOutcome(
+                input: input, entry: nil, diagnostics: [], reused: false, partsFolder: parts)
+            guard let kept = worker.keepLastGood(entry, input: input, into: parts) else { continue }
+            outcome.entry = kept
+            outcome.kept = true
+            outcome.diagnostics = [.warning(.keptPreviousPages(conversationID: kept.conversationID), at: location)]
+            outcomes.append(outcome)
+        }
         return outcomes
     }
 

@@ -104,3 +104,43 @@ struct DiagnosticPresenterTests {
         #expect(line(4) == nil)
     }
 }
+
+/// Issue 40.10: a huge one-line log is refused quickly, and so is its diagnostic shown.
+@Suite("Presenting a huge log's diagnostic")
+struct HugeLogDiagnosticTests {
+    @Test("a 2 GB one-line log is refused and its diagnostic reads 64 KiB of it, not 2 GB")
+    func hugeOneLineLogReadsLittle() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(
+            #"{"version": 1, "id": "small", "participants": [{"id": "a", "name": "A"}], "messages": [{"id": "1", "sender": "a", "date": "2024-05-01T10:00:00Z", "text": "hi"}]}"#,
+            to: "in/small.json")
+        // A sparse file: 2 GB of zero bytes on one line, without writing them.
+        let huge = folder.url.appendingPathComponent("in/huge.json")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        let report = try build(folder.url.appendingPathComponent("in"), folder.url.appendingPathComponent("out"))
+        let refusal = try #require(report.diagnostics.first { $0.location?.file == "in/huge.json" })
+        #expect(refusal.severity == .error && refusal.problem.message.contains("over the limit"))
+
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var bytes = 0
+        }
+        let count = Count()
+        var presenter = DiagnosticPresenter(
+            inputRoot: folder.url.appendingPathComponent("in"), currentDirectory: folder.url)
+        presenter.onBytesRead = { read in
+            count.lock.lock()
+            count.bytes += read
+            count.lock.unlock()
+        }
+        let presented = presenter.present(refusal)
+        #expect(presented.locationText == "in/huge.json:1:1")
+        #expect(count.bytes > 0 && count.bytes <= 2 * DiagnosticPresenter.lineByteLimit)
+        // The line is shown as before: the start of it, cut.
+        #expect(presented.sourceLine?.hasSuffix("…") == true)
+    }
+}

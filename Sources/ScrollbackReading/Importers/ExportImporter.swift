@@ -210,6 +210,9 @@ public struct ImportContext: Sendable {
     /// Reads an export file's bytes: from disk in a build, from memory in the fuzz targets
     /// (Fuzz/README.md), which so run the build's own `read` on every input.
     let readFile: @Sendable (URL) -> [UInt8]?
+    /// Whether `readFile` is the default (the disk): then `forEachChunk` reads a file in windows
+    /// instead of whole.
+    let readsFromDisk: Bool
     /// How many threads may decode one conversation's files at once (the build's `--jobs`).
     public let jobs: Int
 
@@ -220,10 +223,11 @@ public struct ImportContext: Sendable {
     public init(
         root: URL, config: SiteConfig, inputRoot: URL? = nil, shownAs: URL? = nil,
         jobs: Int = Parallel.defaultJobs,
-        readFile: @escaping @Sendable (URL) -> [UInt8]? = { LogReader.contents(ofFile: $0.path) }
+        readFile: (@Sendable (URL) -> [UInt8]?)? = nil
     ) {
         self.root = root
-        self.readFile = readFile
+        self.readFile = readFile ?? { LogReader.contents(ofFile: $0.path) }
+        self.readsFromDisk = readFile == nil
         self.jobs = jobs
         let base = inputRoot ?? root
         self.reading = ReadingContext(
@@ -262,6 +266,44 @@ public struct ImportContext: Sendable {
             return nil
         }
         return bytes
+    }
+
+    /// Hands `body` the bytes of export file `file` (named `shown` in diagnostics) in order, at
+    /// most `chunkSize` at a time, so a file of hundreds of megabytes is never held whole; `false`
+    /// with a located error handed to `report` when it cannot be read. An error `body` throws
+    /// stops the reading and is handed on.
+    public func forEachChunk(
+        of file: URL, shown: String, chunkSize: Int = 1 << 20, report: (Diagnostic) -> Void,
+        _ body: (UnsafeRawBufferPointer) throws(Diagnostic) -> Void
+    ) throws(Diagnostic) -> Bool {
+        let chunkSize = max(1, chunkSize)
+        if readsFromDisk, let handle = LogFile(path: file.path) {
+            var offset = 0
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(min(chunkSize, handle.size))
+            while offset < handle.size {
+                let end = min(handle.size, offset + chunkSize)
+                chunk.removeAll(keepingCapacity: true)
+                guard handle.read(offset..<end, appendingTo: &chunk) else { break }
+                try chunk.withUnsafeBufferPointer { (bytes) throws(Diagnostic) in
+                    try body(UnsafeRawBufferPointer(bytes))
+                }
+                offset = end
+            }
+            if offset >= handle.size { return true }
+        } else if !readsFromDisk, let bytes = readFile(file) {
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + chunkSize)
+                try Array(bytes[start..<end]).withUnsafeBufferPointer { (chunk) throws(Diagnostic) in
+                    try body(UnsafeRawBufferPointer(chunk))
+                }
+                start = end
+            }
+            return true
+        }
+        report(.error(.fileSystem("cannot read file"), at: SourceLocation(file: shown, line: 1, column: 1)))
+        return false
     }
 
     /// The JSON document in `file` (named `shown` in diagnostics), or `nil` with the located

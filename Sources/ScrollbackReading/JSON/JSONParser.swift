@@ -332,6 +332,27 @@ public enum JSONParser {
         }
     }
 
+    /// Parses `bytes`, one value cut out of a larger document (`JSONChunkedReader`): its first byte
+    /// is at `line`:`column` of `file`, inside `depth` containers, so positions, errors and the
+    /// nesting limit are those of a parse of the whole document.
+    static func parse(
+        fragment bytes: [UInt8], file: String, line: Int, column: Int, depth: Int
+    ) throws(Diagnostic) -> JSONNode {
+        let result: Result<JSONNode, Diagnostic> = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer: buffer, file: file)
+            scanner.position = 0
+            scanner.line = line
+            scanner.lineStart = 1 - column  // column = offset - lineStart + 1
+            scanner.depthOffset = depth
+            do throws(Diagnostic) {
+                return .success(try scanner.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Parses the UTF-8 of `text`; see `parse(_:file:firstLine:)`.
     public static func parse(_ text: String, file: String, firstLine: Int = 1) throws(Diagnostic) -> JSONNode {
         try parse(Array(text.utf8), file: file, firstLine: firstLine)

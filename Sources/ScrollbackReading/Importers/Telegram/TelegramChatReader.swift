@@ -55,7 +55,50 @@ struct TelegramChatReader {
         }
     }
 
+    /// What a chat's messages say before any is converted: their cross references, clocks and
+    /// number. A chat streamed from a large export is surveyed in a first pass over its file.
+    struct Survey {
+        var index = TelegramChatIndex()
+        var clock = TelegramClock.Survey()
+        var count = 0
+
+        /// Surveys the next message of the chat.
+        mutating func add(_ message: JSONNode) {
+            index.add(message, at: count)
+            clock.add(message, at: count)
+            count += 1
+        }
+    }
+
+    /// What the conversion of a chat carries from message to message.
+    struct Conversion {
+        var assembler: ConversationAssembler
+        /// `false` when the chat has no `messages` array (an error is reported): nothing to add.
+        var hasMessages: Bool
+        var clock: TelegramClock
+        var index: TelegramChatIndex
+        var pinnedIDs: Set<String>
+        var tally = Tally()
+        /// Messages with no date of their own, waiting for the first dated message (their neighbour).
+        var undated: [Message] = []
+        var lastDate: Date?
+    }
+
+    /// Reads the chat from its tree (`chat` holds its `messages`).
     func read() -> ImportedConversation {
+        let messages = chat["messages"]?.elements ?? []
+        var survey = Survey()
+        for message in messages { survey.add(message) }
+        var conversion = start(survey)
+        for (position, node) in messages.enumerated() where conversion.hasMessages {
+            add(node, at: position, to: &conversion)
+        }
+        return finish(conversion)
+    }
+
+    /// Starts the conversion of the chat whose messages `survey` surveyed; `chat` need not hold
+    /// them (a streamed chat's `messages` is an empty array where the real one starts).
+    func start(_ survey: Survey) -> Conversion {
         let name = chat["name"]?.string ?? ""
         let chatID = chat["id"].flatMap(TelegramChatReader.idText) ?? ""
         // The chat id is what is unique in the source: chats of one name ("test", a renamed
@@ -67,120 +110,129 @@ struct TelegramChatReader {
             key: path == "$" ? shownFile : "\(shownFile)#\(chatID.isEmpty ? path : chatID)", sourceFiles: [shownFile],
             location: chat.location(in: shownFile))
         assembler.section = chat["type"]?.string.flatMap(Self.section(ofChatType:))
-        guard let messages = chat["messages"]?.elements else {
+        let clock = TelegramClock(
+            survey.clock, siteZone: TimeZone(identifier: context.config.layout.timeZone) ?? TimeZone(identifier: "UTC")!
+        )
+        guard chat["messages"]?.elements != nil else {
             assembler.report(
                 .error(
                     .wrongType(field: "\(path).messages", expected: "an array of messages"),
                     at: (chat["messages"] ?? chat).location(in: shownFile)))
-            return assembler.finish()
+            return Conversion(
+                assembler: assembler, hasMessages: false, clock: clock, index: survey.index, pinnedIDs: [])
         }
-        assembler.reserveCapacity(messages.count)
-        var clock = TelegramClock(
-            messages: messages,
-            siteZone: TimeZone(identifier: context.config.layout.timeZone) ?? TimeZone(identifier: "UTC")!)
+        assembler.reserveCapacity(survey.count)
         assembler.timeZone = clock.zoneIdentifier
-        let index = TelegramChatIndex(messages)
-        var pinnedIDs = index.pinnedIDs
-        var tally = Tally()
-        // Messages with no date of their own, waiting for the first dated message (their neighbour).
-        var undated: [Message] = []
-        var lastDate: Date?
+        return Conversion(
+            assembler: assembler, hasMessages: true, clock: clock, index: survey.index,
+            pinnedIDs: survey.index.pinnedIDs)
+    }
 
-        for (position, node) in messages.enumerated() {
-            let messagePath = "\(path).messages[\(position)]"
-            let location = node.location(in: shownFile)
-            guard let members = node.members else {
-                assembler.report(
-                    .warning(
-                        .wrongType(field: messagePath, expected: "a message object; it is left out"), at: location))
-                assembler.leaveOut(reason: "not a message object (\(node.typeName))", at: location)
-                continue
-            }
-            Self.countUnknownFields(members, in: &tally, file: shownFile)
-            var diagnostics: [Diagnostic] = []
-            let sourceID = node["id"].flatMap(TelegramChatReader.idText)
-            if sourceID == nil {
-                diagnostics.append(.warning(.missingField("\(messagePath).id"), at: location))
-            }
-            let type = node["type"]?.string
-            let source = ExportSource(
-                format: "telegram", file: context.relativePath(file), line: node.line, path: messagePath, id: sourceID)
-            var message = Message(
-                id: sourceID ?? "message-\(position + 1)", sender: nil, date: Date(timeIntervalSince1970: 0),
-                kind: .text(""), source: source, location: location)
-            var date: Date?
-            switch type {
-            case "unsupported":
-                message.kind = .system(Self.unsupportedText)
-            case "service":
-                date = clock.date(node, field: "date", at: location)
-                message.kind = .system(
-                    serviceText(node, index: index, position: position, diagnostics: &diagnostics, at: location))
-            default:
-                if type != "message" {
-                    diagnostics.append(
-                        .warning(
-                            .other(
-                                "Telegram message type \(type.map { "'\($0)'" } ?? "(none)") is not known; read as a message"
-                            ), at: (node["type"] ?? node).location(in: shownFile)))
-                }
-                date = clock.date(node, field: "date", at: location)
-                readMessage(
-                    node, into: &message, assembler: &assembler, index: index, position: position, tally: &tally,
-                    clock: &clock, diagnostics: &diagnostics)
-            }
-            if let sourceID, pinnedIDs.contains(sourceID) {
-                message.pinned = true
-                pinnedIDs.remove(sourceID)  // the first message with that id is the pinned one
-            }
-            if date == nil, type != "unsupported" {
+    /// Converts the message at `position` of the chat's `messages`.
+    func add(_ node: JSONNode, at position: Int, to conversion: inout Conversion) {
+        let messagePath = "\(path).messages[\(position)]"
+        let location = node.location(in: shownFile)
+        guard let members = node.members else {
+            conversion.assembler.report(
+                .warning(
+                    .wrongType(field: messagePath, expected: "a message object; it is left out"), at: location))
+            conversion.assembler.leaveOut(reason: "not a message object (\(node.typeName))", at: location)
+            return
+        }
+        Self.countUnknownFields(members, in: &conversion.tally, file: shownFile)
+        var diagnostics: [Diagnostic] = []
+        let sourceID = node["id"].flatMap(TelegramChatReader.idText)
+        if sourceID == nil {
+            diagnostics.append(.warning(.missingField("\(messagePath).id"), at: location))
+        }
+        let type = node["type"]?.string
+        let source = ExportSource(
+            format: "telegram", file: context.relativePath(file), line: node.line, path: messagePath, id: sourceID)
+        var message = Message(
+            id: sourceID ?? "message-\(position + 1)", sender: nil, date: Date(timeIntervalSince1970: 0),
+            kind: .text(""), source: source, location: location)
+        var date: Date?
+        switch type {
+        case "unsupported":
+            message.kind = .system(Self.unsupportedText)
+        case "service":
+            date = conversion.clock.date(node, field: "date", at: location)
+            message.kind = .system(
+                serviceText(
+                    node, index: conversion.index, position: position, diagnostics: &diagnostics, at: location))
+        default:
+            if type != "message" {
                 diagnostics.append(
                     .warning(
-                        .invalidDate(
-                            node["date"]?.string ?? "(none)",
-                            expected:
-                                "'date' as YYYY-MM-DDTHH:MM:SS or a non-zero 'date_unixtime' at \(messagePath); the message is dated like its neighbour"
-                        ), at: (node["date"] ?? node).location(in: shownFile)))
+                        .other(
+                            "Telegram message type \(type.map { "'\($0)'" } ?? "(none)") is not known; read as a message"
+                        ), at: (node["type"] ?? node).location(in: shownFile)))
             }
-            diagnostics.forEach { assembler.report($0) }
-            if let date {
-                lastDate = date
-                message.date = date
-                for var waiting in undated {
-                    waiting.date = date
-                    assembler.append(waiting)
-                }
-                undated.removeAll()
-                assembler.append(message)
-            } else if let lastDate {
-                message.date = lastDate
-                assembler.append(message)
-            } else {
-                undated.append(message)
-            }
+            date = conversion.clock.date(node, field: "date", at: location)
+            readMessage(
+                node, into: &message, assembler: &conversion.assembler, index: conversion.index, position: position,
+                tally: &conversion.tally, clock: &conversion.clock, diagnostics: &diagnostics)
         }
-        for message in undated {
-            assembler.report(
+        if let sourceID, conversion.pinnedIDs.contains(sourceID) {
+            message.pinned = true
+            conversion.pinnedIDs.remove(sourceID)  // the first message with that id is the pinned one
+        }
+        if date == nil, type != "unsupported" {
+            diagnostics.append(
+                .warning(
+                    .invalidDate(
+                        node["date"]?.string ?? "(none)",
+                        expected:
+                            "'date' as YYYY-MM-DDTHH:MM:SS or a non-zero 'date_unixtime' at \(messagePath); the message is dated like its neighbour"
+                    ), at: (node["date"] ?? node).location(in: shownFile)))
+        }
+        diagnostics.forEach { conversion.assembler.report($0) }
+        if let date {
+            conversion.lastDate = date
+            message.date = date
+            for var waiting in conversion.undated {
+                waiting.date = date
+                conversion.assembler.append(waiting)
+            }
+            conversion.undated.removeAll()
+            conversion.assembler.append(message)
+        } else if let lastDate = conversion.lastDate {
+            message.date = lastDate
+            conversion.assembler.append(message)
+        } else {
+            conversion.undated.append(message)
+        }
+    }
+
+    /// Ends the conversion: messages still undated, the chat-wide warnings, `me`.
+    func finish(_ conversion: Conversion) -> ImportedConversation {
+        var conversion = conversion
+        guard conversion.hasMessages else { return conversion.assembler.finish() }
+        for message in conversion.undated {
+            conversion.assembler.report(
                 .warning(
                     .other("no message of this chat has a date to place this one by; it is left out"),
                     at: message.location))
-            assembler.leaveOut(reason: "no date, and no dated message in the chat", at: message.location)
+            conversion.assembler.leaveOut(reason: "no date, and no dated message in the chat", at: message.location)
         }
-        report(tally, clock: clock, into: &assembler)
+        report(conversion.tally, clock: conversion.clock, into: &conversion.assembler)
         if let owner {
-            assembler.me = [owner.first?.isNumber == true ? "user" + owner : owner, owner].first {
-                assembler.hasParticipant($0)
+            conversion.assembler.me = [owner.first?.isNumber == true ? "user" + owner : owner, owner].first {
+                conversion.assembler.hasParticipant($0)
             }
         }
         // A one-chat export does not name its owner, but a personal (or bot) chat's id is the
         // other person's (or the bot's) user id: the one who is not them exported it (issue 42.4).
-        if assembler.me == nil, ["personal_chat", "bot_chat"].contains(chat["type"]?.string), !chatID.isEmpty {
+        let chatID = chat["id"].flatMap(TelegramChatReader.idText) ?? ""
+        if conversion.assembler.me == nil, ["personal_chat", "bot_chat"].contains(chat["type"]?.string),
+            !chatID.isEmpty
+        {
             for other in [chatID.first?.isNumber == true ? "user" + chatID : chatID, chatID]
-            where assembler.hasParticipant(other) {
-                assembler.setMe(oppositeOf: other)
+            where conversion.assembler.hasParticipant(other) {
+                conversion.assembler.setMe(oppositeOf: other)
             }
         }
-        return assembler.finish()
+        return conversion.assembler.finish()
     }
 
     /// Reads a `message` record's sender, content, edit date, forward, reply and reactions.
@@ -353,57 +405,64 @@ struct TelegramChatIndex {
     /// done and not done, where the list that holds them is in the chat.
     var completionTexts: [Int: (done: [String], undone: [String])] = [:]
 
+    /// Each to-do list's item ids and texts, in chat order: a completion belongs to the latest
+    /// list before it that has the item (the export does not say which list it names).
+    private var lists: [(position: Int, items: [String: String])] = []
+
     /// Reads the cross references of `messages`.
     init(_ messages: [JSONNode]) {
-        // Each list's item ids and texts, in chat order: a completion belongs to the latest list
-        // before it that has the item (the export does not say which list it names).
-        var lists: [(position: Int, items: [String: String])] = []
-        for (position, message) in messages.enumerated() {
-            if let id = message["id"].flatMap(TelegramChatReader.idText) { knownIDs.insert(id) }
-            let action = message["action"]?.string
-            if action == "pin_message", let target = message["message_id"].flatMap(TelegramChatReader.idText) {
-                pinnedIDs.insert(target)
+        for (position, message) in messages.enumerated() { add(message, at: position) }
+    }
+
+    /// An index of no message yet: `add` each in chat order.
+    init() {}
+
+    /// Reads the cross references of `message`, at `position` of the chat's `messages`.
+    mutating func add(_ message: JSONNode, at position: Int) {
+        if let id = message["id"].flatMap(TelegramChatReader.idText) { knownIDs.insert(id) }
+        let action = message["action"]?.string
+        if action == "pin_message", let target = message["message_id"].flatMap(TelegramChatReader.idText) {
+            pinnedIDs.insert(target)
+        }
+        for entity in message["text_entities"]?.elements ?? message["text"]?.elements ?? []
+        where entity["type"]?.string == "custom_emoji" {
+            if let document = entity["document_id"].flatMap(TelegramChatReader.idText),
+                let text = entity["text"]?.string, !text.isEmpty, customEmoji[document] == nil
+            {
+                customEmoji[document] = text
             }
-            for entity in message["text_entities"]?.elements ?? message["text"]?.elements ?? []
-            where entity["type"]?.string == "custom_emoji" {
-                if let document = entity["document_id"].flatMap(TelegramChatReader.idText),
-                    let text = entity["text"]?.string, !text.isEmpty, customEmoji[document] == nil
-                {
-                    customEmoji[document] = text
-                }
+        }
+        if let answers = message["todo_list"]?["answers"]?.elements {
+            var items: [String: String] = [:]
+            for answer in answers {
+                guard let id = answer["id"].flatMap(TelegramChatReader.idText) else { continue }
+                items[id] = answer["text"].flatMap(TelegramText.pieces)?.map(\.text).joined() ?? ""
             }
-            if let answers = message["todo_list"]?["answers"]?.elements {
-                var items: [String: String] = [:]
-                for answer in answers {
-                    guard let id = answer["id"].flatMap(TelegramChatReader.idText) else { continue }
-                    items[id] = answer["text"].flatMap(TelegramText.pieces)?.map(\.text).joined() ?? ""
-                }
-                lists.append((position, items))
+            lists.append((position, items))
+        }
+        if action == "todo_append_tasks", let last = lists.indices.last {
+            for item in message["items"]?.elements ?? [] {
+                guard let id = item["id"].flatMap(TelegramChatReader.idText) else { continue }
+                lists[last].items[id] = item["text"].flatMap(TelegramText.pieces)?.map(\.text).joined() ?? ""
             }
-            if action == "todo_append_tasks", let last = lists.indices.last {
-                for item in message["items"]?.elements ?? [] {
-                    guard let id = item["id"].flatMap(TelegramChatReader.idText) else { continue }
-                    lists[last].items[id] = item["text"].flatMap(TelegramText.pieces)?.map(\.text).joined() ?? ""
-                }
-            }
-            if action == "todo_completions" {
-                var texts: (done: [String], undone: [String]) = ([], [])
-                for (key, done) in [("completed", true), ("incompleted", false)] {
-                    for item in message[key]?.elements ?? [] {
-                        guard let id = TelegramChatReader.idText(item),
-                            let list = lists.last(where: { $0.items[id] != nil })
-                        else { continue }
-                        if done {
-                            todoDone[list.position, default: []].insert(id)
-                            texts.done.append(list.items[id] ?? id)
-                        } else {
-                            todoDone[list.position]?.remove(id)
-                            texts.undone.append(list.items[id] ?? id)
-                        }
+        }
+        if action == "todo_completions" {
+            var texts: (done: [String], undone: [String]) = ([], [])
+            for (key, done) in [("completed", true), ("incompleted", false)] {
+                for item in message[key]?.elements ?? [] {
+                    guard let id = TelegramChatReader.idText(item),
+                        let list = lists.last(where: { $0.items[id] != nil })
+                    else { continue }
+                    if done {
+                        todoDone[list.position, default: []].insert(id)
+                        texts.done.append(list.items[id] ?? id)
+                    } else {
+                        todoDone[list.position]?.remove(id)
+                        texts.undone.append(list.items[id] ?? id)
                     }
                 }
-                completionTexts[position] = texts
             }
+            completionTexts[position] = texts
         }
     }
 }

@@ -29,16 +29,32 @@ struct TelegramClock {
     /// Derives the offset from every message of `messages` that has both clocks; `siteZone`
     /// reads `date` when none does.
     init(messages: [JSONNode], siteZone: TimeZone) {
+        var survey = Survey()
+        for (index, node) in messages.enumerated() { survey.add(node, at: index) }
+        self.init(survey, siteZone: siteZone)
+    }
+
+    /// The offsets a chat's messages give, counted one message at a time (a chat streamed from
+    /// a large export is surveyed before its messages are converted).
+    struct Survey {
+        /// Per offset: how many messages give it, and the position of the last one.
         var counts: [Int: (count: Int, last: Int)] = [:]
-        for (index, node) in messages.enumerated() {
-            guard let text = node["date"]?.string, let wall = Self.wallSeconds(text),
-                let instant = Self.instant(node["date_unixtime"]),
-                let offset = Self.plausibleOffset(wall: wall, instant: instant)
-            else { continue }
+
+        /// Counts the offset of the message at `index` of `messages`, when it has both clocks.
+        mutating func add(_ node: JSONNode, at index: Int) {
+            guard let text = node["date"]?.string, let wall = TelegramClock.wallSeconds(text),
+                let instant = TelegramClock.instant(node["date_unixtime"]),
+                let offset = TelegramClock.plausibleOffset(wall: wall, instant: instant)
+            else { return }
             counts[offset] = ((counts[offset]?.count ?? 0) + 1, index)
         }
+    }
+
+    /// The clock of a chat whose messages `survey` counted; `siteZone` reads `date` when none
+    /// gave an offset.
+    init(_ survey: Survey, siteZone: TimeZone) {
         // Most frequent; ties go to the offset seen last (the zone the exporter was in most recently).
-        let chosen = counts.max { left, right in
+        let chosen = survey.counts.max { left, right in
             left.value.count != right.value.count
                 ? left.value.count < right.value.count : left.value.last < right.value.last
         }?.key

@@ -34,7 +34,21 @@ public enum TelegramImporter: ExportImporter {
         }
     }
 
+    /// Reads each file in bounded windows (`TelegramStreamReader`): a whole-account export of
+    /// hundreds of megabytes is never held in memory whole.
     public static func read(
+        _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void
+    ) -> [Diagnostic] {
+        var exportDiagnostics: [Diagnostic] = []
+        for file in export.items {
+            TelegramStreamReader(context: context, file: file, shown: context.displayPath(file)).read(
+                report: { exportDiagnostics.append($0) }, emit: emit)
+        }
+        return exportDiagnostics
+    }
+
+    /// Reads each file as one tree: what the streaming reader is checked against (tests).
+    static func readTree(
         _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void
     ) -> [Diagnostic] {
         var exportDiagnostics: [Diagnostic] = []
@@ -43,29 +57,37 @@ public enum TelegramImporter: ExportImporter {
             guard let root = context.parseJSON(file, shown: shown, report: { exportDiagnostics.append($0) }) else {
                 continue
             }
-            var chats: [(node: JSONNode, path: String)] = []
-            if let list = root["chats"]?["list"]?.elements {
-                chats += list.enumerated().map { ($0.element, "$.chats.list[\($0.offset)]") }
-                if let left = root["left_chats"]?["list"]?.elements {
-                    chats += left.enumerated().map { ($0.element, "$.left_chats.list[\($0.offset)]") }
-                }
-            } else if root["messages"] != nil {
-                chats.append((root, "$"))
-            } else {
-                exportDiagnostics.append(
-                    .error(
-                        .missingField("messages"), at: root.location(in: shown)))
-                continue
-            }
-            // The account owner is `me` only in the chats where they are a participant: a log's `me`
-            // must name one (a chat they never wrote or reacted in has no right-aligned side).
-            let owner = root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
-            for chat in chats {
-                let reader = TelegramChatReader(
-                    context: context, file: file, shownFile: shown, chat: chat.node, path: chat.path, owner: owner)
-                emit(reader.read())
-            }
+            read(
+                root: root, file: file, shown: shown, context: context, report: { exportDiagnostics.append($0) },
+                emit: emit)
         }
         return exportDiagnostics
+    }
+
+    /// Reads the chats of the document `root` of `file`.
+    static func read(
+        root: JSONNode, file: URL, shown: String, context: ImportContext, report: (Diagnostic) -> Void,
+        emit: (ImportedConversation) -> Void
+    ) {
+        var chats: [(node: JSONNode, path: String)] = []
+        if let list = root["chats"]?["list"]?.elements {
+            chats += list.enumerated().map { ($0.element, "$.chats.list[\($0.offset)]") }
+            if let left = root["left_chats"]?["list"]?.elements {
+                chats += left.enumerated().map { ($0.element, "$.left_chats.list[\($0.offset)]") }
+            }
+        } else if root["messages"] != nil {
+            chats.append((root, "$"))
+        } else {
+            report(.error(.missingField("messages"), at: root.location(in: shown)))
+            return
+        }
+        // The account owner is `me` only in the chats where they are a participant: a log's `me`
+        // must name one (a chat they never wrote or reacted in has no right-aligned side).
+        let owner = root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
+        for chat in chats {
+            let reader = TelegramChatReader(
+                context: context, file: file, shownFile: shown, chat: chat.node, path: chat.path, owner: owner)
+            emit(reader.read())
+        }
     }
 }
