@@ -78,6 +78,8 @@ struct MistakeSiteTests {
         let printed = report.diagnostics.map(\.description)
         #expect(
             printed == [
+                // A two-person log that names no `me` (issue 42.4): one unlocated warning, first.
+                "warning: the one-to-one chat fields (Alice or Bob) does not say who you are, so every message is on the left; expected `me: Alice` or `me: Bob` in scrollback.yml, or --me NAME",
                 "logs/README.md:1:1: note: not a conversation log, skipped: it has no front matter; a Markdown log opens with front matter holding 'participants'",
                 "logs/fields.json:6:81: warning: unknown field 'replyto' in a message is ignored; did you mean 'replyTo'?",
                 "logs/fields.json:8:84: warning: unknown field 'Reactions' in a message is ignored; did you mean 'reactions'?",
