@@ -6,7 +6,8 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import all_pages, expectations, file_url, page_params, pages_of_type, render_everything, require_page
+from conftest import (SITES, all_pages, expectations, file_url, page_params, pages_of_type, render_everything,
+                      require_page)
 
 AXE = Axe()
 
@@ -108,3 +109,26 @@ def test_each_message_read_aloud_says_sender_time_and_text(open_page, site, rel)
         if message.get("kind", "text") in ("text", "system", "emoji") and text and text[:60] not in spoken:
             wrong.append(f"{message_id}: text not read: {spoken[:200]!r}")
     assert not wrong, f"{len(wrong)} problems in {len(sample)} messages read aloud:\n" + "\n".join(wrong[:12])
+
+
+def _first(site, pattern):
+    """(site, path) of the first page of `site` whose path matches `pattern` (glob), sorted."""
+    found = sorted((SITES / site).glob(pattern))
+    return [(site, str(found[0].relative_to(SITES / site)))] if found else [(site, pattern)]
+
+
+# Issue 42's acceptance list, each in light and dark: the index, a long conversation page, a date
+# list, a thread on its own pages, an AI conversation and the 404 (search results: test_first_screen).
+EVERY_KIND_OF_PAGE = (
+    [("sample", "index.html")] + pages_of_type("paginated", ["long"])[:1] + _first("sample", "*/dates.html")
+    + _first("import-paged", "*/thread-*.html") + _first("ai", "*/index.html") + [("sample", "404.html")])
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("site,rel", page_params(EVERY_KIND_OF_PAGE))
+def test_axe_finds_no_violations_on_every_kind_of_page_light_and_dark(open_page, site, rel, dark):
+    require_page(site, rel)
+    page = open_page(file_url(site, rel), dark=dark).page
+    render_everything(page)
+    results = AXE.run(page)
+    assert results.violations_count == 0, f"{site}/{rel} ({'dark' if dark else 'light'}):\n{results.generate_report()[:6000]}"
