@@ -140,6 +140,20 @@ extension BuildRun {
         return outcomes
     }
 
+    /// The outcome that keeps `entry`'s last good pages (its parts staged as number `number`),
+    /// with a `keptPreviousPages` warning at `location`; `nil` when they cannot be kept.
+    func keptOutcome(
+        _ entry: BuildManifest.Entry, input: InputDiscovery.Input, at location: SourceLocation,
+        worker: ConversationWorker, number: Int
+    ) -> ConversationOutcome? {
+        let parts = ConversationWorker.partsRoot(in: staging) + "/\(number)"
+        guard let kept = worker.keepLastGood(entry, input: input, into: parts) else { return nil }
+        var outcome = ConversationOutcome(input: input, entry: kept, diagnostics: [], reused: false, partsFolder: parts)
+        outcome.kept = true
+        outcome.diagnostics = [.warning(.keptPreviousPages(conversationID: kept.conversationID), at: location)]
+        return outcome
+    }
+
     /// Issue 40.4: an export (not a zip) that is found but fails as a whole (a truncated
     /// Telegram `result.json`, a damaged Slack `channels.json`: an error of the export itself)
     /// keeps the last good pages of every conversation it had in the last good build that it did
@@ -169,13 +183,10 @@ extension BuildRun {
             let input = InputDiscovery.Input(
                 relativePath: entry.path,
                 url: URL(fileURLWithPath: PathText.parent(inputRoot.path) + "/" + location.file))
-            let parts = ConversationWorker.partsRoot(in: staging) + "/\(firstNumber + outcomes.count)"
-            var outcome = ConversationOutcome(
-                input: input, entry: nil, diagnostics: [], reused: false, partsFolder: parts)
-            guard let kept = worker.keepLastGood(entry, input: input, into: parts) else { continue }
-            outcome.entry = kept
-            outcome.kept = true
-            outcome.diagnostics = [.warning(.keptPreviousPages(conversationID: kept.conversationID), at: location)]
+            guard
+                let outcome = keptOutcome(
+                    entry, input: input, at: location, worker: worker, number: firstNumber + outcomes.count)
+            else { continue }
             outcomes.append(outcome)
         }
         return outcomes
@@ -208,15 +219,10 @@ extension BuildRun {
             var keptCount = 0
             for entry in entries {
                 let input = InputDiscovery.Input(relativePath: entry.path, url: URL(fileURLWithPath: absolute))
-                let parts = ConversationWorker.partsRoot(in: staging) + "/\(firstNumber + outcomes.count)"
-                var outcome = ConversationOutcome(
-                    input: input, entry: nil, diagnostics: [], reused: false, partsFolder: parts)
-                guard let kept = worker.keepLastGood(entry, input: input, into: parts) else { continue }
-                outcome.entry = kept
-                outcome.kept = true
-                outcome.diagnostics = [
-                    .warning(.keptPreviousPages(conversationID: kept.conversationID), at: location)
-                ]
+                guard
+                    let outcome = keptOutcome(
+                        entry, input: input, at: location, worker: worker, number: firstNumber + outcomes.count)
+                else { continue }
                 outcomes.append(outcome)
                 keptCount += 1
             }

@@ -241,7 +241,7 @@ struct TelegramChatReader {
         index: TelegramChatIndex, position: Int, tally: inout Tally, clock: inout TelegramClock,
         diagnostics: inout [Diagnostic]
     ) {
-        let location = message.location ?? node.location(in: shownFile)
+        let location = message.location
         let senderName = node["from"]?.string
         var senderID: String?
         if let fromID = node["from_id"] {
