@@ -47,6 +47,22 @@ import Testing
         return rich.html
     }
 
+    /// An attached image is named by its kind, never by ChatGPT's internal `file-service://`
+    /// pointer or its content type (issue 41, acceptance 4: no raw markup).
+    @Test func anAttachedImageIsNamedByItsKindNotItsPointer() throws {
+        let imported = try Self.read([
+            Self.message(
+                "user",
+                #"{"content_type": "multimodal_text", "parts": [{"content_type": "image_asset_pointer", "asset_pointer": "file-service://file-abc123", "width": 10, "height": 10}, "What is this?"]}"#,
+                time: 0)
+        ])
+        let html = Self.html(try #require(imported.conversation?.messages.first))
+        #expect(html.contains("Photo (not in this export)"))
+        #expect(html.contains("What is this?"))
+        #expect(!html.contains("file-service"))
+        #expect(!html.contains("image_asset_pointer"))
+    }
+
     @Test func thoughtsAreAClosedBlockHeadedByTheRecap() throws {
         let imported = try Self.read([
             Self.message("user", #"{"content_type": "text", "parts": ["Why is the sky blue?"]}"#, time: 0),

@@ -170,9 +170,9 @@ public enum ChatGPTImporter: ExportImporter {
                     } else {
                         let type = part["content_type"]?.string ?? "attachment"
                         let pointer = part["asset_pointer"]?.string ?? ""
-                        pieces.append(
-                            "📎 " + ChatMarkup.escapeMarkdown(type + (pointer.isEmpty ? "" : ": " + pointer))
-                                + " (not in this export)")
+                        // Named by its kind: the `file-service://` pointer is ChatGPT's own, no
+                        // file name a reader knows (the warning keeps it).
+                        pieces.append("📎 " + Self.attachmentKind(type) + " (not in this export)")
                         diagnostics.append(.warning(.missingMediaFile(pointer.isEmpty ? type : pointer), at: location))
                     }
                 }
@@ -276,5 +276,14 @@ public enum ChatGPTImporter: ExportImporter {
             }
         }
         return out
+    }
+
+    /// What an attached part is, by its `content_type` (`image_asset_pointer` → "Photo"), in the
+    /// words the missing-media chip uses.
+    static func attachmentKind(_ contentType: String) -> String {
+        if contentType.contains("image") { return "Photo" }
+        if contentType.contains("video") { return "Video" }
+        if contentType.contains("audio") { return "Audio" }
+        return "File"
     }
 }
