@@ -10,6 +10,8 @@ final class ServeProcess {
     let process = Process()
     let errors = Pipe()
     let port: Int
+    /// The first line it printed: "Serving INPUT at http://127.0.0.1:PORT/ (Ctrl-C to stop)".
+    let banner: String
 
     /// Starts `scrollback serve input` in `folder` and waits for its "Serving … at" line.
     init(input: String, in folder: URL) throws {
@@ -27,6 +29,7 @@ final class ServeProcess {
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
+        banner = text
         let portText = text.split(separator: ":").last?.split(separator: "/").first ?? ""
         guard let port = Int(portText) else {
             process.terminate()

@@ -29,33 +29,13 @@ struct ServeCommandTests {
         defer { folder.remove() }
         try folder.write(conversationLog(id: "trip", count: 2), to: "logs/trip.json")
         try folder.write(conversationLog(id: "other", count: 1), to: "logs/other.json")
-        let process = Process()
-        process.executableURL = try scrollbackExecutable()
-        process.arguments = ["serve", "logs"]  // default: a free port on loopback
-        process.currentDirectoryURL = folder.url
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let server = try ServeProcess(input: "logs", in: folder.url)  // default: a free port on loopback
+        let process = server.process
         defer { if process.isRunning { process.terminate() } }
-
         // "Serving logs at http://127.0.0.1:PORT/ (Ctrl-C to stop)"
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        #expect(text.contains("http://127.0.0.1:"))
-        let portText = try #require(text.split(separator: ":").last?.split(separator: "/").first)
-        let port = try #require(Int(portText))
-
-        func page(_ path: String) throws -> (status: Int, text: String) {
-            let response = try rawRequest(port: port, path)
-            return (response.status, String(decoding: response.body, as: UTF8.self))
-        }
+        #expect(server.banner.contains("http://127.0.0.1:"))
+        let port = server.port
+        let page = server.page
         #expect(try page("/trip/").text.contains("Message 1 of trip"))
         #expect(try page("/trip/").text.contains("/__scrollback/live-reload.js"))
         let events = try EventStreamClient(port: port)
@@ -93,7 +73,7 @@ struct ServeCommandTests {
             #expect(process.terminationReason == .exit)
         }
         #expect(!isListening(port))
-        let terminal = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let terminal = String(decoding: server.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         // The same error in the terminal, named relative to the current folder.
         #expect(terminal.contains("logs/trip.json:3:"))
     }
