@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
 """Writes Sources/ScrollbackReading/Importers/WhatsApp/WhatsAppPhraseTable.swift: the phrases
 WhatsApp writes into a chat export in each language (media left out, attached files, deleted
-messages, system lines), from WhatsApp's own string resources.
+and edited messages, system lines, the word for the exporter), from WhatsApp's own string
+resources.
 
 No installable package ships them (PyPI has none; the parsers that keep such tables are Dart,
-JavaScript or R projects). The one maintained copy found is in the Dart package whats_json
-(repository starkdmi/whats_json, folder tool/patterns_generator/data): the iOS app's
-Localizable.strings (as JSON, obfuscated keys) and the Android app's res/values-*/strings.xml.
+JavaScript or R projects). Two copies of the apps' resources are read:
+
+- the Dart package whats_json (repository starkdmi/whats_json, folder tool/patterns_generator/data):
+  the iOS app's Localizable.strings (as JSON, obfuscated keys) and the Android app's
+  res/values-*/strings.xml, from before WhatsApp had edited messages;
+- a decompiled Android WhatsApp of May 2023 (repository OAbouHajar/whatsappOmar_DO_NOT_USE): its
+  English res/values/strings.xml (resources named strXXXX, the low half of the resource id) and
+  the translations WhatsApp ships as StringPacks (assets/compressed/strings/strings_*.spk.br:
+  Brotli around a one-entry archive around a StringPacks .pack, read with the reader of
+  WhatsApp's own StringPacks repository). The edited marker (`<This message was edited>`) and
+  the deleted-message texts come from there.
+
 So there are two steps:
 
-1. `--extract DATA` reads that folder (a checkout of starkdmi/whats_json at COMMIT below) and
-   writes scripts/whatsapp-phrases.json: one entry per language, kind and text, each naming the
+1. `--extract DATA --packs PACKS --stringpacks STRINGPACKS` reads those folders (DATA: whats_json's
+   tool/patterns_generator/data at COMMIT; PACKS: a checkout of the decompiled app at
+   PACKS_COMMIT; STRINGPACKS: a checkout of WhatsApp/StringPacks) and writes
+   scripts/whatsapp-phrases.json: one entry per language, kind and text, each naming the
    repository, commit, file and key it came from. The keys are found by their English text
-   (ENGLISH below), never typed in. Phrases the resources do not hold (the edited marker, newer
-   than the snapshot) come from scripts/whatsapp-phrases-observed.json, each entry naming where
-   it was seen.
+   (ENGLISH, PACK_ENGLISH below), never typed in. Phrases neither holds come from
+   scripts/whatsapp-phrases-observed.json, each entry naming where it was seen. Brotli is
+   Debian's libbrotlidec (package libbrotli1), loaded with ctypes.
 2. Without --extract, the Swift table is written from scripts/whatsapp-phrases.json.
 
 `--check` exits 1 when the committed Swift file is not what the JSON gives (and, with --extract,
@@ -23,13 +35,18 @@ when the JSON is not what the resources give). WhatsAppPhraseTests runs it.
 Usage:
   python3 scripts/generate-whatsapp-phrases.py                      # JSON -> Swift
   python3 scripts/generate-whatsapp-phrases.py --check              # exit 1 if stale
-  python3 scripts/generate-whatsapp-phrases.py --extract DATA       # resources -> JSON -> Swift
+  python3 scripts/generate-whatsapp-phrases.py --extract DATA --packs PACKS --stringpacks SP
 """
 import argparse
+import collections
+import ctypes
+import ctypes.util
 import json
 import os
 import re
+import struct
 import sys
+import tempfile
 import xml.etree.ElementTree as ElementTree
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,6 +57,10 @@ SOURCE_REPO = "starkdmi/whats_json"
 COMMIT = "760b3a0a063f8e576156e72f5807c6ab283e0943"
 IOS = "tool/patterns_generator/data/iOS Localizables"
 ANDROID = "tool/patterns_generator/data/Android Strings"
+PACKS_REPO = "OAbouHajar/whatsappOmar_DO_NOT_USE"
+PACKS_COMMIT = "a32615781c2f5e81802cc7ddb562e3d7c9476e12"
+PACKS = "resources/assets/compressed/strings"
+PACKS_ENGLISH = "resources/res/values/strings.xml"
 
 # The kinds the importer tells apart, and the English text (iOS) or resource name (Android)
 # of each phrase of that kind. `.you` kinds are the exporter's own voice.
@@ -67,6 +88,8 @@ ANDROID_NAMES = {
     "omitted.any": ["email_media_omitted"], "attached": ["email_file_attached"],
     "location": ["email_location_message"], "deleted": ["revoked_msg_incoming"],
     "deleted.you": ["revoked_msg_outgoing"],
+    # The word the app writes for the exporter where a name would be (`You`, `Du`, `Tú`).
+    "you": ["you"],
     "system": [
         "group_created_by_name", "group_participant_added_you", "group_participant_left_name",
         "group_participants_name_added_names", "group_participants_name_removed_names",
@@ -79,6 +102,15 @@ ANDROID_NAMES = {
         "group_subject_changed_by_you_from_to", "photo_changed_by_you",
     ],
 }
+# The kinds read from the StringPacks, by the English text of their resources.
+PACK_ENGLISH = {
+    "edited": ["<This message was edited>"],
+    "deleted": ["This message was deleted"],
+    "deleted.you": ["You deleted this message"],
+}
+# Resources both Android copies hold: their translations tie a pack's string numbers to the
+# resources' names (see pack_offset).
+PACK_ANCHORS = ["email_media_omitted", "email_file_attached", "revoked_msg_incoming", "revoked_msg_outgoing"]
 # Keys whose English text is a phrase above but that mean something else (checked in German).
 NOT_MEANT = {"fOf6t": "'%@ left' as in time remaining (German: 'Noch %@')"}
 # Direction marks WhatsApp puts around phrases (the reader drops them before matching).
@@ -103,6 +135,12 @@ def android_language(folder):
         return "-".join(code[2:].split("+"))
     code = re.sub(r"-r([A-Z]{2})$", r"-\1", code)
     return {"in": "id", "iw": "he", "tl": "fil"}.get(code, code)
+
+
+def pack_language(locale):
+    """The BCP 47 code of a StringPacks locale (`in`, `iw`, `tl` are Android's old codes)."""
+    parts = locale.split("-")
+    return "-".join([{"in": "id", "iw": "he", "tl": "fil"}.get(parts[0], parts[0])] + parts[1:])
 
 
 def android_text(element):
@@ -154,6 +192,140 @@ def extract(data):
     return entries
 
 
+def brotli_decompress(data):
+    """`data` Brotli-decoded by Debian's libbrotlidec."""
+    name = ctypes.util.find_library("brotlidec") or "libbrotlidec.so.1"
+    try:
+        library = ctypes.CDLL(name)
+    except OSError:
+        sys.exit("generate-whatsapp-phrases: libbrotlidec is missing (apt-get install libbrotli1)")
+    capacity = max(1 << 20, len(data) * 16)
+    while True:
+        output = ctypes.create_string_buffer(capacity)
+        size = ctypes.c_size_t(capacity)
+        if library.BrotliDecoderDecompress(ctypes.c_size_t(len(data)), data, ctypes.byref(size), output) == 1:
+            return output.raw[: size.value]
+        if capacity > 1 << 28:
+            sys.exit("generate-whatsapp-phrases: a string pack does not decode as Brotli")
+        capacity *= 4
+
+
+def archived_pack(archive, name):
+    """The StringPacks .pack stored in a decoded .spk archive: the archive names its one entry
+    (`strings_de.pack`) and its codec (`anon`: stored as it is), then the entry's length, then
+    the entry. The entry starts where a StringPacks header does (a locale count n, the start of
+    the locale data, 11 + 11n, an encoding, 0 or 1, then the first locale's letters)."""
+    codec = archive.find(b".pack\0anon\0")
+    if codec < 0:
+        sys.exit(f"generate-whatsapp-phrases: {name} is not a stored StringPacks archive")
+    length_at = codec + len(b".pack\0anon\0")
+    length_at += -length_at % 4
+    (length,) = struct.unpack_from("<I", archive, length_at)
+    for start in range(length_at + 4, length_at + 64):
+        count, locale_data = struct.unpack_from("<HI", archive, start)
+        if (0 < count < 32 and locale_data == 11 + 11 * count and archive[start + 6] in (0, 1)
+                and archive[start + 11:start + 13].isalpha() and start + length <= len(archive)):
+            return archive[start:start + length]
+    sys.exit(f"generate-whatsapp-phrases: no StringPacks header in {name}")
+
+
+def read_packs(packs, stringpacks):
+    """Every .spk.br file's strings: (file name, locale, {pack id: text}), read with the reader
+    of WhatsApp's StringPacks (library/scripts/string_pack.py)."""
+    sys.path.insert(0, os.path.join(stringpacks, "library", "scripts"))
+    from string_pack import StringPack  # noqa: E402 (found only once the path is known)
+
+    folder = os.path.join(packs, PACKS)
+    result = []
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith("strings_") and name.endswith(".spk.br")):
+            continue
+        with open(os.path.join(folder, name), "rb") as handle:
+            pack = archived_pack(brotli_decompress(handle.read()), name)
+        with tempfile.NamedTemporaryFile(suffix=".pack") as temporary:
+            temporary.write(pack)
+            temporary.flush()
+            locales = StringPack.from_file(temporary.name)
+        for locale, strings in sorted(locales.items()):
+            result.append((name, locale, {k: v for k, v in strings.items() if isinstance(v, str)}))
+    return result
+
+
+def resource_index(name):
+    """The number in a decompiled resource name (`str08a7`: 0x08a7), or None."""
+    match = re.fullmatch(r"str([0-9a-f]{4})", name or "")
+    return int(match.group(1), 16) if match else None
+
+
+def pack_offset(packs, english, data):
+    """How a pack's string numbers relate to the resource names: a pack numbers the strings in
+    resource order from some start (the plurals come first), so number = index + offset. The
+    offset is the one that makes the translations of PACK_ANCHORS in the packs what whats_json's
+    named strings.xml has for them, in most languages; it is checked, never assumed."""
+    android_dir = os.path.join(data, "Android Strings")
+    named = {}
+    for folder in sorted(os.listdir(android_dir)):
+        path = os.path.join(android_dir, folder, "strings.xml")
+        language = android_language(folder)
+        if os.path.exists(path) and language:
+            resources = {e.get("name"): clean(android_text(e))
+                         for e in ElementTree.parse(path).getroot().iter("string")}
+            named[language] = resources
+    votes = collections.Counter()
+    comparisons = 0
+    for anchor in PACK_ANCHORS:
+        indexes = [i for i, text in english.items() if text == named["en"].get(anchor)]
+        for _, locale, strings in packs:
+            wanted = named.get(pack_language(locale), {}).get(anchor)
+            if not wanted or not indexes:
+                continue
+            comparisons += 1
+            for number, text in strings.items():
+                if clean(text) == wanted:
+                    for index in indexes:
+                        votes[number - index] += 1
+    if not votes:
+        sys.exit("generate-whatsapp-phrases: no anchor string is in both copies")
+    # Translations change between versions (German `<Medien weggelassen>` became `<Medien
+    # ausgeschlossen>`), so not every language agrees; a wrong offset agrees by chance only.
+    (offset, agreeing), *others = votes.most_common(2) + [(None, 0)]
+    if agreeing < 20 or agreeing < 10 * others[0][1]:
+        sys.exit(f"generate-whatsapp-phrases: the pack numbering is unclear ({votes.most_common(3)}, "
+                 f"{comparisons} comparisons)")
+    print(f"generate-whatsapp-phrases: pack string = resource index + {offset} "
+          f"({agreeing} of {comparisons} anchor translations agree; next best {others[0][1]})", file=sys.stderr)
+    return offset
+
+
+def extract_packs(packs, stringpacks, data):
+    """The PACK_ENGLISH kinds in every language of the packs (English from values/strings.xml)."""
+    english = {}
+    for element in ElementTree.parse(os.path.join(packs, PACKS_ENGLISH)).getroot().iter("string"):
+        index = resource_index(element.get("name"))
+        if index is not None:
+            english[index] = clean(android_text(element))
+    loaded = read_packs(packs, stringpacks)
+    offset = pack_offset(loaded, english, data)
+    entries = []
+    for kind, texts in PACK_ENGLISH.items():
+        for text in texts:
+            indexes = sorted(i for i, value in english.items() if value == text)
+            if not indexes:
+                sys.exit(f"generate-whatsapp-phrases: no resource has the English text {text!r}")
+            for index in indexes:
+                key = f"str{index:04x}"
+                entries.append({"language": "en", "platform": "android", "kind": kind, "text": text,
+                                "source": f"{PACKS_REPO}@{PACKS_COMMIT}:{PACKS_ENGLISH}#{key}"})
+                for name, locale, strings in loaded:
+                    found = clean(strings.get(index + offset, ""))
+                    if found:
+                        entries.append({"language": pack_language(locale), "platform": "android", "kind": kind,
+                                        "text": found,
+                                        "source": f"{PACKS_REPO}@{PACKS_COMMIT}:{PACKS}/{name}#{key} "
+                                                  f"({locale}, string {index + offset})"})
+    return entries
+
+
 def rows(entries):
     seen = set()
     result = []
@@ -171,15 +343,15 @@ def swift(table, count):
     languages = sorted({row[0] for row in table})
     lines = "\n".join(f"        {language}\t{kind}\t{text}" for language, kind, text in table)
     return f'''// Generated by scripts/generate-whatsapp-phrases.py from scripts/whatsapp-phrases.json
-// (WhatsApp's iOS and Android string resources, as starkdmi/whats_json keeps them, and the
-// observed phrases of scripts/whatsapp-phrases-observed.json).
+// (WhatsApp's iOS and Android string resources, as starkdmi/whats_json keeps them, the Android
+// app's StringPacks of May 2023, and the observed phrases of scripts/whatsapp-phrases-observed.json).
 // Do not edit: run the script (WhatsAppPhraseTests checks that this file is what it writes).
 
 /// The phrases WhatsApp writes into a chat export, one `language<TAB>kind<TAB>text` line each,
 /// sorted: {len(table)} phrases of {count} source entries in {len(languages)} languages. Kinds:
 /// `omitted.<media>`, `attached`, `location`, `deleted`, `deleted.you`, `edited`, `encrypted`,
-/// `system`, `system.you` (a `.you` phrase is the exporter's own voice); `%@`, `%1$s`, … stand
-/// for names.
+/// `system`, `system.you` (a `.you` phrase is the exporter's own voice), `you` (the word for the
+/// exporter where a name would be); `%@`, `%1$s`, … stand for names.
 enum WhatsAppPhraseTable {{
     /// The lines, read once by `WhatsAppPhrases`.
     static let lines = #"""
@@ -193,14 +365,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--extract", metavar="DATA",
                         help="starkdmi/whats_json's tool/patterns_generator/data folder: rewrite the JSON first")
+    parser.add_argument("--packs", metavar="PACKS",
+                        help=f"a checkout of {PACKS_REPO} at {PACKS_COMMIT[:7]} (with --extract)")
+    parser.add_argument("--stringpacks", metavar="STRINGPACKS",
+                        help="a checkout of WhatsApp/StringPacks (with --extract)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a committed file differs")
     parser.add_argument("--output", default=OUTPUT)
     args = parser.parse_args()
     wanted = {}
+    if args.extract and not (args.packs and args.stringpacks):
+        parser.error("--extract needs --packs and --stringpacks")
     if args.extract:
         # One entry a line: a new snapshot's changes read as a diff.
         wanted[EXTRACT] = "[\n" + ",\n".join(
-            json.dumps(entry, ensure_ascii=False, sort_keys=True) for entry in extract(args.extract)) + "\n]\n"
+            json.dumps(entry, ensure_ascii=False, sort_keys=True)
+            for entry in extract(args.extract) + extract_packs(args.packs, args.stringpacks, args.extract)) + "\n]\n"
         extracted = json.loads(wanted[EXTRACT])
     else:
         with open(EXTRACT, encoding="utf-8") as handle:

@@ -111,8 +111,9 @@ enum WhatsAppBody {
             || startsWithEncryptionNotice(Substring(rawBody))
     }
 
-    /// Sender names the exporter's own messages carry in some exports.
-    static let exporterNames: Set<String> = ["You", "Du", "Tú", "Vous", "Você", "Tu", "Jij"]
+    /// Sender names the exporter's own messages carry in some exports: the app's word for the
+    /// exporter in each language of the table (WhatsApp's `you` string).
+    static let exporterNames: Set<String> = WhatsAppPhrases.exporterNames
 
     // MARK: - Markers
 
@@ -129,8 +130,12 @@ enum WhatsAppBody {
         return (true, byExporter)
     }
 
-    /// The marker at the end of an edited message's body.
-    static let editedMarkers = WhatsAppPhrases.edited
+    /// The marker at the end of `body` if it is an edited message's (`Hi <This message was
+    /// edited>`, `Hallo <Diese Nachricht wurde bearbeitet.>`), in any language of the table.
+    static func editedMarker(endingAt body: String) -> String? {
+        guard let last = body.unicodeScalars.last, WhatsAppPhrases.editedLastScalars.contains(last) else { return nil }
+        return WhatsAppPhrases.edited.first { body.hasSuffix($0) }
+    }
 
     /// What media a "not exported" marker stands for.
     enum OmittedMedia: String { case any, image, video, audio, sticker, gif, document, contact }

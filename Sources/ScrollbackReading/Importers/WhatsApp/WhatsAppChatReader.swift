@@ -178,7 +178,7 @@ struct WhatsAppChatReader {
             if WhatsAppBody.exporterNames.contains(senderName) { assembler.me = sender }
             var body = WhatsAppBody.clean(String(rawBody))
             var edited: Date?
-            if let marker = WhatsAppBody.editedMarkers.first(where: { body.hasSuffix($0) }) {
+            if let marker = WhatsAppBody.editedMarker(endingAt: body) {
                 body = String(body.dropLast(marker.count)).trimmingCharacters(in: .whitespacesAndNewlines)
                 edited = date  // the export does not say when; the marker is what matters
             }

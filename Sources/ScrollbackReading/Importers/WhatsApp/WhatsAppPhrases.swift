@@ -240,8 +240,20 @@ enum WhatsAppPhrases {
         return table
     }()
 
-    /// The markers WhatsApp appends to an edited message, as written.
-    static let edited: [String] = all.filter { $0.kind == "edited" }.map(\.text)
+    /// The markers WhatsApp appends to an edited message, as written, each once, longest first
+    /// (many languages' apps still write the English one).
+    static let edited: [String] = {
+        var seen = Set<String>()
+        let texts = all.filter { $0.kind == "edited" && seen.insert($0.text).inserted }.map(\.text)
+        return texts.sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
+    }()
+
+    /// The last scalars of the edited markers (`>`): a body ending otherwise is not compared with each.
+    static let editedLastScalars = Set(edited.compactMap(\.unicodeScalars.last))
+
+    /// The words the apps write for the exporter where a name would be (`You`, `Du`, `Tú`, `Вы`),
+    /// as written: a sender of that name is the exporter.
+    static let exporterNames = Set(all.filter { $0.kind == "you" }.map(\.text))
 
     /// The end-to-end encryption notices, normalized, by their first eight characters.
     static let encryptedByStart: [String: [String]] = {
