@@ -74,6 +74,9 @@ public struct SiteBuilder: Sendable {
         /// Test seam: runs before each named step; throwing there aborts the build, as a
         /// disk-full or permission error would.
         var faultInjection: (@Sendable (_ step: String) throws -> Void)?
+        /// Test seam: where highlight.js is installed (`nil`: `HighlightAssets.folder`), so a test
+        /// builds with or without it whatever the machine has.
+        var highlighterFolder: String?
 
         /// Options to build `input` into `output`.
         public init(input: URL, output: URL, ignoresCache: Bool = false) {
@@ -271,14 +274,18 @@ struct BuildRun {
         }
         config.me.overrides = options.me
         self.config = config
-        let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
+        let templates = TemplateLibrary(
+            siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path,
+            highlighterFolder: options.highlighterFolder ?? HighlightAssets.folder)
         record(templates.diagnostics)
         // A template that fails to load would print empty pages: publish nothing instead.
         if templates.diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidTemplates }
         renderer = SiteRenderer(config: config, templates: templates)
+        let allAssets = renderer.assetFiles()
         settingsFingerprint = SettingsFingerprint.compute(
             inputRoot: inputRoot, generator: SiteBuilder.version,
-            shippedTemplates: (try? ShippedTemplates.files()) ?? [])
+            shippedTemplates: (try? ShippedTemplates.files()) ?? [],
+            highlighter: allAssets.filter { HighlightAssets.sitePaths.contains($0.path) })
         // The base URL may come from the command line: pages built for another one are not reused.
         settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
         // So may `--me`: pages built with other messages on the right are not reused.
@@ -287,7 +294,7 @@ struct BuildRun {
                 of: settingsFingerprint + "\nme:" + options.me.joined(separator: "\u{1F}"))
         }
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
-        assetFiles = renderer.assetFiles().filter { config.search || !SearchIndex.isSearchFile($0.path) }
+        assetFiles = allAssets.filter { config.search || !SearchIndex.isSearchFile($0.path) }
             .sorted { $0.path < $1.path }
     }
 
@@ -472,7 +479,11 @@ struct BuildRun {
         }
         let index = renderer.renderIndex(published.map(\.indexSummary))
         var folder = StagedFolder(root: staging)
-        for file in [index, renderer.renderNotFound(folders: published.map(\.conversationID))] + assetFiles {
+        // The highlighter (846 kB) ships only with a page that loads it; a conversation reused
+        // from the cache says so in its manifest entry, as it is not rendered again.
+        let hasCode = published.contains { $0.hasCode == true }
+        let shipped = assetFiles.filter { hasCode || !HighlightAssets.sitePaths.contains($0.path) }
+        for file in [index, renderer.renderNotFound(folders: published.map(\.conversationID))] + shipped {
             try folder.write(file.contents, at: file.path)
         }
         if let baseURL = config.baseURL {
