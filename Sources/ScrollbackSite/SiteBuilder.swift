@@ -137,6 +137,9 @@ struct BuildRun {
     var inputs: [InputDiscovery.Input] = []
     /// Exports of other apps found under the input (spec §6).
     var exports: [ExportDiscovery.Found] = []
+    /// Files under the input that no importer reads and what discovery says about each
+    /// (`ExportDiscovery.Findings.unreadFiles`): reported unless a conversation ships it as media.
+    var unreadFiles: [(path: String, diagnostic: Diagnostic)] = []
     var config = SiteConfig()
     /// The renderer with the shipped templates and the site's `templates/` overrides, made by
     /// `readConfig` (no placeholder before it: loading the templates is a fifth of an append).
@@ -242,9 +245,17 @@ struct BuildRun {
         let found = ExportDiscovery(
             inputRoot: inputFile.map { URL(fileURLWithPath: $0) } ?? inputRoot, format: options.format,
             unpackFolder: unpackFolder, excluding: [outputURL]
-        ).find()
+        ).findings()
         exports = found.exports
-        record(found.diagnostics)
+        // What is said about a file no importer reads waits for the conversations: a log or an
+        // export may attach it (`media/notes.txt`), and then it is media, not a stray file.
+        for (index, diagnostic) in found.diagnostics.enumerated() {
+            if let path = found.unreadFiles[index] {
+                unreadFiles.append((path, diagnostic))
+            } else {
+                record([diagnostic])
+            }
+        }
         let claimed = found.claimed
         // A claimed folder is an export's (a Slack workspace holds thousands of day files): never walked.
         let claimedFolders = claimed.sorted().map { URL(fileURLWithPath: $0) }
@@ -332,6 +343,13 @@ struct BuildRun {
         self.worker = worker
         outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
         for outcome in outcomes { report.diagnostics += outcome.diagnostics }
+        // What discovery said about files no importer reads, now that every conversation's media
+        // are known: a file one of them ships is media.
+        let attached = Set(
+            outcomes.flatMap { $0.entry?.media ?? [] }.map {
+                FileSystem.canonicalPath(BuildManifest.absoluteSource($0.sourcePath, inputRoot: inputRoot))
+            })
+        record(unreadFiles.filter { !attached.contains($0.path) }.map(\.diagnostic))
         // One warning for every one-to-one chat with no `me`, not one per chat (issue 42.4).
         let unresolved = outcomes.compactMap { outcome in
             outcome.entry.flatMap { entry in entry.meChoices.map { (id: entry.conversationID, choices: $0) } }
