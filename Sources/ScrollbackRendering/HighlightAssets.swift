@@ -17,6 +17,8 @@ public enum HighlightAssets {
     /// The site paths of the copied files.
     public static let scriptPath = "assets/highlight.min.js"
     public static let stylePath = "assets/highlight.css"
+    /// Both, sorted: a site ships them only when one of its pages has a code block.
+    public static let sitePaths = [stylePath, scriptPath]
 
     /// The folder to read: `SCROLLBACK_HIGHLIGHT_JS` when set, else Debian's.
     public static var folder: String {

@@ -63,9 +63,19 @@ public struct SiteRenderer: Sendable {
         templates.assetFiles
     }
 
+    /// What rendering a conversation's pages found out besides the pages themselves.
+    public struct ConversationRendering: Sendable {
+        /// Warnings (unknown custom renderers, …) and the note that code is not highlighted.
+        public var diagnostics: [Diagnostic] = []
+        /// Whether a page rendered has a code block, so it loads `assets/code.js`, and the
+        /// highlighter when the site ships one: the site ships `HighlightAssets`' files only
+        /// when a page of it does (the build manifest keeps this for conversations it reuses).
+        public var hasCode = false
+    }
+
     /// Renders pages `pages` of `plan` (every page when `nil`), then the extra files of their
     /// messages (contact cards' `.vcf`), handing each file's path and bytes to `write` one at a
-    /// time; returns the warnings (unknown custom renderers, …).
+    /// time; returns the warnings (unknown custom renderers, …) and whether a page has code.
     ///
     /// The bytes are the renderer's page buffer, valid only during the call: a large site's pages
     /// are over half a gigabyte to copy, and a conversation of a hundred thousand messages never
@@ -75,7 +85,7 @@ public struct SiteRenderer: Sendable {
     public func renderConversation(
         _ plan: ConversationPlan, pages: Range<Int>? = nil,
         write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
-    ) rethrows -> [Diagnostic] {
+    ) rethrows -> ConversationRendering {
         let conversation = plan.conversation
         let rows = MessageRenderer(
             plan: plan, templates: templates, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
@@ -161,17 +171,18 @@ public struct SiteRenderer: Sendable {
                     contents.removeAll()
                     templates.compiledTemplate("base").render(shell, into: contents)
                     try contents.withBytes { try write(conversation.id + "/" + replies.pageFileName(index), $0) }
+                    pagesHadCode = pagesHadCode || threadRows.sawCode
                 }
             }
         }
         for file in rows.allExtraFiles { try file.contents.withUnsafeBufferPointer { try write(file.path, $0) } }
+        var rendering = ConversationRendering(diagnostics: rows.allDiagnostics, hasCode: pagesHadCode)
         if pagesHadCode, !body.highlight {
             // Issue 42.5: the code is readable without it; the build says why it is not coloured.
-            return rows.allDiagnostics + [
-                Diagnostic(.note, .other(HighlightAssets.missingNote), at: conversation.source)
-            ]
+            rendering.diagnostics.append(
+                Diagnostic(.note, .other(HighlightAssets.missingNote), at: conversation.source))
         }
-        return rows.allDiagnostics
+        return rendering
     }
 
     /// The id of the element after the last message of a list's last page: the index cards and the

@@ -33,14 +33,22 @@ public struct TemplateLibrary: Sendable {
     /// `SCROLLBACK_TEMPLATES` folder), then the site's overrides from `siteTemplatesDirectory`
     /// (if it exists). Every problem is an error diagnostic: a build with one publishes nothing.
     ///
-    /// - Parameter siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
-    public init(siteTemplatesDirectory: String?) {
-        self.init(siteTemplatesDirectory: siteTemplatesDirectory, renderingEverythingWithMustache: false)
+    /// - Parameters:
+    ///   - siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
+    ///   - highlighterFolder: where highlight.js is installed (`HighlightAssets.folder`; tests
+    ///     name a folder of their own, so what they build does not depend on the machine).
+    public init(siteTemplatesDirectory: String?, highlighterFolder: String = HighlightAssets.folder) {
+        self.init(
+            siteTemplatesDirectory: siteTemplatesDirectory, renderingEverythingWithMustache: false,
+            highlighterFolder: highlighterFolder)
     }
 
     /// The same library, with every template rendered through swift-mustache instead of compiled
     /// when `renderingEverythingWithMustache` (tests compare the two).
-    init(siteTemplatesDirectory: String?, renderingEverythingWithMustache: Bool) {
+    init(
+        siteTemplatesDirectory: String?, renderingEverythingWithMustache: Bool,
+        highlighterFolder: String = HighlightAssets.folder
+    ) {
         var templates: [String: MustacheTemplate] = [:]
         var empty: Set<String> = []
         var assets: [String: [UInt8]] = [:]
@@ -78,7 +86,7 @@ public struct TemplateLibrary: Sendable {
         }
         // The highlighter comes from its Debian package, not the repository; a site's own
         // `templates/assets/highlight.*` replaces it like any asset.
-        assets = HighlightAssets.load()
+        assets = HighlightAssets.load(from: highlighterFolder)
         for (files, isSite) in [(shipped, false), (site, true)] {
             for file in files {
                 let relative = file.path

@@ -10,7 +10,7 @@ import ScrollbackModel
 /// it. Its content is deterministic: entries sorted by path, keys sorted, no build time.
 struct BuildManifest: Codable, Equatable {
     /// The manifest's own format; another value means "ignore the cache".
-    static let currentFormat = 4
+    static let currentFormat = 5
     /// Folder of the marker and the manifest, relative to the output.
     static let folderName = ".scrollback"
     /// File name of the manifest inside `folderName`.
@@ -65,6 +65,10 @@ struct BuildManifest: Codable, Equatable {
         /// The export an imported conversation came from (`ImportStep.exportIdentity`), so the
         /// conversations of an export that fails as a whole keep their last good pages.
         var export: String? = nil
+        /// `true` when a page of the conversation has a code block (`nil`: none): the site ships
+        /// the highlighter (`HighlightAssets`) only then, and a reused conversation is not
+        /// rendered again to find out. (Format 5: older manifests did not say, so they are not read.)
+        var hasCode: Bool? = nil
 
         /// What the index shows of the conversation, with its page count (its card links to the
         /// last page).

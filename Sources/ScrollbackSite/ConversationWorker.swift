@@ -277,7 +277,7 @@ struct ConversationWorker: Sendable {
         let runs = Self.renderRuns(pageCount: plan.pageCount)
         // The plan's messages are the timeline's (thread replies are in their threads' plans).
         let anchor = { (index: Int) in plan.anchors.anchor(plan.conversation.messages.readInPlace(index) { $0.id }) }
-        typealias RenderedRun = (files: [String], warnings: [Diagnostic])
+        typealias RenderedRun = (files: [String], warnings: [Diagnostic], hasCode: Bool)
         let rendered = ConcurrentSlots<Result<RenderedRun, any Error>>(count: runs.count)
         let search = SearchPartStream(
             SearchPart(conversationID: conversation.id, title: plan.summary.title), folder: folder,
@@ -288,7 +288,7 @@ struct ConversationWorker: Sendable {
             let result = Result { () throws -> RenderedRun in
                 // One page at a time: a large conversation's rows and pages are never all in
                 // memory. Each page's bytes go to its file straight from the renderer's buffer.
-                let warnings = try renderer.renderConversation(plan, pages: runs[run]) { path, bytes in
+                let rendering = try renderer.renderConversation(plan, pages: runs[run]) { path, bytes in
                     try faultInjection?("write " + path)
                     try runFolder.writeRendered(bytes, at: path)
                     runFiles.append(path)
@@ -299,14 +299,16 @@ struct ConversationWorker: Sendable {
                         plan, pages: runs[run], anchor: anchor, sender: SearchStep.sender,
                         tokenizesText: config.search),
                     number: run)
-                return (runFiles, warnings)
+                return (runFiles, rendering.diagnostics, rendering.hasCode)
             }
             rendered.store(result, at: run)
         }
+        var hasCode = false
         for number in runs.indices {
-            let (runFiles, warnings) = try rendered.take(number)!.get()
+            let (runFiles, warnings, runHasCode) = try rendered.take(number)!.get()
             files += runFiles
             diagnostics += warnings
+            hasCode = hasCode || runHasCode
         }
         let (part, newest) = try search.finish()
         let dateList = renderDateList(of: part, newest: newest, locale: plan.options.locale)
@@ -331,7 +333,7 @@ struct ConversationWorker: Sendable {
             files: files.sorted(), media: media.sorted { $0.sitePath < $1.sitePath },
             warnings: diagnostics.sorted().map(BuildManifest.StoredDiagnostic.init),
             meChoices: MeSetting.choices(for: conversation), searchPart: searchFiles.path,
-            searchPageCount: searchFiles.pageCount)
+            searchPageCount: searchFiles.pageCount, hasCode: hasCode ? true : nil)
         return (entry, plan)
     }
 

@@ -67,6 +67,26 @@ public struct ExportDiscovery: Sendable {
     /// they claim (so they are not read as logs), and diagnostics (unreadable zips, files no
     /// importer reads, skipped site folders).
     public func find() -> (exports: [Found], claimed: Set<String>, diagnostics: [Diagnostic]) {
+        let findings = findings()
+        return (findings.exports, findings.claimed, findings.diagnostics)
+    }
+
+    /// What `find` finds, with the diagnostics about one file that no importer reads told apart.
+    public struct Findings: Sendable {
+        /// The exports found.
+        public var exports: [Found]
+        /// The canonical paths of the files they claim.
+        public var claimed: Set<String>
+        /// Every diagnostic, in the order of the walk.
+        public var diagnostics: [Diagnostic]
+        /// For the diagnostics (by index) that say what a file no importer reads is: its
+        /// canonical path. A log or an export may attach that file (a `notes.txt` in `media/`):
+        /// the builder drops what is said about the files its conversations ship as media.
+        public var unreadFiles: [Int: String]
+    }
+
+    /// The same as `find`, telling apart what is said about files no importer reads.
+    public func findings() -> Findings {
         var walk = Walk(discovery: self)
         let root = FileSystem.canonicalPath(inputRoot.path)
         if FileSystem.kind(root) == .file {
@@ -75,7 +95,8 @@ public struct ExportDiscovery: Sendable {
             walk.visited.insert(root)
             walk.search(folder: root, place: Place(zip: nil, readsLogs: true), root: root)
         }
-        return (walk.exports, walk.claimed, walk.diagnostics)
+        return Findings(
+            exports: walk.exports, claimed: walk.claimed, diagnostics: walk.diagnostics, unreadFiles: walk.unreadFiles)
     }
 
     /// One walk's state.
@@ -85,6 +106,8 @@ public struct ExportDiscovery: Sendable {
         var claimed: Set<String> = []
         var diagnostics: [Diagnostic] = []
         var visited: Set<String> = []
+        /// `Findings.unreadFiles`.
+        var unreadFiles: [Int: String] = [:]
         var zipNumber = 0
         var budget: ExportArchive.Budget
 
@@ -179,9 +202,11 @@ public struct ExportDiscovery: Sendable {
                     ? unclaimed(candidate, shown: shown, place: place)
                     : sideFile(candidate, shown: shown, place: place, formats: formats)
                 guard let diagnostic else { continue }
+                let canonical = FileSystem.canonicalPath(candidate.url.path)
+                unreadFiles[diagnostics.count] = canonical
                 diagnostics.append(diagnostic)
                 // Not also read as a broken log.
-                claimed.insert(FileSystem.canonicalPath(candidate.url.path))
+                claimed.insert(canonical)
             }
             for format in ExportFormat.allCases {
                 guard let items = byFormat[format] else { continue }

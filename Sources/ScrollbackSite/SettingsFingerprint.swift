@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackReading
+import ScrollbackRendering
 import ScrollbackTemplates
 
 /// The fingerprint of everything that affects every page of a site: when it changes, the
@@ -8,14 +9,23 @@ import ScrollbackTemplates
 /// It covers the generator (version and the running executable's size and time, so a rebuilt
 /// binary invalidates the cache), the input folder's location (diagnostics and media paths name
 /// it), the config file, the `templates/` and `previews/` folders, and the shipped templates
-/// (read from the repository's `Templates/` at run time, so editing one invalidates the cache).
+/// (read from the repository's `Templates/` at run time, so editing one invalidates the cache),
+/// and the highlighter installed on the machine (`HighlightAssets`): pages with code say whether
+/// the site has it, so installing it, or a Debian update of it, renders them again.
 enum SettingsFingerprint {
     /// Computes the fingerprint for `inputRoot` built by generator `generator` with the shipped
-    /// templates `shippedTemplates`.
-    static func compute(inputRoot: URL, generator: String, shippedTemplates: [ShippedTemplates.File]) -> String {
+    /// templates `shippedTemplates` and the highlighter's files `highlighter` (none: not installed).
+    static func compute(
+        inputRoot: URL, generator: String, shippedTemplates: [ShippedTemplates.File],
+        highlighter: [RenderedFile] = []
+    ) -> String {
         var lines: [String] = ["generator \(generator)", "executable \(executableIdentity())"]
         for file in shippedTemplates {
             lines.append("shipped \(file.path) \(ContentFingerprint.hex(of: file.contents[...]))")
+        }
+        if highlighter.isEmpty { lines.append("highlighter none") }
+        for file in highlighter.sorted(by: { $0.path < $1.path }) {
+            lines.append("highlighter \(file.path) \(ContentFingerprint.hex(of: file.contents[...]))")
         }
         let root = FileSystem.canonicalPath(inputRoot.path)
         lines.append("input \(root)")

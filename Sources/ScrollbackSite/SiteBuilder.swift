@@ -74,6 +74,9 @@ public struct SiteBuilder: Sendable {
         /// Test seam: runs before each named step; throwing there aborts the build, as a
         /// disk-full or permission error would.
         var faultInjection: (@Sendable (_ step: String) throws -> Void)?
+        /// Test seam: where highlight.js is installed (`nil`: `HighlightAssets.folder`), so a test
+        /// builds with or without it whatever the machine has.
+        var highlighterFolder: String?
 
         /// Options to build `input` into `output`.
         public init(input: URL, output: URL, ignoresCache: Bool = false) {
@@ -134,6 +137,9 @@ struct BuildRun {
     var inputs: [InputDiscovery.Input] = []
     /// Exports of other apps found under the input (spec §6).
     var exports: [ExportDiscovery.Found] = []
+    /// Files under the input that no importer reads and what discovery says about each
+    /// (`ExportDiscovery.Findings.unreadFiles`): reported unless a conversation ships it as media.
+    var unreadFiles: [(path: String, diagnostic: Diagnostic)] = []
     var config = SiteConfig()
     /// The renderer with the shipped templates and the site's `templates/` overrides, made by
     /// `readConfig` (no placeholder before it: loading the templates is a fifth of an append).
@@ -239,9 +245,17 @@ struct BuildRun {
         let found = ExportDiscovery(
             inputRoot: inputFile.map { URL(fileURLWithPath: $0) } ?? inputRoot, format: options.format,
             unpackFolder: unpackFolder, excluding: [outputURL]
-        ).find()
+        ).findings()
         exports = found.exports
-        record(found.diagnostics)
+        // What is said about a file no importer reads waits for the conversations: a log or an
+        // export may attach it (`media/notes.txt`), and then it is media, not a stray file.
+        for (index, diagnostic) in found.diagnostics.enumerated() {
+            if let path = found.unreadFiles[index] {
+                unreadFiles.append((path, diagnostic))
+            } else {
+                record([diagnostic])
+            }
+        }
         let claimed = found.claimed
         // A claimed folder is an export's (a Slack workspace holds thousands of day files): never walked.
         let claimedFolders = claimed.sorted().map { URL(fileURLWithPath: $0) }
@@ -271,14 +285,18 @@ struct BuildRun {
         }
         config.me.overrides = options.me
         self.config = config
-        let templates = TemplateLibrary(siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path)
+        let templates = TemplateLibrary(
+            siteTemplatesDirectory: inputRoot.appendingPathComponent("templates").path,
+            highlighterFolder: options.highlighterFolder ?? HighlightAssets.folder)
         record(templates.diagnostics)
         // A template that fails to load would print empty pages: publish nothing instead.
         if templates.diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidTemplates }
         renderer = SiteRenderer(config: config, templates: templates)
+        let allAssets = renderer.assetFiles()
         settingsFingerprint = SettingsFingerprint.compute(
             inputRoot: inputRoot, generator: SiteBuilder.version,
-            shippedTemplates: (try? ShippedTemplates.files()) ?? [])
+            shippedTemplates: (try? ShippedTemplates.files()) ?? [],
+            highlighter: allAssets.filter { HighlightAssets.sitePaths.contains($0.path) })
         // The base URL may come from the command line: pages built for another one are not reused.
         settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
         // So may `--me`: pages built with other messages on the right are not reused.
@@ -287,7 +305,7 @@ struct BuildRun {
                 of: settingsFingerprint + "\nme:" + options.me.joined(separator: "\u{1F}"))
         }
         if previousManifest?.settingsFingerprint != settingsFingerprint { previousManifest = nil }
-        assetFiles = renderer.assetFiles().filter { config.search || !SearchIndex.isSearchFile($0.path) }
+        assetFiles = allAssets.filter { config.search || !SearchIndex.isSearchFile($0.path) }
             .sorted { $0.path < $1.path }
     }
 
@@ -325,6 +343,13 @@ struct BuildRun {
         self.worker = worker
         outcomes += importedOutcomes(worker: worker, firstNumber: inputs.count)
         for outcome in outcomes { report.diagnostics += outcome.diagnostics }
+        // What discovery said about files no importer reads, now that every conversation's media
+        // are known: a file one of them ships is media.
+        let attached = Set(
+            outcomes.flatMap { $0.entry?.media ?? [] }.map {
+                FileSystem.canonicalPath(BuildManifest.absoluteSource($0.sourcePath, inputRoot: inputRoot))
+            })
+        record(unreadFiles.filter { !attached.contains($0.path) }.map(\.diagnostic))
         // One warning for every one-to-one chat with no `me`, not one per chat (issue 42.4).
         let unresolved = outcomes.compactMap { outcome in
             outcome.entry.flatMap { entry in entry.meChoices.map { (id: entry.conversationID, choices: $0) } }
@@ -472,7 +497,11 @@ struct BuildRun {
         }
         let index = renderer.renderIndex(published.map(\.indexSummary))
         var folder = StagedFolder(root: staging)
-        for file in [index, renderer.renderNotFound(folders: published.map(\.conversationID))] + assetFiles {
+        // The highlighter (846 kB) ships only with a page that loads it; a conversation reused
+        // from the cache says so in its manifest entry, as it is not rendered again.
+        let hasCode = published.contains { $0.hasCode == true }
+        let shipped = assetFiles.filter { hasCode || !HighlightAssets.sitePaths.contains($0.path) }
+        for file in [index, renderer.renderNotFound(folders: published.map(\.conversationID))] + shipped {
             try folder.write(file.contents, at: file.path)
         }
         if let baseURL = config.baseURL {

@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts", "bench"))
 import append_message  # noqa: E402
 import generate_corpus  # noqa: E402
 import generate_slack_export  # noqa: E402
+import page_load_ratio  # noqa: E402
 import prepare_baselines  # noqa: E402
 import report  # noqa: E402
 
@@ -440,6 +441,35 @@ class ReportTable(unittest.TestCase):
             self.assertEqual(rows["Scrollback peak RSS"]["status"], "ok")
             self.assertNotIn("Hugo wall (hugo --quiet)", rows)  # not measured: left out
             self.assertTrue(all(any(c.isdigit() for c in row["value"]) for row in parsed["table"]))
+
+    def test_the_page_load_ratio_to_the_baseline_binary_has_its_row(self):
+        with tempfile.TemporaryDirectory() as root:
+            results = self.results_folder(root)
+            self.write_run(results, "scrollback-clean.1", 4.0, 200)
+            with open(os.path.join(results, "page-load-ratio.json"), "w") as f:
+                json.dump(page_load_ratio.summary([100.0, 120.0, 110.0], [150.0, 160.0, 150.0]), f)
+            rows = {row["metric"]: row for row in self.run_report(root)["table"]}
+            ratio = rows["1,000-msg page load / baseline binary's (in turns)"]
+            self.assertEqual((ratio["value"], ratio["target"], ratio["status"]), ("1.36×", "≤ 1.25×", "MISS"))
+
+    def test_without_a_baseline_binary_the_page_load_ratio_has_no_figure(self):
+        with tempfile.TemporaryDirectory() as root:
+            self.write_run(self.results_folder(root), "scrollback-clean.1", 4.0, 200)
+            rows = {row["metric"]: row for row in self.run_report(root)["table"]}
+            self.assertEqual(rows["1,000-msg page load / baseline binary's (in turns)"]["status"], "n/a")
+
+
+class PageLoadRatio(unittest.TestCase):
+    """page_load_ratio.py's figures: each side's median of its rounds, and their ratio."""
+
+    def test_medians_of_the_rounds_and_the_median_of_their_ratios(self):
+        # A busy round slows both sides: its ratio is what counts, not the two medians.
+        result = page_load_ratio.summary([100.0, 300.0, 110.0], [110.0, 330.0, 500.0])
+        self.assertEqual((result["baseline_load_ms"], result["current_load_ms"]), (110.0, 330.0))
+        self.assertEqual(result["round_ratios"], [1.1, 1.1, 4.545])
+        self.assertEqual(result["ratio"], 1.1)
+        self.assertTrue(result["ok"])
+        self.assertFalse(page_load_ratio.summary([100.0], [126.0])["ok"])
 
 
 if __name__ == "__main__":

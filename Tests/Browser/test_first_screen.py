@@ -1,6 +1,7 @@
 """The first phone screen is content, and the index helps you choose (issue 42, points 7 and 8):
-at 390×844 a conversation's first message is near the top, search is an icon, bubbles use up to
-85% of the width; the index names each card's app, has one search box and a newest-first order."""
+at 390×844 a conversation's first message is near the top, search is an icon (in the sticky bar
+wherever the page is scrolled), bubbles use up to 85% of the width; the index names each card's
+app, has one search box and a newest-first order."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -26,6 +27,44 @@ def test_the_first_message_is_near_the_top_of_a_phone(open_page, server, rel):
     page.locator("#sx-o").click()
     assert page.locator("#sx-q").is_visible() and page.locator("#sx-o").get_attribute("aria-expanded") == "true"
     assert page.evaluate(FIRST_MESSAGE_TOP) == top, "opening the search moved the page"
+    page.keyboard.press("Escape")
+    assert not page.locator("#sx-q").is_visible()
+    assert not watched.problems(), watched.problems()
+
+
+ICON_AND_BAR = """() => {
+  const box = r => ({top: r.top, bottom: r.bottom, left: r.left, right: r.right});
+  const icon = box(document.getElementById('sx-o').getBoundingClientRect());
+  const bar = box(document.querySelector('.cbar').getBoundingClientRect());
+  const link = box(document.querySelector('.cbar .cb-s').getBoundingClientRect());
+  const hit = document.elementFromPoint((icon.left + icon.right) / 2, (icon.top + icon.bottom) / 2);
+  return {icon, bar, link, onTop: !!(hit && hit.closest('#sx-o')), width: innerWidth, scrollY};
+}"""
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_the_phone_search_icon_rides_in_the_sticky_bar(open_page, server, dark):
+    require_page("long", "long/index.html")
+    watched = open_page(server.url("long", "long/index.html"), width=390, height=844, dark=dark)
+    page = watched.page
+    page.evaluate("() => window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2)")
+    page.wait_for_timeout(200)
+    place = page.evaluate(ICON_AND_BAR)
+    assert place["scrollY"] > 2000, place
+    # The bar is stuck at the top, the icon inside it at its right end, visible and on top,
+    # and the bar's own link ends before it.
+    icon, bar = place["icon"], place["bar"]
+    assert abs(bar["top"]) <= 1, place
+    assert bar["top"] - 1 <= icon["top"] and icon["bottom"] <= bar["bottom"] + 1, place
+    assert 0 <= icon["left"] and icon["right"] <= place["width"] and place["onTop"], place
+    assert place["link"]["right"] <= icon["left"], place
+    # One tap opens the same search box, its input focused, where the reader is.
+    page.locator("#sx-o").click()
+    assert page.evaluate("() => document.activeElement && document.activeElement.id") == "sx-q"
+    assert page.locator("#sx-q").is_visible()
+    field = page.evaluate("() => document.getElementById('sx-q').getBoundingClientRect().bottom")
+    assert 0 < field <= 844
+    assert page.evaluate("() => scrollY") == place["scrollY"], "opening the search scrolled the page"
     page.keyboard.press("Escape")
     assert not page.locator("#sx-q").is_visible()
     assert not watched.problems(), watched.problems()

@@ -85,7 +85,7 @@ extension SiteRenderer {
         var files: [RenderedFile] = []
         let diagnostics = renderConversation(plan) { path, bytes in
             files.append(RenderedFile(path: path, contents: Array(bytes)))
-        }
+        }.diagnostics
         return (files, diagnostics)
     }
 }

@@ -292,6 +292,7 @@ def main(argv=None):
         "runs": runs,
         "page_scrollback": read_json(os.path.join(r, "page-scrollback.json")),
         "page_hugo": read_json(os.path.join(r, "page-hugo.json")),
+        "page_load_ratio": read_json(os.path.join(r, "page-load-ratio.json")),
         "slack_export_json_bytes": slack_bytes,
         "slack_output": {"pages_with_messages": slack_pages, "valid": slack_ok},
         "slack_logs_site": slack_logs_site,
@@ -518,6 +519,8 @@ def main(argv=None):
          "≤ 20 KB", asset_check(page, "css", 20 * 1024)),
         ("JS bytes per page", "—" if page.get("js_bytes") is None else "{:,} B".format(page["js_bytes"]),
          "≤ 10 KB", asset_check(page, "js", 10 * 1024)),
+        ("1,000-msg page load / baseline binary's (in turns)", times((results["page_load_ratio"] or {}).get("ratio")),
+         "≤ 1.25×", check((results["page_load_ratio"] or {}).get("ratio"), 1.25)),
         ("Hugo page load / HTML B per msg", "—" if hpage.get("load_ms") is None
          else "%.0f ms / %.0f B" % (hpage["load_ms"], hpage.get("html_bytes_per_message") or 0), "(baseline)", ""),
     ]

@@ -13,7 +13,8 @@
 # templates/ overrides the message-row and page templates with copies of the shipped ones (the
 # site's own templates take the same path: within 1.5x), (a'') a clean build with `search: false`
 # (what the search index costs; its runs take turns with (a)'s), and, with --baseline-binary, a clean
-# build by another scrollback binary (e.g. the previous revision's) in the same run, (g) a clean
+# build by another scrollback binary (e.g. the previous revision's) in the same run, and (e') the same
+# 1,000-message page built by both and loaded in turns (the ratio of load times), (g) a clean
 # build of the same messages as a Slack export, taking turns with (g') one of the native logs
 # `scrollback import` makes of that export, and (g'') its peak RSS with every channel twice
 # (search: false), (h) a clean build of the same number of messages
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
     --only-clean) only_clean=1; skip_hugo=1; skip_browser=1; skip_slack=1; shift ;;
     --reference-messages) reference_messages="$2"; shift 2 ;;
     --baseline-binary) baseline_binary="$2"; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -309,6 +310,15 @@ fi
 if [ "$skip_browser" = 0 ]; then
   log "(e) page metrics in headless Chromium"
   "$python" "$bench/measure_page.py" --site "$site" --corpus "$corpus" --out "$results/page-scrollback.json" || true
+fi
+# --- (e') the same 1,000-message page by the baseline binary and by this one, loaded in turns ------
+# Issue 42, acceptance 3: within 1.25x of the baseline's load time, both measured in this run.
+if [ "$skip_browser" = 0 ] && [ -n "$baseline_binary" ]; then
+  page_corpus="$(corpus_folder 1000 1)"
+  log "(e') a 1,000-message page built by $baseline_binary and by this binary, loaded in turns"
+  "$python" "$bench/page_load_ratio.py" --baseline "$baseline_binary" --current "$scrollback" \
+    --corpus "$page_corpus" --work "$work/page-load" --out "$results/page-load-ratio.json" >&2 || true
+  rm -rf "$work/page-load"
 fi
 
 # --- (d) incremental rebuilds ------------------------------------------------------------------

@@ -229,6 +229,8 @@ extension ConversationWorker {
         let searchPageCount: Int
         let hexes: [String]
         let newCheckpoint: AppendCheckpoint
+        // Whether the pages rendered again have a code block (the earlier pages are as they were).
+        var renderedCode = false
         do {
             // Every id is its own anchor here.
             let newest = part.add(
@@ -242,12 +244,13 @@ extension ConversationWorker {
             defer { _ = dateList.result() }
             let dateListPath = SiteRenderer.dateListPath(conversationID: id)
             written.append(dateListPath)
-            let diagnostics = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
+            let rendering = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
                 try faultInjection?("write " + path)
                 try folder.writeRendered(bytes, at: path)
                 written.append(path)
             }
-            guard diagnostics.isEmpty else {
+            renderedCode = rendering.hasCode
+            guard rendering.diagnostics.isEmpty else {
                 FileSystem.removeTree(parts)
                 return nil
             }
@@ -294,6 +297,7 @@ extension ConversationWorker {
                 of: conversation.localAssets.filter { sitePaths.insert($0.sitePath).inserted }, inputRoot: inputRoot)
 
         var entry = previous
+        entry.hasCode = previous.hasCode == true || renderedCode ? true : nil
         entry.size = stamp.size
         entry.modifiedNanoseconds = stamp.modifiedNanoseconds
         entry.contentHash = hexes[2]
