@@ -27,6 +27,8 @@ struct WhatsAppChatSigns {
     /// Reads a system line (the whole line, or an iOS notice's body under `under`, the name it
     /// is written under).
     mutating func readSystemLine(_ text: String, under: String? = nil) {
+        // Names count only in a one-to-one chat: a group's later lines need no lookup.
+        guard !hasGroupLine else { return }
         // iOS writes the encryption notice after the chat's name (`Ben: ‎Messages and calls …`).
         if under == nil, let separator = text.range(of: ": "),
             WhatsAppBody.isEncryptionNotice(text[separator.upperBound...])
