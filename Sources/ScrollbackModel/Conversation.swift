@@ -11,6 +11,10 @@ public struct Conversation: Hashable, Sendable {
     /// The part of the index it is listed under ("Channels", "Direct messages"), when its source
     /// sorts conversations that way (a Slack workspace, a Telegram account); `nil` for none.
     public var section: String?
+    /// What kind of chat the source says it is (a one-to-one chat, a group, a channel); `nil`
+    /// when it does not say (a log without `chatType`, a ChatGPT conversation). Who may be asked
+    /// for `me` depends on it (`MeSetting.choices`).
+    public var chatType: ChatType?
     /// Participant id whose messages align right (MessageKit's `currentSender`).
     public var me: String?
     /// IANA time zone id the log asked for; `nil` means the site default.
@@ -26,14 +30,15 @@ public struct Conversation: Hashable, Sendable {
 
     /// Creates a conversation.
     public init(
-        id: String, title: String? = nil, description: String? = nil, section: String? = nil, me: String? = nil,
-        timeZone: String? = nil, participants: [Participant], messages: [Message],
-        layout: LayoutOverrides = LayoutOverrides(), source: SourceLocation
+        id: String, title: String? = nil, description: String? = nil, section: String? = nil,
+        chatType: ChatType? = nil, me: String? = nil, timeZone: String? = nil, participants: [Participant],
+        messages: [Message], layout: LayoutOverrides = LayoutOverrides(), source: SourceLocation
     ) {
         self.id = id
         self.title = title
         self.description = description
         self.section = section
+        self.chatType = chatType
         self.me = me
         self.timeZone = timeZone
         self.participants = participants
@@ -53,6 +58,18 @@ public struct Conversation: Hashable, Sendable {
     public func participant(_ id: String) -> Participant? {
         participants.first { $0.id == id }
     }
+}
+
+/// What kind of chat a conversation is, as its source says (issue 42.4): the raw values are the
+/// JSON log's `chatType`.
+public enum ChatType: String, Hashable, Sendable, CaseIterable {
+    /// Two people, one to one (a Telegram personal or bot chat, a Discord or Slack DM, a WhatsApp
+    /// chat with no group lines): the one chat where the exporter is one of the two.
+    case direct
+    /// Several people who all write (a Telegram group, a Discord or Slack group DM, a WhatsApp group).
+    case group
+    /// A channel: a Slack or Discord server channel, a Telegram broadcast channel.
+    case channel
 }
 
 /// Someone who takes part in a conversation.

@@ -58,10 +58,15 @@ public struct MeSetting: Hashable, Sendable {
         return nil
     }
 
-    /// The names to choose `me` from when `conversation` is a one-to-one chat (two participants)
-    /// with no `me`: its two display names (ids when the names are the same); `nil` otherwise.
+    /// The names to choose `me` from when `conversation` is a one-to-one chat with no `me`: its
+    /// two display names (ids when the names are the same); `nil` otherwise. One-to-one is what
+    /// the source says (`chatType` `direct`, with two participants); a group or a channel where
+    /// only two people wrote is not asked about. When the source does not say, a conversation of
+    /// two participants is taken for one.
     public static func choices(for conversation: Conversation) -> [String]? {
-        guard conversation.me == nil, conversation.participants.count == 2 else { return nil }
+        guard conversation.me == nil, conversation.participants.count == 2,
+            conversation.chatType == nil || conversation.chatType == .direct
+        else { return nil }
         let names = conversation.participants.map(\.name)
         return names[0] == names[1] ? conversation.participants.map(\.id) : names
     }

@@ -190,4 +190,75 @@ import Testing
         let second = try unnamed.write()
         #expect(second.diagnostics.filter { $0.problem.message.contains("one-to-one") }.count == 1)
     }
+
+    /// A WhatsApp group of three whose exporter deleted one of their messages (Android's shape:
+    /// the exporter's own name before `You deleted this message`).
+    static let whatsAppGroup = """
+        12/03/2020, 09:59 - Ana Silva created group "Trip"
+        12/03/2020, 10:00 - Ana Silva: Who comes?
+        12/03/2020, 10:01 - Ben: Me
+        12/03/2020, 10:02 - Ana Silva: You deleted this message
+        12/03/2020, 10:03 - Cy: Me too
+
+        """
+
+    @Test func aGroupsExporterWhoDeletedAMessageIsOnTheRight() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Self.whatsAppGroup, to: "in/trip/_chat.txt")
+        let report = try Self.build(folder.url.appendingPathComponent("in"), folder.url.appendingPathComponent("site"))
+        #expect(!report.hasErrors)
+        let aligned = try Self.alignments(folder.url.appendingPathComponent("site/trip/index.html"))
+        #expect(aligned["ana-silva"] == ["right"])
+        #expect(aligned["ben"] == ["left"])
+        #expect(aligned["cy"] == ["left"])
+    }
+
+    @Test func groupsAndChannelsWhereTwoPeopleWroteAreNotAskedAbout() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = try ImportTests.sharedSamples()
+        let input = folder.url.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        for sample in ["discord/mlomb-chat-analytics", "telegram/innerdvations-telegram-chat-parser"] {
+            try FileManager.default.copyItem(
+                at: samples.appendingPathComponent(sample),
+                to: input.appendingPathComponent(sample.replacingOccurrences(of: "/", with: "-")))
+        }
+        // A group's two writers in a log that says it is a group.
+        let log = Logs.conversation(id: "pair", title: "Pair", count: 4)
+        try folder.write(
+            log.replacingOccurrences(of: "\"me\": \"alice\",", with: "\"chatType\": \"group\","),
+            to: "in/pair.json")
+        let report = try Self.build(input, folder.url.appendingPathComponent("site"))
+        let warnings = Self.oneToOneWarnings(report)
+        #expect(warnings.count == 1)
+        let text = warnings.first?.problem.message ?? ""
+        // The Discord DM only: the group DM, the server channel, Telegram's groups and channels
+        // and the log of a group are not one-to-one chats; Telegram's personal and bot chats
+        // name their exporter.
+        #expect(text.contains("the one-to-one chat "), "\(text)")
+        #expect(!text.contains("pair"), "\(text)")
+        #expect(!text.localizedCaseInsensitiveContains("group"), "\(text)")
+    }
+
+    @Test func importWritesTheChatTypeAndABuildOfTheLogsKeepsIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A group where two people wrote: its group line says it is no one-to-one chat.
+        let export = try folder.write(
+            "12/03/2020, 09:59 - Ana Silva created group \"Trip\"\n12/03/2020, 10:00 - Ana Silva: Who comes?\n"
+                + "12/03/2020, 10:01 - Ben: Me\n", to: "export/_chat.txt")
+        let logs = folder.url.appendingPathComponent("logs")
+        let writer = ExportWriter(input: export, format: .whatsapp, output: logs, onDiagnostics: { _ in })
+        #expect(try !writer.write().hasErrors)
+        let names = try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { $0.hasSuffix(".json") }
+        let log = try String(contentsOf: logs.appendingPathComponent(try #require(names.first)), encoding: .utf8)
+        #expect(log.contains("\"chatType\": \"group\""))
+        #expect(!log.contains("\"me\""))
+        // Built from the logs: a group of two writers, no `me`, and not asked about.
+        let report = try Self.build(logs, folder.url.appendingPathComponent("site"))
+        #expect(!report.hasErrors)
+        #expect(Self.oneToOneWarnings(report).isEmpty)
+    }
 }

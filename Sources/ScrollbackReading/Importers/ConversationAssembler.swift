@@ -20,6 +20,8 @@ public struct ConversationAssembler {
     public var description: String?
     /// The index section ("Channels", "Direct messages"), when the export sorts chats that way.
     public var section: String?
+    /// What kind of chat the export says it is; `nil` when it does not say.
+    public var chatType: ChatType?
     public var me: String?
     public var timeZone: String?
     /// Key of this conversation within the input (see `ImportedConversation.key`).
@@ -165,8 +167,8 @@ public struct ConversationAssembler {
                     ? left.element.date < right.element.date : left.offset < right.offset
             }.map(\.element)
         let conversation = Conversation(
-            id: id, title: title, description: description, section: section, me: me, timeZone: timeZone,
-            participants: participants,
+            id: id, title: title, description: description, section: section, chatType: chatType, me: me,
+            timeZone: timeZone, participants: participants,
             messages: ordered, source: location)
         return ImportedConversation(
             conversation: hasError ? nil : conversation, diagnostics: diagnostics,

@@ -23,6 +23,7 @@ public struct JSONLogWriter {
         if let title = conversation.title { out += ",\n  \"title\": " + JSONText.quoted(title) }
         if let description = conversation.description { out += ",\n  \"description\": " + JSONText.quoted(description) }
         if let section = conversation.section { out += ",\n  \"section\": " + JSONText.quoted(section) }
+        if let chatType = conversation.chatType { out += ",\n  \"chatType\": " + JSONText.quoted(chatType.rawValue) }
         if let me = conversation.me { out += ",\n  \"me\": " + JSONText.quoted(me) }
         if let zone = conversation.timeZone { out += ",\n  \"timezone\": " + JSONText.quoted(zone) }
         // An importer's AI conversation (ChatGPT) keeps its document layout through `import`.

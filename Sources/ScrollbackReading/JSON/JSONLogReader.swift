@@ -253,7 +253,8 @@ enum MessageField: Int, CaseIterable {
 /// pinned and source fields) are known all the same: a log using them is not mistaken.
 enum KnownJSONFields {
     static let root = [
-        "version", "id", "title", "description", "section", "me", "timezone", "participants", "messages", "layout",
+        "version", "id", "title", "description", "section", "chatType", "me", "timezone", "participants", "messages",
+        "layout",
     ]
     static let participant = ["id", "name", "avatar", "color"]
     static let message = unique(
@@ -537,6 +538,20 @@ private struct JSONLogSession {
         let title = string(root, "title")
         let description = string(root, "description")
         let section = string(root, "section")
+        // What kind of chat it is only decides who is asked for `me`: a value not known is
+        // a warning, read as not said.
+        var chatType: ChatType?
+        if let typeNode = member(root, "chatType", required: false) {
+            if let text = typeNode.string, let type = ChatType(rawValue: text) {
+                chatType = type
+            } else {
+                let written = typeNode.string.map { "'\($0)'" } ?? typeNode.typeName
+                let expected = ChatType.allCases.map(\.rawValue).joined(separator: ", ")
+                warning(
+                    .wrongType(field: "chatType", expected: "one of \(expected), not \(written); it is left out"),
+                    typeNode)
+            }
+        }
         var timeZone: String?
         if let zoneNode = member(root, "timezone", required: false) {
             if let zone = zoneNode.string, LayoutOptionParsing.isTimeZone(zone) {
@@ -564,8 +579,8 @@ private struct JSONLogSession {
         }
         let messages = checkedMessages(participants: participants.index)
         return Conversation(
-            id: id, title: title, description: description, section: section, me: me, timeZone: timeZone,
-            participants: participants.list, messages: messages, layout: layout,
+            id: id, title: title, description: description, section: section, chatType: chatType, me: me,
+            timeZone: timeZone, participants: participants.list, messages: messages, layout: layout,
             source: SourceLocation(file: path, line: 1, column: 1))
     }
 

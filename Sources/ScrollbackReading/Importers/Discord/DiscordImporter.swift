@@ -128,7 +128,19 @@ public enum DiscordImporter: ExportImporter {
         assembler.description = channel?["topic"]?.string
         // The index lists a server's channels under its name, as Discord's sidebar does.
         assembler.section = isPrivate ? "Direct messages" : guildName
+        assembler.chatType = chatType(ofChannelType: type)
         return assembler
+    }
+
+    /// The kind of chat a DCE `channel.type` (its `ChannelKind`) is: a DM, a group DM, or a
+    /// server's channel, thread or forum post; `nil` for a type it does not name (an old export).
+    static func chatType(ofChannelType type: String) -> ChatType? {
+        switch type {
+        case "DirectTextChat": .direct
+        case "DirectGroupTextChat": .group
+        case _ where type.hasPrefix("Guild"): .channel
+        default: nil
+        }
     }
 
     static func message(_ node: JSONNode, index: Int, in place: Place, into channel: inout Channel) {

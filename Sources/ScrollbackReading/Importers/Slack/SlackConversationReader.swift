@@ -130,6 +130,7 @@ struct SlackConversationReader {
             sourceFiles: days.map { paths.shown + "/" + $0 },
             location: SourceLocation(file: paths.shown + "/" + days[0], line: 1, column: 1))
         assembler.section = channel.section
+        assembler.chatType = channel.chatType
         for member in channel.members {
             assembler.addParticipant(Participant(id: member, name: users[member] ?? member))
         }

@@ -53,6 +53,18 @@ public enum SlackImporter: ExportImporter {
         var members: [String]
         /// The index section, named as Slack's sidebar names it.
         var section: String
+        /// What its list file says it is; `nil` for a folder no list names.
+        var chatType: ChatType? = nil
+    }
+
+    /// The kind of chat each list file holds: a DM is one to one, a group DM (`mpims.json`) a
+    /// group, public and private channels (`channels.json`, `groups.json`) channels.
+    static func chatType(ofList list: String) -> ChatType {
+        switch list {
+        case "dms.json": .direct
+        case "mpims.json": .group
+        default: .channel
+        }
     }
 
     /// The index section of the conversations each list file holds.
@@ -104,17 +116,17 @@ public enum SlackImporter: ExportImporter {
                     let title = memberNames.joined(separator: ", ")
                     channel = Channel(
                         id: id, folder: id, slug: "dm-" + title, title: title, members: members,
-                        section: section(ofList: list))
+                        section: section(ofList: list), chatType: chatType(ofList: list))
                 case "mpims.json":
                     let title = memberNames.joined(separator: ", ")
                     channel = Channel(
                         id: id, folder: name ?? id, slug: "group-" + title, title: title, members: members,
-                        section: section(ofList: list))
+                        section: section(ofList: list), chatType: chatType(ofList: list))
                 default:
                     let shownName = name ?? id
                     channel = Channel(
                         id: id, folder: shownName, slug: shownName, title: "#" + shownName, members: members,
-                        section: section(ofList: list))
+                        section: section(ofList: list), chatType: chatType(ofList: list))
                 }
                 // The folder name comes from the export's data: one name inside the export, never a path.
                 if let reason = SlackExportPaths.refusal(channel.folder) {

@@ -41,6 +41,19 @@ struct TelegramChatReader {
         }
     }
 
+    /// The kind of chat a Telegram chat `type` is (tdesktop's `export_output_json.cpp` writes
+    /// these); `nil` for one it does not know (an empty `type`, a newer one).
+    static func chatType(ofChatType type: String) -> ChatType? {
+        switch type {
+        // Saved Messages is the exporter's own chat: one to one, with themselves.
+        case "personal_chat", "bot_chat", "saved_messages": .direct
+        // "Replies" gathers the comments answering the exporter from many people.
+        case "private_group", "private_supergroup", "public_supergroup", "replies": .group
+        case "public_channel", "private_channel": .channel
+        default: nil
+        }
+    }
+
     /// What the reader carries from message to message: the problems to report once per chat.
     struct Tally {
         /// Media Telegram did not export (its settings), and the first such message.
@@ -61,13 +74,31 @@ struct TelegramChatReader {
         var index = TelegramChatIndex()
         var clock = TelegramClock.Survey()
         var count = 0
+        /// The senders' ids (`from_id`), for `TelegramChatReader.owner(of:)`.
+        var senders: Set<String> = []
 
         /// Surveys the next message of the chat.
         mutating func add(_ message: JSONNode) {
             index.add(message, at: count)
             clock.add(message, at: count)
+            if let sender = message["from_id"].flatMap(TelegramChatReader.idText) { senders.insert(sender) }
             count += 1
         }
+    }
+
+    /// The owner of a whole-account export that leaves out `personal_information` (an export
+    /// setting): a personal chat's id is the other person's, so its one other sender is the
+    /// owner. Only when every personal chat that has one names the same sender; `nil` otherwise.
+    static func owner(of chats: [(chat: JSONNode, survey: Survey)]) -> String? {
+        var owner: String?
+        for (chat, survey) in chats where chat["type"]?.string == "personal_chat" {
+            guard let id = chat["id"].flatMap(idText) else { continue }
+            let others = survey.senders.subtracting([id, "user" + id])
+            guard others.count == 1, let other = others.first else { continue }
+            if let owner, owner != other { return nil }
+            owner = other
+        }
+        return owner
     }
 
     /// What the conversion of a chat carries from message to message.
@@ -110,6 +141,7 @@ struct TelegramChatReader {
             key: path == "$" ? shownFile : "\(shownFile)#\(chatID.isEmpty ? path : chatID)", sourceFiles: [shownFile],
             location: chat.location(in: shownFile))
         assembler.section = chat["type"]?.string.flatMap(Self.section(ofChatType:))
+        assembler.chatType = chat["type"]?.string.flatMap(Self.chatType(ofChatType:))
         let clock = TelegramClock(
             survey.clock, siteZone: TimeZone(identifier: context.config.layout.timeZone) ?? TimeZone(identifier: "UTC")!
         )
@@ -224,6 +256,14 @@ struct TelegramChatReader {
         // A one-chat export does not name its owner, but a personal (or bot) chat's id is the
         // other person's (or the bot's) user id: the one who is not them exported it (issue 42.4).
         let chatID = chat["id"].flatMap(TelegramChatReader.idText) ?? ""
+        // Saved Messages is the owner's chat with themselves: its id is the owner's own
+        // (tdesktop writes the peer's id, and that peer is the owner); the others in it are
+        // whoever a saved message came from.
+        if conversion.assembler.me == nil, chat["type"]?.string == "saved_messages", !chatID.isEmpty {
+            conversion.assembler.me = [chatID.first?.isNumber == true ? "user" + chatID : chatID, chatID].first {
+                conversion.assembler.hasParticipant($0)
+            }
+        }
         if conversion.assembler.me == nil, ["personal_chat", "bot_chat"].contains(chat["type"]?.string),
             !chatID.isEmpty
         {

@@ -9,10 +9,12 @@ import ScrollbackModel
 ///   is the conversation's time zone (`TelegramClock`). A fake `date_unixtime` (`"0000000000"`, or
 ///   one far from `date`) is ignored and `date` read in that zone.
 /// - `me`: a whole-account export names its owner (`personal_information.user_id`), who is `me`
-///   in each chat where they wrote or reacted; a one-chat export does not, but in a
-///   `personal_chat` (or `bot_chat`) the chat's id is the other person's (the bot's), so the
-///   other participant is `me`.
-///   Otherwise the config's `me:` or `--me` says (a one-to-one chat without gets a warning).
+///   in each chat where they wrote or reacted; one exported without its account information
+///   names them all the same through its personal chats (`TelegramChatReader.owner(of:)`). A
+///   one-chat export does not, but in a `personal_chat` (or `bot_chat`) the chat's id is the
+///   other person's (the bot's), so the other participant is `me`, and in `saved_messages` it
+///   is the owner's own. Otherwise the config's `me:` or `--me` says (a one-to-one chat without
+///   gets a warning; groups and channels, by their `type`, do not).
 /// - Conversation id: the chat's name and its id as a slug (`sample-chat-group-69420`): the id
 ///   is unique in Telegram, so chats of one name never collide, across files too.
 public enum TelegramImporter: ExportImporter {
@@ -83,7 +85,16 @@ public enum TelegramImporter: ExportImporter {
         }
         // The account owner is `me` only in the chats where they are a participant: a log's `me`
         // must name one (a chat they never wrote or reacted in has no right-aligned side).
-        let owner = root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
+        let owner =
+            root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
+            ?? (root["chats"] == nil
+                ? nil
+                : TelegramChatReader.owner(
+                    of: chats.map { chat in
+                        var survey = TelegramChatReader.Survey()
+                        for message in chat.node["messages"]?.elements ?? [] { survey.add(message) }
+                        return (chat.node, survey)
+                    }))
         for chat in chats {
             let reader = TelegramChatReader(
                 context: context, file: file, shownFile: shown, chat: chat.node, path: chat.path, owner: owner)

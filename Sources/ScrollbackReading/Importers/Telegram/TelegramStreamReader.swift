@@ -127,7 +127,9 @@ struct TelegramStreamReader {
             report(.error(.missingField("messages"), at: root.location(in: shown)))
             return
         }
-        let owner = root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
+        let owner =
+            root["personal_information"]?["user_id"].flatMap(TelegramChatReader.idText)
+            ?? (survey.hasChatList ? TelegramChatReader.owner(of: survey.chats.map { ($0.header, $0.survey) }) : nil)
         let readers = survey.chats.map { chat in
             TelegramChatReader(
                 context: context, file: file, shownFile: shown, chat: chat.header, path: chat.path, owner: owner)

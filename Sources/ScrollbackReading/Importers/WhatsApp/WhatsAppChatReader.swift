@@ -138,6 +138,7 @@ struct WhatsAppChatReader {
         }
 
         var groupName: String?
+        var signs = WhatsAppChatSigns()
         if let preamble = chat.preamble {
             let location = SourceLocation(file: file, line: preamble.line, column: 1)
             assembler.report(
@@ -162,6 +163,7 @@ struct WhatsAppChatReader {
             guard let (senderName, rawBody) = WhatsAppBody.split(entry.text[...], knownSenders: knownSenders) else {
                 let text = WhatsAppBody.clean(entry.text)
                 if let name = WhatsAppChatReader.groupName(in: text) { groupName = name }
+                signs.readSystemLine(text)
                 assembler.append(
                     Message(id: id, sender: nil, date: date, kind: .system(text), source: source, location: location))
                 continue
@@ -170,6 +172,7 @@ struct WhatsAppChatReader {
                 // iOS: a notice under the group's (or the other person's) name, not a message of theirs.
                 let text = WhatsAppBody.clean(String(rawBody))
                 if let name = WhatsAppChatReader.groupName(in: text) { groupName = name }
+                signs.readSystemLine(text, under: senderName)
                 assembler.append(
                     Message(id: id, sender: nil, date: date, kind: .system(text), source: source, location: location))
                 continue
@@ -190,7 +193,7 @@ struct WhatsAppChatReader {
             if deletion.deleted {
                 message.deleted = true
                 message.kind = .text("")
-                if deletion.byExporter { assembler.me = sender }
+                if deletion.byExporter { signs.readExporterDeletion(by: sender) }
             } else {
                 var diagnostics: [Diagnostic] = []
                 message.kind = kind(of: body, at: location, diagnostics: &diagnostics)
@@ -198,10 +201,19 @@ struct WhatsAppChatReader {
             }
             assembler.append(message)
         }
+        let chatType = signs.chatType(senders: participantIDs.count)
+        assembler.chatType = chatType
+        if assembler.me == nil, let exporter = signs.exporterByDeletion { assembler.me = exporter }
         // "WhatsApp Chat with Bob" names the other side: in a chat of two (not a group, which
         // has group lines), the sender who is not Bob exported it (issue 42.4).
         if groupName == nil, let other = assembler.title, let otherID = participantIDs[other] {
             assembler.setMe(oppositeOf: otherID)
+        }
+        // So does a notice naming one of the two (`Bob's security code changed`), or iOS writing
+        // its notices under Bob's name, when the other is never named.
+        if chatType == .direct {
+            let named = signs.namedByNotices(participantIDs.map { (id: $0.value, name: $0.key) })
+            if named.count == 1 { assembler.setMe(oppositeOf: named[0]) }
         }
         if assembler.title == nil { assembler.title = groupName }
     }

@@ -12,10 +12,14 @@ import ScrollbackModel
 /// - Ids are stable without a source id: a hash of the timestamp as written, the sender and the
 ///   text, so a newer export of the same chat keeps every permalink (identical messages in the
 ///   same minute get the shared derived ids, `-2`, with a warning).
-/// - `me` is the sender named `You` (`Du`, …) or the sender of "You deleted this message"; in a
-///   chat of two senders whose file is named for one of them ("WhatsApp Chat with Bob"), the
-///   other. `You created group` and `You added …` system lines have no sender, so they name
-///   nobody. Otherwise the config's `me:` or `--me` says (a one-to-one chat without gets a warning).
+/// - Group or one to one (`chatType`): a group has group lines (`You created group`, `Ana
+///   added Ben`) or more than two senders (`WhatsAppChatSigns`).
+/// - `me` is the sender named `You` (`Du`, …) or the one sender of "You deleted this message";
+///   in a one-to-one chat whose file is named for one of the two ("WhatsApp Chat with Bob"), or
+///   whose notices name one of them (`Bob's security code changed`, iOS notices under Bob's
+///   name), the other. `You created group` and `You added …` system lines have no sender, so
+///   they name nobody. Otherwise the config's `me:` or `--me` says (a one-to-one chat without
+///   gets a warning).
 /// - The edit time is not in the export: an edited message's `edited` is its own date.
 /// - Title: the name in the file (or zip) name, `WhatsApp Chat with NAME`; for `_chat.txt`,
 ///   the group's latest name from its system lines; else the participants.
