@@ -190,6 +190,7 @@ struct Build: ParsableCommand {
                 if verbose { for line in source.leftOutLines { Swift.print("      " + line) } }
             }
             Swift.print(report.summaryLine)
+            for note in report.summaryNotes { Swift.print("note: " + note) }
             Swift.print(BuildReport.whereLine(output: output, input: input))
         }
         if report.hasErrors { throw ExitCode.failure }
@@ -293,7 +294,10 @@ struct Serve: AsyncParsableCommand {
             switch result {
             case .success(let report):
                 printer.print(report.diagnostics)
-                if !quiet { printer.line(report.summaryLine) }
+                if !quiet {
+                    printer.line(report.summaryLine)
+                    for note in report.summaryNotes { printer.line("note: " + note) }
+                }
             case .failure(let error): printer.line("error: \(error)")
             }
         }

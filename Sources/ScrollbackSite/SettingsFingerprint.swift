@@ -8,12 +8,18 @@ import ScrollbackTemplates
 /// It covers the generator (version and the running executable's size and time, so a rebuilt
 /// binary invalidates the cache), the input folder's location (diagnostics and media paths name
 /// it), the config file, the `templates/` and `previews/` folders, and the shipped templates
-/// (read from the repository's `Templates/` at run time, so editing one invalidates the cache).
+/// (read from the repository's `Templates/` at run time, so editing one invalidates the cache),
+/// and whether ffmpeg made `.m4a` copies of voice notes (a site built before ffmpeg was installed
+/// gets them on the next build, whose pages list them).
 enum SettingsFingerprint {
     /// Computes the fingerprint for `inputRoot` built by generator `generator` with the shipped
-    /// templates `shippedTemplates`.
-    static func compute(inputRoot: URL, generator: String, shippedTemplates: [ShippedTemplates.File]) -> String {
-        var lines: [String] = ["generator \(generator)", "executable \(executableIdentity())"]
+    /// templates `shippedTemplates`; `transcodesAudio`: whether `AudioTranscoder` has an ffmpeg.
+    static func compute(
+        inputRoot: URL, generator: String, shippedTemplates: [ShippedTemplates.File], transcodesAudio: Bool = false
+    ) -> String {
+        var lines: [String] = [
+            "generator \(generator)", "executable \(executableIdentity())", "transcodes audio \(transcodesAudio)",
+        ]
         for file in shippedTemplates {
             lines.append("shipped \(file.path) \(ContentFingerprint.hex(of: file.contents[...]))")
         }
