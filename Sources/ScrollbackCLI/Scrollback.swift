@@ -104,6 +104,10 @@ struct Build: ParsableCommand {
             still built. The output folder is replaced in one step, never left half-written. A build \
             that takes more than two seconds shows its progress on a terminal (not with --quiet, nor \
             when standard error is not a terminal).
+
+            Voice notes in Ogg (.opus, .ogg), which Safari cannot play, get an .m4a copy when ffmpeg is \
+            on PATH (or at SCROLLBACK_FFMPEG; set it empty to make none); without ffmpeg the build says \
+            so once.
             """)
 
     @Argument(
