@@ -336,12 +336,14 @@ final class AudioTranscoder: @unchecked Sendable {
             if bytes.count > 1024 { bytes.removeFirst(bytes.count - 1024) }
         }
 
-        /// Its last non-empty line.
+        /// Its last non-empty line, without control characters (it is printed on a terminal).
         var lastLine: String {
             lock.lock()
             defer { lock.unlock() }
             let text = String(decoding: bytes, as: UTF8.self)
-            return text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            let line = text.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+            return String(
+                String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
         }
     }
 }

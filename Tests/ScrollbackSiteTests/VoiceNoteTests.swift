@@ -327,6 +327,13 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
+    @Test func ffmpegsLastErrorLineIsKeptWithoutControlCharacters() throws {
+        let input = try #require(FileHandle(forReadingAtPath: "/dev/null"))
+        let result = AudioTranscoder.processRunner(
+            "/bin/sh", ["-c", #"printf 'first\n\033[31mpipe:0: Invalid data\a\n' >&2; exit 3"#], input, 30)
+        #expect(result == .finished(status: 3, message: "[31mpipe:0: Invalid data"))
+    }
+
     @Test func onlyOggAudioIsTranscoded() {
         func page(_ packet: [UInt8]) -> [UInt8] {
             Array("OggS".utf8) + [UInt8](repeating: 0, count: 22) + [1, UInt8(packet.count)] + packet
