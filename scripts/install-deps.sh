@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Scrollback needs, only those that are missing.
 #   scripts/install-deps.sh          the C libraries the build links (cmark-gfm, libxml2, libdeflate, zlib, jemalloc)
-#                                    and highlight.js, which builds copy into sites with code (AI answers)
+#                                    and highlight.js, which builds copy into sites with code (AI answers);
+#                                    ffmpeg, which builds use (when on PATH) to add an .m4a copy of each Ogg
+#                                    voice note (.opus, .ogg), since Safari plays no Ogg; the tests make
+#                                    their voice notes with it
 #   scripts/install-deps.sh --test   also what the browser tests run (chromium, fonts)
 # The Swift toolchain itself is expected on PATH (Swift 6.x); Swift packages come from
 # Package.swift.
 set -euo pipefail
 
-packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libxml2-dev libdeflate-dev zlib1g-dev libjemalloc-dev libjs-highlight.js)
+packages=(pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libxml2-dev libdeflate-dev zlib1g-dev libjemalloc-dev libjs-highlight.js ffmpeg)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium fonts-dejavu-core fonts-noto-color-emoji)
 fi

@@ -104,6 +104,10 @@ struct Build: ParsableCommand {
             still built. The output folder is replaced in one step, never left half-written. A build \
             that takes more than two seconds shows its progress on a terminal (not with --quiet, nor \
             when standard error is not a terminal).
+
+            Voice notes in Ogg (.opus, .ogg), which Safari cannot play, get an .m4a copy when ffmpeg is \
+            on PATH (or at SCROLLBACK_FFMPEG; set it empty to make none); without ffmpeg the build says \
+            so once.
             """)
 
     @Argument(
@@ -190,6 +194,7 @@ struct Build: ParsableCommand {
                 if verbose { for line in source.leftOutLines { Swift.print("      " + line) } }
             }
             Swift.print(report.summaryLine)
+            for note in report.summaryNotes { Swift.print("note: " + note) }
             Swift.print(BuildReport.whereLine(output: output, input: input))
         }
         if report.hasErrors { throw ExitCode.failure }
@@ -293,7 +298,10 @@ struct Serve: AsyncParsableCommand {
             switch result {
             case .success(let report):
                 printer.print(report.diagnostics)
-                if !quiet { printer.line(report.summaryLine) }
+                if !quiet {
+                    printer.line(report.summaryLine)
+                    for note in report.summaryNotes { printer.line("note: " + note) }
+                }
             case .failure(let error): printer.line("error: \(error)")
             }
         }

@@ -52,6 +52,8 @@ final class MessageRenderer {
     let templates: TemplateLibrary
     let customRenderers: [String: any CustomMessageRenderer]
     let remoteMedia: Bool
+    /// Voice notes with a transcoded copy in the site, by the original's site path.
+    var audioAlternatives: [String: AudioAlternative] = [:]
     let plan: ConversationPlan
     let anchors: AnchorTable
     /// Relative path from a conversation page to the site root.
@@ -499,7 +501,16 @@ final class MessageRenderer {
             view.title = nonEmpty(media.title)
             view.duration = media.duration.flatMap(HTMLText.duration)
             switch resolve(media.source) {
-            case .url(let url): view.src = url
+            case .url(let url):
+                view.src = url
+                // The original first: a browser that plays it keeps it; Safari, which plays no
+                // Ogg, skips to the copy.
+                if case .local(let asset) = media.source, let alternative = audioAlternatives[asset.sitePath] {
+                    view.sources = [
+                        AudioSourceView(src: url, type: alternative.originalType),
+                        AudioSourceView(src: root + alternative.sitePath, type: alternative.type),
+                    ]
+                }
             case .placeholder(let original, let link):
                 let isVoice = media.title == Self.voiceMessageTitle
                 // The chip says what the title said: the title line is not shown again above it.

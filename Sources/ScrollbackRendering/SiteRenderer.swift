@@ -82,13 +82,17 @@ public struct SiteRenderer: Sendable {
     /// has all its rows or pages in memory at once. The plan may hold only some of the messages
     /// (`ConversationLayouter.plan(_:globalIndexes:totalMessageCount:)`), as long as it holds what
     /// the pages rendered need; each page is the same bytes as in a whole rendering.
+    ///
+    /// `audioAlternatives`: the voice notes that have a second, transcoded file in the site, by
+    /// the original's site path; their player lists both files.
     public func renderConversation(
-        _ plan: ConversationPlan, pages: Range<Int>? = nil,
+        _ plan: ConversationPlan, pages: Range<Int>? = nil, audioAlternatives: [String: AudioAlternative] = [:],
         write: (String, UnsafeBufferPointer<UInt8>) throws -> Void
     ) rethrows -> ConversationRendering {
         let conversation = plan.conversation
         let rows = MessageRenderer(
             plan: plan, templates: templates, customRenderers: customRenderers, remoteMedia: config.remoteMedia)
+        rows.audioAlternatives = audioAlternatives
         let noAvatars = templates.isEmpty("avatar")
         let body = ConversationPageView()
         body.title = conversation.displayTitle

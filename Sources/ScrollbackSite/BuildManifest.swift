@@ -16,6 +16,12 @@ struct BuildManifest: Codable, Equatable {
     /// File name of the manifest inside `folderName`.
     static let fileName = "manifest.json"
 
+    /// The build cache folder of the site folder `siteRoot` (the output, or the staging folder):
+    /// the one place that says where the cache is.
+    static func cacheFolder(in siteRoot: String) -> String {
+        siteRoot + "/" + folderName
+    }
+
     /// `a` for `a/b/c.html`.
     static func topLevelName(_ path: String) -> String {
         path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
@@ -128,6 +134,12 @@ struct BuildManifest: Codable, Equatable {
         var sitePath: String
         var size: Int64
         var modifiedNanoseconds: Int64
+        /// For an Ogg voice note: its MIME type with its codec (`AudioTranscoder.oggAudioType`),
+        /// kept so a reused conversation still counts in the build's "will not play in Safari" note.
+        var audioType: String? = nil
+        /// The cache key of its transcoded `.m4a` (`AudioTranscoder`), when the build made one:
+        /// `copyMedia` publishes it beside the original, also for a reused conversation.
+        var transcoded: String? = nil
     }
 
     /// The entries of `assets` that can be stamped (a file gone since it was read is left out;

@@ -75,6 +75,9 @@ public struct BuildReport: Sendable {
     public var sources: [SourceCount] = []
     /// Every error and warning, sorted by file, line and column.
     public var diagnostics: [Diagnostic] = []
+    /// Lines the CLI prints under the summary: what the whole site lacks, said once rather than
+    /// per file (voice notes Safari cannot play when there is no ffmpeg).
+    public var summaryNotes: [String] = []
     /// Wall-clock seconds per named pipeline step, in the order they ran, with the CPU seconds
     /// (user and system, every thread) the process spent in it: on a busy machine the wall time
     /// swings with the load, the CPU time much less.

@@ -34,6 +34,8 @@ struct ConversationWorker: Sendable {
     /// The build's threads (`--jobs`): a large log is read, and a long conversation's pages are
     /// rendered and indexed, on the idle ones too.
     let threads: ThreadBudget
+    /// Finds the Ogg voice notes and makes their `.m4a` copies (`nil`: none are looked for).
+    let transcoder: AudioTranscoder?
     /// Test seam (`SiteBuilder.Options.faultInjection`): runs before each page is written, with
     /// `write <site path>`; throwing there is a failed write, as a full disk would give.
     var faultInjection: (@Sendable (_ step: String) throws -> Void)?
@@ -46,10 +48,11 @@ struct ConversationWorker: Sendable {
     init(
         inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, stagingRoot: String, previousOutput: String,
         previousEntries: [String: BuildManifest.Entry], lastGoodEntries: [String: BuildManifest.Entry] = [:],
-        reservedTopLevelNames: Set<String>, jobs: Int = 1,
+        reservedTopLevelNames: Set<String>, jobs: Int = 1, transcoder: AudioTranscoder? = nil,
         faultInjection: (@Sendable (_ step: String) throws -> Void)? = nil
     ) {
         self.faultInjection = faultInjection
+        self.transcoder = transcoder
         self.threads = ThreadBudget(jobs: jobs)
         self.inputRoot = inputRoot
         self.config = config
@@ -270,6 +273,9 @@ struct ConversationWorker: Sendable {
         let plan = layouter.plan(conversation)
         var folder = StagedFolder(root: parts)
         var files: [String] = []
+        // Before the pages: a voice note's player lists its `.m4a` copy only when there is one.
+        let audio = transcoder?.prepare(conversation) ?? AudioTranscoder.Prepared()
+        diagnostics += audio.warnings
         // The pages in runs of `pagesPerRenderRun`: a long conversation's runs are rendered at
         // once on the build's idle threads (when it is the only one being built, or the last).
         // The runs depend on the page count only, and their files and warnings are taken back in
@@ -288,7 +294,9 @@ struct ConversationWorker: Sendable {
             let result = Result { () throws -> RenderedRun in
                 // One page at a time: a large conversation's rows and pages are never all in
                 // memory. Each page's bytes go to its file straight from the renderer's buffer.
-                let rendering = try renderer.renderConversation(plan, pages: runs[run]) { path, bytes in
+                let rendering = try renderer.renderConversation(
+                    plan, pages: runs[run], audioAlternatives: audio.alternatives
+                ) { path, bytes in
                     try faultInjection?("write " + path)
                     try runFolder.writeRendered(bytes, at: path)
                     runFiles.append(path)
@@ -323,7 +331,7 @@ struct ConversationWorker: Sendable {
             try folder.write(Array(feed.utf8), at: path)
             files.append(path)
         }
-        let media = BuildManifest.media(of: conversation.localAssets, inputRoot: inputRoot)
+        let media = audio.annotated(BuildManifest.media(of: conversation.localAssets, inputRoot: inputRoot))
         let entry = BuildManifest.Entry(
             path: relativePath, size: stamp.size, modifiedNanoseconds: stamp.modifiedNanoseconds,
             contentHash: contentHash, conversationID: conversation.id,

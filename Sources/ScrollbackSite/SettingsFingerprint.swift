@@ -10,16 +10,21 @@ import ScrollbackTemplates
 /// binary invalidates the cache), the input folder's location (diagnostics and media paths name
 /// it), the config file, the `templates/` and `previews/` folders, and the shipped templates
 /// (read from the repository's `Templates/` at run time, so editing one invalidates the cache),
-/// and the highlighter installed on the machine (`HighlightAssets`): pages with code say whether
-/// the site has it, so installing it, or a Debian update of it, renders them again.
+/// the highlighter installed on the machine (`HighlightAssets`): pages with code say whether
+/// the site has it, so installing it, or a Debian update of it, renders them again; and whether
+/// ffmpeg made `.m4a` copies of voice notes (a site built before ffmpeg was installed gets them on
+/// the next build, whose pages list them).
 enum SettingsFingerprint {
     /// Computes the fingerprint for `inputRoot` built by generator `generator` with the shipped
-    /// templates `shippedTemplates` and the highlighter's files `highlighter` (none: not installed).
+    /// templates `shippedTemplates`, the highlighter's files `highlighter` (none: not installed),
+    /// and `transcodesAudio`: whether `AudioTranscoder` has an ffmpeg.
     static func compute(
         inputRoot: URL, generator: String, shippedTemplates: [ShippedTemplates.File],
-        highlighter: [RenderedFile] = []
+        highlighter: [RenderedFile] = [], transcodesAudio: Bool = false
     ) -> String {
-        var lines: [String] = ["generator \(generator)", "executable \(executableIdentity())"]
+        var lines: [String] = [
+            "generator \(generator)", "executable \(executableIdentity())", "transcodes audio \(transcodesAudio)",
+        ]
         for file in shippedTemplates {
             lines.append("shipped \(file.path) \(ContentFingerprint.hex(of: file.contents[...]))")
         }

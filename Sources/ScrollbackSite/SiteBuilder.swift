@@ -21,7 +21,8 @@ import ScrollbackTemplates
 /// 5. `placeConversations` — in input order: refuse duplicate and reserved conversation ids
 ///    (naming both files), move each conversation's folder into the site.
 /// 6. `copyMedia` — every `.local` asset of a published conversation, once per content hash,
-///    copied from the input (or linked from the previous output) to `media/<hash>.<ext>`.
+///    copied from the input (or linked from the previous output) to `media/<hash>.<ext>`, and the
+///    `.m4a` copy of each Ogg voice note beside it (made by `AudioTranscoder` before the pages).
 /// 7. `writeIndexAndAssets` — the index (summaries newest first, then by id) and the
 ///    renderer's static files.
 /// 8. `writeSearchIndex` — `search/`: the conversations' search parts merged (`SearchStep`);
@@ -69,6 +70,11 @@ public struct SiteBuilder: Sendable {
         /// Counts sources, conversations and messages as they are built, for a progress line
         /// (`scrollback build` on a terminal); `nil`: not counted.
         public var progress: BuildProgress?
+        /// Which ffmpeg makes the `.m4a` copies of Ogg voice notes (`AudioTranscoder`); by
+        /// default `SCROLLBACK_FFMPEG` or `ffmpeg` on `PATH` (tests name one, or none).
+        var ffmpeg: AudioTranscoder.Executable = .fromEnvironment
+        /// Test seam: runs ffmpeg instead of `AudioTranscoder.processRunner` (tests count the runs).
+        var ffmpegRunner: AudioTranscoder.Runner?
         /// Test seam: runs just before the staged site is published; throwing aborts the build.
         var beforePublish: (@Sendable (_ stagingPath: String) throws -> Void)?
         /// Test seam: runs before each named step; throwing there aborts the build, as a
@@ -155,6 +161,8 @@ struct BuildRun {
     var worker: ConversationWorker?
     /// Site paths of the renderer's own files; no conversation may claim their top folder.
     var assetFiles: [RenderedFile] = []
+    /// Makes the `.m4a` copies of Ogg voice notes (made by `readConfig`).
+    var transcoder: AudioTranscoder?
 
     init(options: SiteBuilder.Options) {
         self.options = options
@@ -293,10 +301,16 @@ struct BuildRun {
         if templates.diagnostics.contains(where: { $0.severity == .error }) { throw SiteBuildError.invalidTemplates }
         renderer = SiteRenderer(config: config, templates: templates)
         let allAssets = renderer.assetFiles()
+        let transcoder = AudioTranscoder(
+            ffmpeg: AudioTranscoder.locate(options.ffmpeg), siteRoot: staging,
+            previousSiteRoot: options.ignoresCache ? nil : output!.path, maximumBytes: config.maxMediaBytes,
+            runner: options.ffmpegRunner)
+        self.transcoder = transcoder
         settingsFingerprint = SettingsFingerprint.compute(
             inputRoot: inputRoot, generator: SiteBuilder.version,
             shippedTemplates: (try? ShippedTemplates.files()) ?? [],
-            highlighter: allAssets.filter { HighlightAssets.sitePaths.contains($0.path) })
+            highlighter: allAssets.filter { HighlightAssets.sitePaths.contains($0.path) },
+            transcodesAudio: transcoder.ffmpeg != nil)
         // The base URL may come from the command line: pages built for another one are not reused.
         settingsFingerprint = ContentFingerprint.hex(of: settingsFingerprint + "\nbaseURL:" + (config.baseURL ?? ""))
         // So may `--me`: pages built with other messages on the right are not reused.
@@ -316,7 +330,8 @@ struct BuildRun {
             inputRoot: inputRoot, config: config, renderer: renderer, stagingRoot: staging,
             previousOutput: output!.path, previousEntries: previousEntriesByPath(),
             lastGoodEntries: Self.entriesByPath(lastGoodManifest),
-            reservedTopLevelNames: reservedTopLevelNames(), jobs: jobs, faultInjection: options.faultInjection)
+            reservedTopLevelNames: reservedTopLevelNames(), jobs: jobs, transcoder: transcoder,
+            faultInjection: options.faultInjection)
         let slots = ConcurrentSlots<ConversationOutcome>(count: inputs.count)
         let inputs = self.inputs
         let displayPaths = inputs.map(displayPath)
@@ -483,6 +498,7 @@ struct BuildRun {
                 report.mediaFiles += 1
             }
         }
+        try publishAudioCopies(into: &folder)
     }
 
     /// Step 7: the index, newest conversation first (ties by id), and the renderer's own files.

@@ -532,12 +532,23 @@ final class VideoView: TemplateObject {
         .text("caption") { $0.caption }.text("duration") { $0.duration }.schema
 }
 
-/// `kinds/audio`.
+/// One `<source>` of `kinds/audio`: a file and its MIME type.
+final class AudioSourceView: TemplateObject {
+    let src: String, type: String
+    init(src: String, type: String) {
+        self.src = src
+        self.type = type
+    }
+    static let templateSchema = schema(AudioSourceView.self).text("src") { $0.src }.text("type") { $0.type }.schema
+}
+
+/// `kinds/audio`: `src` is the file; `sources`, when not empty, lists it and its transcoded copy.
 final class AudioView: TemplateObject {
     var title: String?, src: String?, placeholder: String?, duration: String?
+    var sources: [AudioSourceView] = []
     static let templateSchema = schema(AudioView.self)
         .text("title") { $0.title }.text("src") { $0.src }.text("placeholder") { $0.placeholder }
-        .text("duration") { $0.duration }.schema
+        .text("duration") { $0.duration }.list("sources", { AudioSourceView.templateSchema }) { $0.sources }.schema
 }
 
 /// `kinds/location`: a card linking to OpenStreetMap.

@@ -178,6 +178,11 @@ extension ConversationWorker {
         // the full path renders them all.
         guard pageCount == previous.pageCount else { return nil }
 
+        // The voice notes of the messages read (cached copies are linked, new ones made); a
+        // failed copy's warning is the full path's to give.
+        let audio = transcoder?.prepare(conversation) ?? AudioTranscoder.Prepared()
+        guard audio.warnings.isEmpty else { return nil }
+
         // Global positions: old messages keep theirs, new ones follow in their own order.
         var globalIndexes = chosen.map { checkpoint.records[$0].sortedIndex }.sorted()
         globalIndexes += (0..<newCount).map { oldCount + $0 }
@@ -244,7 +249,9 @@ extension ConversationWorker {
             defer { _ = dateList.result() }
             let dateListPath = SiteRenderer.dateListPath(conversationID: id)
             written.append(dateListPath)
-            let rendering = try renderer.renderConversation(plan, pages: firstPage..<pageCount) { path, bytes in
+            let rendering = try renderer.renderConversation(
+                plan, pages: firstPage..<pageCount, audioAlternatives: audio.alternatives
+            ) { path, bytes in
                 try faultInjection?("write " + path)
                 try folder.writeRendered(bytes, at: path)
                 written.append(path)
@@ -293,8 +300,10 @@ extension ConversationWorker {
         var sitePaths = Set(previous.media.map(\.sitePath))
         let media =
             previous.media
-            + BuildManifest.media(
-                of: conversation.localAssets.filter { sitePaths.insert($0.sitePath).inserted }, inputRoot: inputRoot)
+            + audio.annotated(
+                BuildManifest.media(
+                    of: conversation.localAssets.filter { sitePaths.insert($0.sitePath).inserted },
+                    inputRoot: inputRoot))
 
         var entry = previous
         entry.hasCode = previous.hasCode == true || renderedCode ? true : nil
