@@ -198,7 +198,8 @@ import Testing
         // A link that is not a web address is no card: its text stays.
         #expect(byID["10000"]?.kind == .text("look"))
         #expect(byID["11000"]?.kind == .text("Live location"))
-        #expect(byID["12000"]?.kind == .text("(no content in this export)"))
+        #expect(byID["12000"]?.kind.plainText == "No content in this export")
+        #expect(byID["12000"]?.kind.name == .attributedText)
         #expect(byID["12000"]?.reactions.first?.emoji == "👍")
     }
 

@@ -17,7 +17,7 @@ import ScrollbackModel
 ///   "Ana's poll …") with nothing else in the record: Meta's notices of renames, joins and polls
 ///   have no other mark, in any language the account uses.
 /// - A record with nothing to show (a reaction-only stub) keeps its place and reactions, with a
-///   text saying the export holds no content for it.
+///   text in italics saying the export holds no content for it.
 enum MetaMessage {
     /// What reading a record needs to know of the file it is in.
     struct Place {
@@ -192,7 +192,12 @@ enum MetaMessage {
                         text: content, link: LinkItem(url: link, title: shareText.isEmpty ? nil : shareText))
                 }
                 let text = [content, shareText].filter { !$0.isEmpty }.joined(separator: "\n")
-                return .text(text.isEmpty ? "(no content in this export)" : text)
+                guard text.isEmpty else { return .text(text) }
+                // In italics, so it does not read as something the sender wrote.
+                return .attributedText(
+                    place.context.richText(
+                        markdown: "*No content in this export*", relativeTo: place.file, at: location,
+                        diagnostics: &diagnostics))
             }
             let resolved = attachments.map { ($0, source($0, diagnostics: &diagnostics)) }
             if resolved.count == 1, link == nil {
