@@ -76,6 +76,26 @@ import ZIPFoundation
         #expect(fileIndex.contains(#"<span class="app app-instagram">Instagram</span>"#))
     }
 
+    @Test("a whole download's profile and settings files are noted, not read as broken logs")
+    func downloadSideFiles() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        _ = try Self.facebookDownload(in: base, at: "input/facebook-ana")
+        try base.write(
+            #"{"profile_v2": {"name": {"full_name": "Bo"}}}"#,
+            to: "input/facebook-ana/personal_information/profile_information/profile_information.json")
+        // Outside the download, the same file is still a log that does not read.
+        try base.write(#"{"profile_v2": {}}"#, to: "input/elsewhere.json")
+        let report = try build(base.url.appendingPathComponent("input"), base.url.appendingPathComponent("site"))
+        #expect(report.conversations == 1)
+        let profile = report.diagnostics.filter { $0.location?.file.hasSuffix("profile_information.json") == true }
+        #expect(profile.map(\.severity) == [.note], "\(profile)")
+        #expect(
+            report.diagnostics.contains {
+                $0.severity == .error && $0.location?.file.hasSuffix("elsewhere.json") == true
+            })
+    }
+
     @Test("every shared Messenger and Instagram sample: records = message elements + left out")
     func sharedSamples() throws {
         for format in ["messenger", "instagram"] {

@@ -140,6 +140,33 @@ public enum MetaImporter: ExportImporter {
         return assembler.finish()
     }
 
+    /// The folders a newer download puts `messages/` in.
+    static let activityFolders = [
+        "your_activity_across_facebook/", "your_facebook_activity/", "your_instagram_activity/",
+    ]
+
+    /// Whether the file at `path` lies in an unpacked Meta download: a folder above it, up to and
+    /// including `root`, holds `messages/inbox/` (directly or in one of `activityFolders`). The
+    /// download's other JSON files (profile, settings, activity) hold no chat: discovery notes
+    /// them instead of reading them as broken logs.
+    public static func liesInDownload(_ path: String, within root: String) -> Bool {
+        var folder = PathText.parent(path)
+        while folder == root || folder.hasPrefix(root == "/" ? "/" : root + "/") {
+            for prefix in [""] + activityFolders {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(
+                    atPath: folder + "/" + prefix + "messages/inbox", isDirectory: &isFolder),
+                    isFolder.boolValue
+                {
+                    return true
+                }
+            }
+            if folder == root || folder == "/" { break }
+            folder = PathText.parent(folder)
+        }
+        return false
+    }
+
     /// The E2EE download's `threadName` (`Ana Silva_40`) without the number Meta adds.
     static func e2eeTitle(_ name: String) -> String {
         guard let underscore = name.lastIndex(of: "_"),
