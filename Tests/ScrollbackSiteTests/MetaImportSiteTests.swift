@@ -96,6 +96,19 @@ import ZIPFoundation
             })
     }
 
+    @Test(
+        "`scrollback import` takes the format as meta or by an app's name",
+        arguments: ["meta", "messenger", "Instagram", "facebook"])
+    func importNames(name: String) throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        _ = try Self.facebookDownload(in: base, at: "download")
+        let run = try runScrollback(["import", name, "download", "-o", "logs"], in: base.url)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(FileManager.default.fileExists(atPath: base.url.appendingPathComponent("logs/ana-42.json").path))
+        #expect(try runScrollback(["import", "myspace", "download", "-o", "other"], in: base.url).status != 0)
+    }
+
     @Test("every shared Messenger and Instagram sample: records = message elements + left out")
     func sharedSamples() throws {
         for format in ["messenger", "instagram"] {
