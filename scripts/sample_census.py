@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 # Formats Scrollback imports today, and how to count a source file's records independently.
-IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt"]
+IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram"]
 
 # A WhatsApp message starts a line with a date and a time, in any of the apps' layouts:
 # optional marks, an optional bracket, digits and separators, then a time with a colon or dot.
@@ -55,6 +55,12 @@ def count_telegram(path):
 
 
 def count_discord(path):
+    root = load_json(path)
+    return len(root.get("messages", [])) if isinstance(root, dict) else 0
+
+
+def count_meta(path):
+    """Entries of a Messenger or Instagram thread file's `messages` (DYI or end-to-end encrypted)."""
     root = load_json(path)
     return len(root.get("messages", [])) if isinstance(root, dict) else 0
 
@@ -121,6 +127,8 @@ def source_count(fmt, folder):
                 total += count_discord(path)
             elif fmt == "chatgpt" and name.endswith(".json"):
                 total += count_chatgpt(path)
+            elif fmt in ("messenger", "instagram") and name.endswith(".json"):
+                total += count_meta(path)
             elif fmt == "whatsapp" and name.endswith(".txt"):
                 total += count_whatsapp(path)
     return total

@@ -65,6 +65,13 @@ func fuzzChatGPTImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(ChatGPTImporter.self, file: exportRoot.appendingPathComponent("conversations.json"), bytes: Array(input))
 }
 
+func fuzzMetaImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One thread per file: every entry of its `messages` is a message in.
+    fuzzImport(
+        MetaImporter.self, file: exportRoot.appendingPathComponent("message_1.json"), bytes: Array(input),
+        countMessages: { $0["messages"]?.elements?.count })
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

@@ -97,6 +97,7 @@ struct Build: ParsableCommand {
               scrollback build _chat.txt -o _site                   (WhatsApp's chat text)
               scrollback build conversations.json -o _site         (ChatGPT)
               scrollback build result.json -o _site                 (Telegram Desktop)
+              scrollback build facebook-ana.zip -o _site            (Messenger, Instagram: Meta's JSON download)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \
@@ -201,7 +202,16 @@ struct Build: ParsableCommand {
     }
 }
 
-extension ExportFormat: ExpressibleByArgument {}
+extension ExportFormat: ExpressibleByArgument {
+    /// The format named `argument`: a raw value, or the name of an app that `meta` reads
+    /// (`messenger`, `instagram`, `facebook`), as users know their download.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "messenger", "instagram", "facebook": self = .meta
+        default: self.init(rawValue: argument)
+        }
+    }
+}
 
 /// `scrollback import FORMAT PATH -o DIR`: an export as v1.1 JSON logs plus media (spec §6).
 struct Import: ParsableCommand {
@@ -212,7 +222,7 @@ struct Import: ParsableCommand {
             Prints, per conversation, messages in and messages out.
             """)
 
-    @Argument(help: "The export's format: slack, discord, telegram, whatsapp or chatgpt.")
+    @Argument(help: "The export's format: slack, discord, telegram, whatsapp, chatgpt or meta (messenger, instagram).")
     var format: ExportFormat
 
     @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())

@@ -21,5 +21,7 @@ struct SourceApp: Equatable {
     private static let names: [(key: String, name: String)] = [
         ("slack", "Slack"), ("discord", "Discord"), ("telegram", "Telegram"), ("whatsapp", "WhatsApp"),
         ("chatgpt", "ChatGPT"),
+        // One format (`meta`), two apps: the importer writes which one a thread came from.
+        ("messenger", "Messenger"), ("instagram", "Instagram"),
     ]
 }

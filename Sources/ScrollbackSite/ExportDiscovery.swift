@@ -236,6 +236,16 @@ public struct ExportDiscovery: Sendable {
             let location = SourceLocation(file: shown, line: 1, column: 1)
             switch PathText.pathExtension(name).lowercased() {
             case "json":
+                // A Messenger or Instagram download's profile and settings files: no chat, no log.
+                if !candidate.topLevelJSONKeys.contains("messages"),
+                    MetaImporter.liesInDownload(
+                        candidate.url.path,
+                        within: place.zip?.unpacked ?? FileSystem.canonicalPath(discovery.inputRoot.path))
+                {
+                    return Diagnostic(
+                        .note, .other("part of a Messenger or Instagram download, holds no chat; skipped"), at: location
+                    )
+                }
                 if place.readsLogs { return nil }
                 let keys = candidate.topLevelJSONKeys
                 if keys.contains("messages"), keys.contains("participants") || keys.contains("version") {

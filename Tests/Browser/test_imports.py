@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "Tests" / "Fixtures"))
 from shared_folder import shared_folder  # noqa: E402
 
 SAMPLES = shared_folder() / "samples"
-FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt"]
+FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram"]
 SLACK_EXPORT = SAMPLES / "slack" / "rusq-slackdump-source_export_dir"
 AXE = Axe()
 
@@ -348,6 +348,15 @@ def missing_file_names(format_name):
     if format_name == "whatsapp":
         return [a or b for path in sorted((SAMPLES / "whatsapp").rglob("*.txt"))
                 for a, b in WHATSAPP_ATTACHMENT.findall(path.read_text(encoding="utf-8-sig"))]
+    if format_name in ("messenger", "instagram"):
+        # Meta's samples hold no media files: every `uri` a message names is missing.
+        names = []
+        for path in sorted((SAMPLES / format_name).rglob("*.json")):
+            for m in json.loads(path.read_text(encoding="utf-8-sig"))["messages"]:
+                items = [item for key in ("photos", "gifs", "videos", "audio_files", "files") for item in m.get(key) or []]
+                items += [m["sticker"]] if m.get("sticker") else []
+                names += [item["uri"].rsplit("/", 1)[-1] for item in items]
+        return names
     return []
 
 
@@ -457,7 +466,9 @@ def test_system_events_are_centred_lines_without_a_sender(open_page, server, for
 
 AXE_PAGES = [("import-slack", "b75b4c7/index.html"), ("import-discord", "deflemask-general-chiptune/index.html"),
              ("import-telegram", "testcase2-4696915169/index.html"), ("import-whatsapp", "englishandroid24h/index.html"),
-             ("import-chatgpt", "sample-conversation-with-branch-conv-123/index.html")]
+             ("import-chatgpt", "sample-conversation-with-branch-conv-123/index.html"),
+             ("import-messenger", "alice-aaaaaaaaaa/index.html"),
+             ("import-instagram", "testlog-2765720812686121/index.html")]
 
 
 @pytest.mark.parametrize("site,rel", AXE_PAGES + [("import-paged", "b75b4c7/thread-1736478630-905399.html")])

@@ -94,7 +94,6 @@ struct ExportDiscoveryTests {
     @Test(
         "each real export of a format not read yet gets one warning saying what it is",
         arguments: [
-            ("messenger", "a Facebook Messenger"), ("instagram", "an Instagram export"),
             ("claude", "a Claude.ai export (`chat_messages`)"), ("signal", "a Signal/LINE/IRC text log"),
             ("mattermost", "a Mattermost bulk export (JSONL)"), ("teams", "a Microsoft Teams export"),
         ])
@@ -143,13 +142,13 @@ struct ExportDiscoveryTests {
         #expect(!NotAChatFile.isDocumentation("WhatsApp Chat with Ana.txt"))
     }
 
-    @Test("a Messenger export in a folder of logs builds no error, one warning, and the logs")
+    @Test("an unsupported export in a folder of logs builds no error, one warning, and the logs")
     func unsupportedExportBesideLogsIsOneWarning() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let sample = try ImportTests.sharedSamples().appendingPathComponent(
-            "messenger/langchain-example_data/facebook_chat.json")
-        try folder.write(try Data(contentsOf: sample), to: "input/facebook/message_1.json")
+            "mattermost/zulip-mattermost_fixtures/direct_channel/export.json")
+        try folder.write(try Data(contentsOf: sample), to: "input/mattermost/export.json")
         try folder.write(Logs.conversation(id: "home", title: "Home", count: 2), to: "input/home.json")
         try folder.write("Read me", to: "input/README.txt")
         try folder.write("shopping: eggs, milk", to: "input/notes.txt")
@@ -160,8 +159,8 @@ struct ExportDiscoveryTests {
         let warnings = report.diagnostics.filter { $0.severity == .warning }.map(\.description)
         #expect(
             warnings == [
-                "input/facebook/message_1.json:1:1: warning: a Facebook Messenger export (`messages` of `sender_name`, "
-                    + "`timestamp_ms`): not supported yet; it is not built",
+                "input/mattermost/export.json:1:1: warning: a Mattermost bulk export (JSONL): not supported yet; "
+                    + "it is not built",
                 "input/notes.txt:1:1: warning: not a chat export Scrollback reads; it is not built",
                 "input/thai.txt:1:1: warning: a WhatsApp chat in a date format not recognised: "
                     + "`[Day 3 of 18, 14:56]`; expected a timestamp like '1/29/18, 23:46 - ' or "

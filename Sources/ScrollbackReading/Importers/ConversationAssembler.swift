@@ -286,6 +286,7 @@ public enum ExportImporters {
         TelegramImporter.self,
         WhatsAppImporter.self,
         ChatGPTImporter.self,
+        MetaImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

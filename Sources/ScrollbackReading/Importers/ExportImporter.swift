@@ -7,6 +7,8 @@ import ScrollbackModel
 /// and `scrollback import` take.
 public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case slack, discord, telegram, whatsapp, chatgpt
+    /// Meta's "Download your information": Facebook Messenger and Instagram (`MetaImporter`).
+    case meta
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

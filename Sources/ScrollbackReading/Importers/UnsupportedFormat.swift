@@ -8,12 +8,6 @@ import ScrollbackModel
 /// and the importer's `detect` takes over. Detection is as cheap as an importer's: the first
 /// bytes of the file (`ExportCandidate.head`, `topLevelJSONKeys`) and its path.
 public enum UnsupportedFormat: String, CaseIterable, Sendable {
-    /// Meta's "Download your information" thread (`message_1.json`) from Facebook Messenger.
-    case messenger
-    /// The same thread shape from Instagram.
-    case instagram
-    /// The same thread shape when nothing in its path says which app wrote it.
-    case metaThread
     /// A Claude.ai conversation or `conversations.json`.
     case claude
     /// A Mattermost bulk export: one JSON object a line.
@@ -28,12 +22,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     /// What the warning says the file looks like.
     public var description: String {
         switch self {
-        case .messenger:
-            return "a Facebook Messenger export (`messages` of `sender_name`, `timestamp_ms`)"
-        case .instagram:
-            return "an Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
-        case .metaThread:
-            return "a Facebook Messenger or Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
         case .claude: return "a Claude.ai export (`chat_messages`)"
         case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .teams: return "a Microsoft Teams export"
@@ -48,9 +36,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         let keys = candidate.topLevelJSONKeys
         let head = candidate.trimmedHead
         func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
-        if keys.contains("messages"), mentions("sender_name"), mentions("timestamp_ms") {
-            return metaApp(candidate.url)
-        }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
         if keys.contains("chat_messages") || elementKeys.contains("chat_messages") { return .claude }
         if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
@@ -100,14 +85,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
             }
         }
         return nil
-    }
-
-    /// Instagram or Messenger by what the export's folders are called, else both.
-    static func metaApp(_ url: URL) -> UnsupportedFormat {
-        let path = url.path.lowercased()
-        if path.contains("instagram") { return .instagram }
-        if path.contains("facebook") || path.contains("messenger") { return .messenger }
-        return .metaThread
     }
 
     /// Whether the first two non-empty lines each hold one JSON object (JSON Lines).
