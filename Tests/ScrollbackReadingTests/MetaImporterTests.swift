@@ -84,6 +84,7 @@ import Testing
         let conversation = try #require(
             Self.read([file], root: file.deletingLastPathComponent()).conversations.first?.conversation)
         #expect(conversation.id == "testlog-2765720812686121")
+        #expect(conversation.chatType == .group)
         #expect(conversation.participants.map(\.name).contains("J❤️hn Doe"))
         let reacted = try #require(conversation.messages.first { $0.kind == .text("Testing message with reactions.") })
         #expect(reacted.reactions.map(\.emoji) == ["❤️", "💖"])
@@ -111,6 +112,7 @@ import Testing
         let conversation = try #require(imported.conversation)
         #expect(conversation.id == "alice-aaaaaaaaaa")
         #expect(conversation.me == "Bob")
+        #expect(conversation.chatType == .direct)
         let sticker = try #require(conversation.messages.first { $0.id == "1415147254275" })
         // The sticker lies outside the thread's folder: a placeholder, with a warning.
         #expect(

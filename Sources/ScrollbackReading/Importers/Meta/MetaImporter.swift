@@ -113,6 +113,13 @@ public enum MetaImporter: ExportImporter {
             guard let name = (participant["name"]?.string ?? participant.string).map(MetaText.decoded) else { continue }
             assembler.addParticipant(Participant(id: name, name: name))
         }
+        // Meta says which kind of thread it is (the E2EE download does not): `Regular` is two
+        // people, `RegularGroup` a group.
+        switch root["thread_type"]?.string {
+        case "Regular": assembler.chatType = .direct
+        case "RegularGroup": assembler.chatType = .group
+        default: break
+        }
         let product = MetaText.product(
             paths: parts.flatMap { [$0.file.path, $0.shown] }, groupLink: root["joinable_mode"]?["link"]?.string)
         var ids = MetaMessage.IDs()
