@@ -6,7 +6,8 @@
 //   ScrollbackModel      plain value types: conversations, messages, options, diagnostics
 //   ScrollbackMarkdown   the one wrapper around cmark-gfm (C library: CCMarkGFM)
 //   ScrollbackHTML       the one wrapper around libxml2 (C library: CLibXML2)
-//                        (libdeflate, CLibDeflate, is wrapped by ScrollbackSearch's RawDeflate: only search uses it)
+//                        (libdeflate, CLibDeflate, is wrapped by ScrollbackSearch's RawDeflate; ScrollbackReading
+//                        uses its CRC-32 to check zip entries)
 //   ScrollbackReading    read: JSON and Markdown logs, config, media references -> model
 //   ScrollbackLayout     lay out: grouping, days, alignment, collapsing -> view model
 //   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
@@ -58,7 +59,7 @@ let package = Package(
         .target(
             name: "ScrollbackReading",
             dependencies: [
-                "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
+                "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML", "CLibDeflate",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),

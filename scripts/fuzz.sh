@@ -58,6 +58,11 @@ while read -r name max_len; do
     echo "fuzz target $name failed; reproducer in $crashes/ (replay: SCROLLBACK_FUZZ_TARGET=$name $fuzzer <file>)" >&2
     status=1
   fi
+  # A run stopped by a finding skips its clean-up: SiteBuild's folder in /dev/shm (memory) goes
+  # now, with any other such folder whose process is gone (the reproducer rebuilds it).
+  for folder in /dev/shm/scrollback-fuzz-site-*; do
+    if [ -d "$folder" ] && ! kill -0 "${folder##*-}" 2>/dev/null; then rm -rf -- "$folder"; fi
+  done
   summary+="$name: $(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" |
     sed 's/^stat:://' | tr -s ' ' | paste -sd ' ')"$'\n'
 done <<<"$targets"

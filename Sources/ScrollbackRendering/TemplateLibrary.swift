@@ -18,8 +18,9 @@ public struct TemplateLibrary: Sendable {
     let emptyTemplates: Set<String>
     /// Names of the templates the site's folder replaced.
     let overridden: Set<String>
-    /// Asset files (`assets/…`) by site path, already read.
-    let assets: [String: [UInt8]]
+    /// Asset files (`assets/…`) by site path, already read (set again on every load, also when
+    /// the parsed templates are reused: the highlighter's files are not part of the cache key).
+    var assets: [String: [UInt8]]
     /// The templates a page is made of, compiled for their view models (`CompiledTemplate`).
     private var compiled: [String: CompiledTemplate]
     /// Problems found while loading: unreadable shipped templates, parse errors, partials that
@@ -33,89 +34,75 @@ public struct TemplateLibrary: Sendable {
     /// `SCROLLBACK_TEMPLATES` folder), then the site's overrides from `siteTemplatesDirectory`
     /// (if it exists). Every problem is an error diagnostic: a build with one publishes nothing.
     ///
+    /// The files are read every time; they are parsed and compiled only when they differ from a
+    /// load earlier in this process (`TemplateLibraryCache`): `serve` rebuilds on every save, and
+    /// parsing and compiling were a quarter of a small build's time.
+    ///
     /// - Parameters:
     ///   - siteTemplatesDirectory: the site's `templates/` folder, or `nil`.
     ///   - highlighterFolder: where highlight.js is installed (`HighlightAssets.folder`; tests
     ///     name a folder of their own, so what they build does not depend on the machine).
     public init(siteTemplatesDirectory: String?, highlighterFolder: String = HighlightAssets.folder) {
-        self.init(
-            siteTemplatesDirectory: siteTemplatesDirectory, renderingEverythingWithMustache: false,
-            highlighterFolder: highlighterFolder)
+        self = TemplateLibraryCache.shared.library(
+            for: TemplateSources(siteTemplatesDirectory: siteTemplatesDirectory),
+            highlight: HighlightAssets.load(from: highlighterFolder))
     }
 
     /// The same library, with every template rendered through swift-mustache instead of compiled
-    /// when `renderingEverythingWithMustache` (tests compare the two).
+    /// when `renderingEverythingWithMustache` (tests compare the two); never cached.
     init(
         siteTemplatesDirectory: String?, renderingEverythingWithMustache: Bool,
         highlighterFolder: String = HighlightAssets.folder
     ) {
+        self.init(
+            sources: TemplateSources(siteTemplatesDirectory: siteTemplatesDirectory),
+            highlight: HighlightAssets.load(from: highlighterFolder),
+            renderingEverythingWithMustache: renderingEverythingWithMustache)
+    }
+
+    /// Parses and compiles the templates of `sources`; `highlight` (the highlighter's files,
+    /// `HighlightAssets`) are assets that the site's own `assets/` files replace.
+    init(sources: TemplateSources, highlight: [String: [UInt8]], renderingEverythingWithMustache: Bool = false) {
         var templates: [String: MustacheTemplate] = [:]
         var empty: Set<String> = []
-        var assets: [String: [UInt8]] = [:]
         var diagnostics: [Diagnostic] = []
         var overridden: Set<String> = []
-        var sources: [String: (label: String, text: String)] = [:]
-        var shipped: [ShippedTemplates.File] = []
-        let shippedLabel = ShippedTemplates.overrideDirectory == nil ? "Templates" : ShippedTemplates.overrideVariable
-        do {
-            shipped = try ShippedTemplates.files()
-            diagnostics += TemplateReferences.missingShippedTemplates(in: shipped, label: shippedLabel)
-        } catch {
-            diagnostics.append(.error(.templateError(error.description), at: nil))
+        var texts: [String: (label: String, text: String)] = [:]
+        let shippedLabel = sources.shippedLabel
+        if let error = sources.shippedError {
+            diagnostics.append(.error(.templateError(error), at: nil))
+        } else {
+            diagnostics += TemplateReferences.missingShippedTemplates(in: sources.shipped, label: shippedLabel)
         }
-        var site: [ShippedTemplates.File] = []
-        if let siteTemplatesDirectory {
-            let inputFolder = PathText.parent(siteTemplatesDirectory)
-            if FileManager.default.fileExists(atPath: siteTemplatesDirectory),
-                !InputContainment.resolves(siteTemplatesDirectory, inside: inputFolder)
-            {
-                // A `templates` link out of the input is not even listed (issue 40: nothing
-                // outside the input is opened).
-                diagnostics.append(
-                    .warning(
-                        .templateError("templates/ is a link to a folder outside the input folder; it is skipped"),
-                        at: SourceLocation(file: "templates", line: 1, column: 1)))
-            } else {
-                // No folder (the usual case) means no overrides. Files that link out of the input
-                // are listed unread, and skipped with a warning below.
-                site =
-                    (try? ShippedTemplates.files(
-                        inFolder: siteTemplatesDirectory,
-                        reads: { InputContainment.resolves($0, inside: inputFolder) })) ?? []
-            }
+        if sources.siteFolderOutside {
+            // A `templates` link out of the input is not even listed (issue 40: nothing
+            // outside the input is opened).
+            diagnostics.append(
+                .warning(
+                    .templateError("templates/ is a link to a folder outside the input folder; it is skipped"),
+                    at: SourceLocation(file: "templates", line: 1, column: 1)))
         }
-        // The highlighter comes from its Debian package, not the repository; a site's own
-        // `templates/assets/highlight.*` replaces it like any asset.
-        assets = HighlightAssets.load(from: highlighterFolder)
-        for (files, isSite) in [(shipped, false), (site, true)] {
+        for (files, isSite) in [(sources.shipped, false), (sources.site, true)] {
             for file in files {
                 let relative = file.path
                 let label = isSite ? "templates/\(relative)" : "\(shippedLabel)/\(relative)"
                 // The site's files must resolve inside its input folder (the folder holding
                 // `templates/`): a link to a file elsewhere is skipped, not rendered or published.
-                if isSite, let siteTemplatesDirectory,
-                    !InputContainment.resolves(
-                        PathText.appending(relative, to: siteTemplatesDirectory),
-                        inside: PathText.parent(siteTemplatesDirectory))
-                {
+                if isSite, sources.refusedSiteFiles.contains(relative) {
                     diagnostics.append(
                         .warning(
                             .templateError("\(label) is a link to a file outside the input folder; it is skipped"),
                             at: SourceLocation(file: label, line: 1, column: 1)))
                     continue
                 }
-                if relative.hasPrefix("assets/") {
-                    assets[relative] = file.contents
-                    continue
-                }
-                guard relative.hasSuffix(".mustache") else { continue }
+                guard !relative.hasPrefix("assets/"), relative.hasSuffix(".mustache") else { continue }
                 let name = String(relative.dropLast(".mustache".count))
                 var text = String(decoding: file.contents, as: UTF8.self)
                 // A file's final newline is the editor's, not the page's.
                 if text.hasSuffix("\n") { text.removeLast() }
                 do {
                     templates[name] = try MustacheTemplate(string: PageEscaping.pragma + text)
-                    sources[name] = (label, text)
+                    texts[name] = (label, text)
                     if isSite { overridden.insert(name) }
                     if text.allSatisfy(\.isWhitespace) { empty.insert(name) } else { empty.remove(name) }
                 } catch let error as MustacheTemplate.ParserError {
@@ -132,12 +119,12 @@ public struct TemplateLibrary: Sendable {
                 }
             }
         }
-        diagnostics += TemplateReferences.missingPartials(in: sources, known: Set(templates.keys))
+        diagnostics += TemplateReferences.missingPartials(in: texts, known: Set(templates.keys))
         self.mustache = MustacheLibrary(templates: templates)
         self.parsed = templates
         self.emptyTemplates = empty
         self.overridden = overridden
-        self.assets = assets
+        self.assets = sources.assets(highlight: highlight)
         self.compiled = [:]
         self.diagnostics = diagnostics
         // Each template a page is made of, compiled once for the view model it is rendered with.

@@ -38,6 +38,26 @@ struct ShippedTemplatesTests {
         #expect(css.contents == ShippedTemplates.embedded.first { $0.path == "assets/scrollback.css" }?.contents)
     }
 
+    @Test("the same template files are parsed once per process; changed ones again; assets on every load")
+    func libraryCache() throws {
+        let cache = TemplateLibraryCache()
+        let shipped = TemplateSources(shipped: ShippedTemplates.embedded)
+        let first = cache.library(for: shipped, highlight: [:])
+        let again = cache.library(for: shipped, highlight: ["assets/highlight.min.js": [1]])
+        #expect(cache.parses == 1)
+        #expect(first.assets["assets/highlight.min.js"] == nil)
+        #expect(again.assets["assets/highlight.min.js"] == [1])
+        #expect(again.diagnostics == first.diagnostics)
+        let emptyFooter = TemplateSources(
+            shipped: ShippedTemplates.embedded, site: [.init(path: "footer.mustache", contents: Array(" \n".utf8))])
+        let edited = cache.library(for: emptyFooter, highlight: [:])
+        #expect(cache.parses == 2)
+        #expect(edited.isEmpty("footer"))
+        #expect(!first.isEmpty("footer"))
+        #expect(!cache.library(for: shipped, highlight: [:]).isEmpty("footer"))
+        #expect(cache.parses == 2)
+    }
+
     @Test("partial tags are found with their line and column, across set-delimiter tags")
     func partialScanner() {
         let text = "<p>{{> avatar}}</p>\n  {{#a}}{{>header}}{{/a}}{{=<% %>=}}<%> footer %>{{>notATag}}<%>*dynamic%>"

@@ -357,6 +357,33 @@ struct ExportDiscoveryTests {
         }
     }
 
+    @Test("a zip entry whose bytes do not match its CRC-32 is left out with a warning, its file deleted")
+    func damagedEntryIsLeftOut() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let zip = folder.url.appendingPathComponent("chat.zip")
+        // Stored, not deflated: one changed byte still reads, and only the checksum tells.
+        let archive = try Archive(url: zip, accessMode: .create)
+        for (name, text) in [("_chat.txt", Self.iOSChat), ("photo.txt", "intact")] {
+            let data = Data(text.utf8)
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none
+            ) { position, size in data.subdata(in: Int(position)..<Int(position) + size) }
+        }
+        var bytes = try Data(contentsOf: zip)
+        let chat = try #require(bytes.firstRange(of: Data(Self.iOSChat.utf8)))
+        bytes[chat.lowerBound] ^= 0x01
+        try bytes.write(to: zip)
+        var budget = ExportArchive.Budget()
+        let out = folder.url.appendingPathComponent("out")
+        let result = try ExportArchive.unpack(zip, into: out, shownAs: "chat.zip", budget: &budget)
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.location == SourceLocation(file: "chat.zip/_chat.txt", line: 1, column: 1))
+        #expect(result.warnings.first?.problem.message.contains("'_chat.txt' cannot be unpacked") == true)
+        #expect(!FileManager.default.fileExists(atPath: out.path + "/_chat.txt"))
+        #expect(try String(contentsOf: out.appendingPathComponent("photo.txt"), encoding: .utf8) == "intact")
+    }
+
     // MARK: 40.10: duplicate entries, earlier sites, media outside the export
 
     @Test("two zip entries of one name: the first is kept and the second named in a warning")
