@@ -23,6 +23,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "TelegramImporter", maximumLength: 8192, run: fuzzTelegramImporter),
     FuzzTarget(name: "WhatsAppImporter", maximumLength: 8192, run: fuzzWhatsAppImporter),
     FuzzTarget(name: "ChatGPTImporter", maximumLength: 8192, run: fuzzChatGPTImporter),
+    FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

@@ -92,10 +92,10 @@ struct Build: ParsableCommand {
         abstract: "Build the site from a folder of logs, or from a chat app's export as it is.",
         discussion: """
             Exports build directly, no import step needed:
-              scrollback build "WhatsApp Chat - Ana.zip" -o _site   (a zip: WhatsApp, Slack, Telegram, ChatGPT)
+              scrollback build "WhatsApp Chat - Ana.zip" -o _site   (a zip: WhatsApp, Slack, Telegram, ChatGPT, Claude)
               scrollback build slack-export -o _site                (an unpacked export folder)
               scrollback build _chat.txt -o _site                   (WhatsApp's chat text)
-              scrollback build conversations.json -o _site         (ChatGPT)
+              scrollback build conversations.json -o _site         (ChatGPT or Claude.ai)
               scrollback build result.json -o _site                 (Telegram Desktop)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
@@ -207,7 +207,7 @@ struct Import: ParsableCommand {
             Prints, per conversation, messages in and messages out.
             """)
 
-    @Argument(help: "The export's format: slack, discord, telegram, whatsapp or chatgpt.")
+    @Argument(help: "The export's format: slack, discord, telegram, whatsapp, chatgpt or claude.")
     var format: ExportFormat
 
     @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())

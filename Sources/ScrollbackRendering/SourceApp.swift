@@ -21,5 +21,6 @@ struct SourceApp: Equatable {
     private static let names: [(key: String, name: String)] = [
         ("slack", "Slack"), ("discord", "Discord"), ("telegram", "Telegram"), ("whatsapp", "WhatsApp"),
         ("chatgpt", "ChatGPT"),
+        ("claude", "Claude"),
     ]
 }

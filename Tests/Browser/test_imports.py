@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "Tests" / "Fixtures"))
 from shared_folder import shared_folder  # noqa: E402
 
 SAMPLES = shared_folder() / "samples"
-FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt"]
+FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "claude"]
 SLACK_EXPORT = SAMPLES / "slack" / "rusq-slackdump-source_export_dir"
 AXE = Axe()
 
@@ -348,6 +348,10 @@ def missing_file_names(format_name):
     if format_name == "whatsapp":
         return [a or b for path in sorted((SAMPLES / "whatsapp").rglob("*.txt"))
                 for a, b in WHATSAPP_ATTACHMENT.findall(path.read_text(encoding="utf-8-sig"))]
+    if format_name == "claude":
+        return [f["file_name"] for path in sorted((SAMPLES / "claude").rglob("*.json"))
+                for m in json.loads(path.read_text(encoding="utf-8"))["chat_messages"]
+                for f in m.get("attachments", []) + m.get("files", [])]
     return []
 
 

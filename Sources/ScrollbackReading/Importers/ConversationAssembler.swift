@@ -284,6 +284,7 @@ public enum ExportImporters {
         TelegramImporter.self,
         WhatsAppImporter.self,
         ChatGPTImporter.self,
+        ClaudeImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

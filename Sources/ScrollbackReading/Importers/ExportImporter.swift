@@ -7,6 +7,7 @@ import ScrollbackModel
 /// and `scrollback import` take.
 public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case slack, discord, telegram, whatsapp, chatgpt
+    case claude
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

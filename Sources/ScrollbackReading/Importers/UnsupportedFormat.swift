@@ -14,8 +14,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     case instagram
     /// The same thread shape when nothing in its path says which app wrote it.
     case metaThread
-    /// A Claude.ai conversation or `conversations.json`.
-    case claude
     /// A Mattermost bulk export: one JSON object a line.
     case mattermost
     /// A Microsoft Teams export (Graph API objects with PascalCase keys).
@@ -34,7 +32,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
             return "an Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
         case .metaThread:
             return "a Facebook Messenger or Instagram export (`messages` of `sender_name`, `timestamp_ms`)"
-        case .claude: return "a Claude.ai export (`chat_messages`)"
         case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .teams: return "a Microsoft Teams export"
         case .googleChat: return "a Google Chat export"
@@ -52,7 +49,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
             return metaApp(candidate.url)
         }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
-        if keys.contains("chat_messages") || elementKeys.contains("chat_messages") { return .claude }
         if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
             return .mattermost
         }
