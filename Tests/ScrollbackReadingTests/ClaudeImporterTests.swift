@@ -93,6 +93,9 @@ import Testing
         #expect(imported.ledger.recordsRead == (try Self.rawCount("native-rich-blocks-v1.json")))
         #expect(conversation.messages.count == 4 && imported.leftOut == 0)
         let pages = conversation.messages.map(Self.html)
+        // Results sent back in a human turn are the tool's, not the person's.
+        #expect(conversation.messages.map(\.sender) == ["assistant", "tool", "tool", "assistant"])
+        #expect(conversation.participants.map(\.name) == ["You", "Claude", "Tool"])
         // text, then thinking (closed, no signature), then a search as one line.
         #expect(pages[0].hasPrefix("<p>Let me search.</p>"), "\(pages[0])")
         #expect(pages[0].contains("<details><summary>Thinking</summary><p>considering options</p>\n</details>"))

@@ -44,6 +44,14 @@ enum ClaudeContent {
         return body
     }
 
+    /// Whether `message` carries nothing but tool results (the API's shape: results go back to
+    /// the model in a human turn), so the site shows them as the tool's, not as the person's.
+    static func holdsOnlyToolResults(_ message: JSONNode) -> Bool {
+        let blocks = message["content"]?.elements ?? []
+        return !blocks.isEmpty && blocks.allSatisfy { $0["type"]?.string == "tool_result" }
+            && (message["attachments"]?.elements ?? []).isEmpty && (message["files"]?.elements ?? []).isEmpty
+    }
+
     /// The ids and names of every `tool_use` block in `messages`.
     static func toolNames(in messages: [JSONNode]) -> [String: String] {
         var names: [String: String] = [:]

@@ -115,7 +115,8 @@ public enum ClaudeImporter: ExportImporter {
                 assembler.leaveOut(reason: "an empty \(role ?? "other") message (no text, no attachment)", at: at)
                 continue
             }
-            let sender = participant(message["sender"]?.string, in: &assembler)
+            let sender = participant(
+                ClaudeContent.holdsOnlyToolResults(message) ? "tool" : message["sender"]?.string, in: &assembler)
             if let created = date(message["created_at"]) {
                 lastDate = created
             } else {
@@ -144,11 +145,13 @@ public enum ClaudeImporter: ExportImporter {
     }
 
     /// The participant id of `sender`, added to the conversation the first time it is met:
-    /// `human` (`me`), `assistant` ("Claude"), or another role named by itself.
+    /// `human` (`me`), `assistant` ("Claude"), `tool` ("Tool": results sent back in a human turn,
+    /// as the API carries them, are not the person's words), or another role named by itself.
     static func participant(_ sender: String?, in assembler: inout ConversationAssembler) -> String {
         let id = sender.flatMap { AIChat.isBlank($0) ? nil : $0 } ?? "unknown"
         if !assembler.hasParticipant(id) {
-            assembler.addParticipant(Participant(id: id, name: id == "assistant" ? "Claude" : id.capitalized))
+            let name = ["assistant": "Claude", "tool": "Tool"][id] ?? id.capitalized
+            assembler.addParticipant(Participant(id: id, name: name))
         }
         return id
     }
