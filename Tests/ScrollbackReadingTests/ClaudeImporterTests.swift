@@ -226,6 +226,16 @@ import Testing
             ClaudeBranch(loop.map { try! JSONParser.parse($0, file: "x") }, currentLeaf: "a").shown == [true, true])
     }
 
+    @Test func onlyAOneLineSummaryIsTheDescription() throws {
+        let long = try Self.conversation(
+            [Self.message("a", "human", #""text": "hi""#, second: 1)],
+            extra: #""summary": "**Conversation overview**\n\nThe user asked about tides.", "#)
+        #expect(long.conversation?.description == nil)
+        let short = try Self.conversation(
+            [Self.message("a", "human", #""text": "hi""#, second: 1)], extra: #""summary": " Tides in March ", "#)
+        #expect(short.conversation?.description == "Tides in March")
+    }
+
     @Test func emptyMessagesAreLeftOutAndAnEmptyConversationIsNotBuilt() throws {
         let imported = try Self.conversation([
             Self.message("a", "human", #""text": "  ", "content": [{"type": "text", "text": ""}]"#, second: 1)

@@ -67,8 +67,11 @@ public enum ClaudeImporter: ExportImporter {
                         "conversation \(index + 1) has no `uuid`; its id depends on its place in the file, "
                             + "so a newer export may move its pages"), at: location))
         }
-        if let summary = node["summary"]?.string, !AIChat.isBlank(summary) {
-            assembler.description = ChatMarkup.trimming(summary, in: .whitespacesAndNewlines)
+        // A one-line summary is the card's description; newer exports write pages of Markdown
+        // there ("**Conversation overview** …"), which a card line cannot hold: those are not shown.
+        let summary = ChatMarkup.trimming(node["summary"]?.string ?? "", in: .whitespacesAndNewlines)
+        if !summary.isEmpty, summary.count <= 300, !summary.contains(where: \.isNewline) {
+            assembler.description = summary
         }
         assembler.me = "human"
         assembler.addParticipant(Participant(id: "human", name: "You"))
