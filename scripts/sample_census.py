@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 # Formats Scrollback imports today, and how to count a source file's records independently.
-IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram"]
+IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude"]
 
 # A WhatsApp message starts a line with a date and a time, in any of the apps' layouts:
 # optional marks, an optional bracket, digits and separators, then a time with a colon or dot.
@@ -82,6 +82,17 @@ def count_chatgpt(path):
     return total
 
 
+def count_claude(path):
+    """Every entry of every conversation's `chat_messages`: each branch's messages are records too."""
+    root = load_json(path)
+    conversations = root if isinstance(root, list) else [root]
+    return sum(
+        len(conversation.get("chat_messages", []))
+        for conversation in conversations
+        if isinstance(conversation, dict) and isinstance(conversation.get("chat_messages"), list)
+    )
+
+
 def count_whatsapp(path):
     with open(path, "rb") as handle:
         data = handle.read()
@@ -129,6 +140,8 @@ def source_count(fmt, folder):
                 total += count_chatgpt(path)
             elif fmt in ("messenger", "instagram") and name.endswith(".json"):
                 total += count_meta(path)
+            elif fmt == "claude" and name.endswith(".json"):
+                total += count_claude(path)
             elif fmt == "whatsapp" and name.endswith(".txt"):
                 total += count_whatsapp(path)
     return total

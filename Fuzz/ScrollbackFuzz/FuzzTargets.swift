@@ -24,6 +24,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "WhatsAppImporter", maximumLength: 8192, run: fuzzWhatsAppImporter),
     FuzzTarget(name: "ChatGPTImporter", maximumLength: 8192, run: fuzzChatGPTImporter),
     FuzzTarget(name: "MetaImporter", maximumLength: 8192, run: fuzzMetaImporter),
+    FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

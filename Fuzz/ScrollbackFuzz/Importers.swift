@@ -72,6 +72,13 @@ func fuzzMetaImporter(_ input: UnsafeBufferPointer<UInt8>) {
         countMessages: { $0["messages"]?.elements?.count })
 }
 
+func fuzzClaudeImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // Every entry of `chat_messages` is a message in (on the shown branch or left out as on another).
+    fuzzImport(
+        ClaudeImporter.self, file: exportRoot.appendingPathComponent("conversations.json"), bytes: Array(input),
+        countMessages: { ($0.elements?.count == 1 ? $0.elements?[0] : $0)?["chat_messages"]?.elements?.count })
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

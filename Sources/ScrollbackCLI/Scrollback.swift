@@ -92,10 +92,10 @@ struct Build: ParsableCommand {
         abstract: "Build the site from a folder of logs, or from a chat app's export as it is.",
         discussion: """
             Exports build directly, no import step needed:
-              scrollback build "WhatsApp Chat - Ana.zip" -o _site   (a zip: WhatsApp, Slack, Telegram, ChatGPT)
+              scrollback build "WhatsApp Chat - Ana.zip" -o _site   (a zip: WhatsApp, Slack, Telegram, ChatGPT, Claude)
               scrollback build slack-export -o _site                (an unpacked export folder)
               scrollback build _chat.txt -o _site                   (WhatsApp's chat text)
-              scrollback build conversations.json -o _site         (ChatGPT)
+              scrollback build conversations.json -o _site         (ChatGPT or Claude.ai)
               scrollback build result.json -o _site                 (Telegram Desktop)
               scrollback build facebook-ana.zip -o _site            (Messenger, Instagram: Meta's JSON download)
 
@@ -222,7 +222,7 @@ struct Import: ParsableCommand {
             Prints, per conversation, messages in and messages out.
             """)
 
-    @Argument(help: "The export's format: slack, discord, telegram, whatsapp, chatgpt or meta (messenger, instagram).")
+    @Argument(help: "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude or meta (messenger, instagram).")
     var format: ExportFormat
 
     @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())

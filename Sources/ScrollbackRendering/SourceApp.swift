@@ -23,5 +23,6 @@ struct SourceApp: Equatable {
         ("chatgpt", "ChatGPT"),
         // One format (`meta`), two apps: the importer writes which one a thread came from.
         ("messenger", "Messenger"), ("instagram", "Instagram"),
+        ("claude", "Claude"),
     ]
 }

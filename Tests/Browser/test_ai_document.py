@@ -13,6 +13,10 @@ AI_PAGE = ("ai", "ai-answer/index.html")
 # a search, a tool result).
 CHATGPT_PAGES = [("import-chatgpt", "privacy-safe-chatgpt-native-fixture-chatgpt/index.html"),
                  ("import-chatgpt", "sample-conversation-with-branch-conv-123/index.html")]
+# The Claude.ai samples (issue 43): the older text shape with an attached file, and the block
+# shape (thinking, a search, tool results with an embedded image, an unknown block).
+CLAUDE_PAGES = [("import-claude", "conv-02j9k0l1m2n3o4p5q6r7s8t9/index.html"),
+                ("import-claude", "native-rich-blocks/index.html")]
 
 # Elements of the answers whose right edge passes the list's, outside the boxes that scroll.
 OVERFLOW_JS = r"""() => {
@@ -92,14 +96,14 @@ def test_known_languages_are_highlighted_when_the_site_ships_highlight_js(open_p
 
 
 def test_chatgpt_pages_never_show_raw_json_or_unsupported_boxes(open_page):
-    for site, rel in CHATGPT_PAGES:
+    for site, rel in CHATGPT_PAGES + CLAUDE_PAGES:
         require_page(site, rel)
         text = open_page(file_url(site, rel)).page.inner_text("main")
         assert "Unsupported content" not in text and '{"query"' not in text, rel
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-@pytest.mark.parametrize("site,rel", [AI_PAGE] + CHATGPT_PAGES)
+@pytest.mark.parametrize("site,rel", [AI_PAGE] + CHATGPT_PAGES + CLAUDE_PAGES)
 def test_axe_finds_no_violations_on_ai_pages(open_page, site, rel, dark):
     require_page(site, rel)
     page = open_page(file_url(site, rel), width=390, height=844, dark=dark).page
@@ -111,7 +115,7 @@ def test_axe_finds_no_violations_on_ai_pages(open_page, site, rel, dark):
     assert results.violations_count == 0, f"{site}/{rel} {'dark' if dark else 'light'}:\n{results.generate_report()[:6000]}"
 
 
-@pytest.mark.parametrize("site,rel", [AI_PAGE] + CHATGPT_PAGES[:1])
+@pytest.mark.parametrize("site,rel", [AI_PAGE] + CHATGPT_PAGES[:1] + CLAUDE_PAGES)
 def test_screenshots_of_ai_pages(open_page, site, rel):
     require_page(site, rel)
     folder = ARTIFACTS / "screenshots"

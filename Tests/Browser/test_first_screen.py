@@ -82,7 +82,8 @@ def test_phone_bubbles_use_up_to_85_percent(open_page, server):
 
 
 def test_each_imported_card_names_its_app(open_page, server):
-    for site, name in [("import-slack", "Slack"), ("import-whatsapp", "WhatsApp"), ("import-chatgpt", "ChatGPT")]:
+    for site, name in [("import-slack", "Slack"), ("import-whatsapp", "WhatsApp"), ("import-chatgpt", "ChatGPT"),
+                       ("import-claude", "Claude")]:
         require_page(site, "index.html")
         page = open_page(server.url(site)).page
         cards = page.locator(".convs > li").count()

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "Tests" / "Fixtures"))
 from shared_folder import shared_folder  # noqa: E402
 
 SAMPLES = shared_folder() / "samples"
-FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram"]
+FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram", "claude"]
 SLACK_EXPORT = SAMPLES / "slack" / "rusq-slackdump-source_export_dir"
 AXE = Axe()
 
@@ -357,6 +357,10 @@ def missing_file_names(format_name):
                 items += [m["sticker"]] if m.get("sticker") else []
                 names += [item["uri"].rsplit("/", 1)[-1] for item in items]
         return names
+    if format_name == "claude":
+        return [f["file_name"] for path in sorted((SAMPLES / "claude").rglob("*.json"))
+                for m in json.loads(path.read_text(encoding="utf-8"))["chat_messages"]
+                for f in m.get("attachments", []) + m.get("files", [])]
     return []
 
 

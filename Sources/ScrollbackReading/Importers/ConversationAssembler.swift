@@ -287,6 +287,7 @@ public enum ExportImporters {
         WhatsAppImporter.self,
         ChatGPTImporter.self,
         MetaImporter.self,
+        ClaudeImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

@@ -9,6 +9,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case slack, discord, telegram, whatsapp, chatgpt
     /// Meta's "Download your information": Facebook Messenger and Instagram (`MetaImporter`).
     case meta
+    /// Claude.ai's `conversations.json` (`ClaudeImporter`).
+    case claude
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

@@ -8,8 +8,6 @@ import ScrollbackModel
 /// and the importer's `detect` takes over. Detection is as cheap as an importer's: the first
 /// bytes of the file (`ExportCandidate.head`, `topLevelJSONKeys`) and its path.
 public enum UnsupportedFormat: String, CaseIterable, Sendable {
-    /// A Claude.ai conversation or `conversations.json`.
-    case claude
     /// A Mattermost bulk export: one JSON object a line.
     case mattermost
     /// A Microsoft Teams export (Graph API objects with PascalCase keys).
@@ -22,7 +20,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     /// What the warning says the file looks like.
     public var description: String {
         switch self {
-        case .claude: return "a Claude.ai export (`chat_messages`)"
         case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .teams: return "a Microsoft Teams export"
         case .googleChat: return "a Google Chat export"
@@ -37,7 +34,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         let head = candidate.trimmedHead
         func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
-        if keys.contains("chat_messages") || elementKeys.contains("chat_messages") { return .claude }
         if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
             return .mattermost
         }

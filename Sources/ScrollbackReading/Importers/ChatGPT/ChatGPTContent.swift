@@ -64,25 +64,25 @@ enum ChatGPTContent {
         case "code":
             let language = content?["language"]?.string ?? ""
             let code = content?["text"]?.string ?? ""
-            let fenced = fence(code, language: language == "unknown" ? "" : language)
+            let fenced = AIChat.fence(code, language: language == "unknown" ? "" : language)
             guard toTool else { return .markdown(fenced) }
             if let call = searchNote(recipient: record.recipient, text: code) { return call }
             return .collapsed(summary: "Ran code (\(record.recipient))", markdown: fenced)
         case "execution_output":
             let text = content?["text"]?.string ?? partsText(content)
-            guard !isBlank(text) else { return .leftOut("a tool result with no output") }
+            guard !AIChat.isBlank(text) else { return .leftOut("a tool result with no output") }
             let name = record.authorName ?? record.role
-            return .collapsed(summary: "Output of \(name)", markdown: fence(text, language: ""))
+            return .collapsed(summary: "Output of \(name)", markdown: AIChat.fence(text, language: ""))
         case "tether_browsing_display":
             let text = firstText(content, ["result", "summary"])
-            guard !isBlank(text) else { return .leftOut("a browsing display with no result") }
-            return .collapsed(summary: "Browsing results", markdown: fence(text, language: ""))
+            guard !AIChat.isBlank(text) else { return .leftOut("a browsing display with no result") }
+            return .collapsed(summary: "Browsing results", markdown: AIChat.fence(text, language: ""))
         case "tether_quote", "sonic_webpage":
             let title = content?["title"]?.string ?? content?["domain"]?.string ?? "a web page"
             let url = content?["url"]?.string ?? ""
             let text = firstText(content, ["text", "snippet"])
-            var markdown = webLink(title: title, url: url)
-            if !isBlank(text) {
+            var markdown = AIChat.webLink(title: title, url: url)
+            if !AIChat.isBlank(text) {
                 markdown +=
                     "\n\n"
                     + ChatMarkup.trimming(text, in: .whitespacesAndNewlines)
@@ -96,7 +96,7 @@ enum ChatGPTContent {
             let text = content?["text"]?.string ?? ""
             return .markdown(
                 "⚠️ *" + ChatMarkup.escapeMarkdown(name) + "*"
-                    + (isBlank(text) ? "" : "\n\n" + fence(text, language: "")))
+                    + (AIChat.isBlank(text) ? "" : "\n\n" + AIChat.fence(text, language: "")))
         case "user_editable_context":
             return .leftOut("the custom instructions (user_editable_context), which ChatGPT does not show")
         case "model_editable_context":
@@ -123,13 +123,13 @@ enum ChatGPTContent {
             }
             let text = thought["content"]?.string ?? ""
             var piece = ""
-            if !isBlank(summary) { piece = "**" + ChatMarkup.escapeMarkdown(oneLine(summary)) + "**" }
+            if !AIChat.isBlank(summary) { piece = "**" + ChatMarkup.escapeMarkdown(AIChat.oneLine(summary)) + "**" }
             // Thoughts are Markdown; raw HTML in them is text, as in an answer.
-            if !isBlank(text) { piece += (piece.isEmpty ? "" : "\n\n") + ChatGPTImporter.escapeHTMLOutsideCode(text) }
+            if !AIChat.isBlank(text) { piece += (piece.isEmpty ? "" : "\n\n") + AIChat.escapeHTMLOutsideCode(text) }
             if !piece.isEmpty { pieces.append(piece) }
         }
         let parts = partsText(record.content)
-        if !isBlank(parts) { pieces.append(ChatGPTImporter.escapeHTMLOutsideCode(parts)) }
+        if !AIChat.isBlank(parts) { pieces.append(AIChat.escapeHTMLOutsideCode(parts)) }
         guard !pieces.isEmpty else { return .leftOut("reasoning with no text (empty thoughts)") }
         var label = record.recapText ?? ""
         if label.isEmpty, let seconds = record.metadata?["finished_duration_sec"]?.number, seconds.isFinite {
@@ -142,69 +142,21 @@ enum ChatGPTContent {
     /// what it sent.
     static func toolCall(recipient: String, text: String) -> Body {
         if let note = searchNote(recipient: recipient, text: text) { return note }
-        guard !isBlank(text) else { return .leftOut("a call to \(recipient) with nothing in it") }
-        return .collapsed(summary: "Called \(recipient)", markdown: fence(text, language: ""))
+        guard !AIChat.isBlank(text) else { return .leftOut("a call to \(recipient) with nothing in it") }
+        return .collapsed(summary: "Called \(recipient)", markdown: AIChat.fence(text, language: ""))
     }
 
     /// "Searched the web: …" or "Opened …" when `text` is a search or open request's JSON.
     static func searchNote(recipient: String, text: String) -> Body? {
         guard text.utf8.first == UInt8(ascii: "{"),
-            let node = try? JSONParser.parse(Array(text.utf8), file: recipient)
+            let node = try? JSONParser.parse(Array(text.utf8), file: recipient),
+            let note = AIChat.searchNote(tool: recipient, input: node)
         else { return nil }
-        var queries: [String] = []
-        for key in ["query", "q"] { if let query = node[key]?.string { queries.append(query) } }
-        for key in ["search_query", "queries"] {
-            for element in node[key]?.elements ?? [] {
-                if let query = element.string ?? element["q"]?.string { queries.append(query) }
-            }
-        }
-        queries = queries.map(oneLine).filter { !isBlank($0) }
-        let what = recipient.contains("file") ? "Searched the files" : "Searched the web"
-        if !queries.isEmpty {
-            return .markdown(
-                "🔎 *" + what + ":* " + queries.map { ChatMarkup.escapeMarkdown($0) }.joined(separator: " · "))
-        }
-        var opened: [String] = []
-        for key in ["open_url", "url"] { if let url = node[key]?.string { opened.append(url) } }
-        for element in node["open"]?.elements ?? [] {
-            if let url = element["ref_id"]?.string ?? element.string { opened.append(url) }
-        }
-        guard !opened.isEmpty else { return nil }
-        return .markdown("🌐 *Opened:* " + opened.map { webLink(title: $0, url: $0) }.joined(separator: " · "))
-    }
-
-    /// A Markdown link to `url` when it is http(s), else the title as text.
-    static func webLink(title: String, url: String) -> String {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), !url.contains(where: \.isWhitespace) else {
-            return ChatMarkup.escapeMarkdown(oneLine(title))
-        }
-        let target = url.replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")
-        return "[" + ChatMarkup.escapeMarkdown(oneLine(title)) + "](" + target + ")"
-    }
-
-    /// A fenced block holding `code` as it is, with `language` as its info string.
-    static func fence(_ code: String, language: String) -> String {
-        let block = ChatMarkup.codeBlock(code)
-        let safe = language.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || "+#._-".unicodeScalars.contains($0)
-        }
-        guard !language.isEmpty, safe, let newline = block.dropFirst().firstIndex(of: "\n") else { return block }
-        // The opening fence is the first line after the leading newline.
-        return String(block[..<newline]) + language + String(block[newline...])
+        return .markdown(note)
     }
 
     /// The first of `keys` whose value is a string with text in it; empty when none is.
     static func firstText(_ content: JSONNode?, _ keys: [String]) -> String {
-        keys.lazy.compactMap { content?[$0]?.string }.first { !isBlank($0) } ?? ""
-    }
-
-    static func isBlank(_ text: String) -> Bool {
-        text.allSatisfy { $0.isWhitespace }
-    }
-
-    static func oneLine(_ text: String) -> String {
-        ChatMarkup.trimming(text, in: .whitespacesAndNewlines).split(whereSeparator: \.isNewline).joined(
-            separator: " ")
+        keys.lazy.compactMap { content?[$0]?.string }.first { !AIChat.isBlank($0) } ?? ""
     }
 }

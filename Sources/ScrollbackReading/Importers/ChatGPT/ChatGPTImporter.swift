@@ -157,7 +157,7 @@ public enum ChatGPTImporter: ExportImporter {
                 markdown = text
                 collapsedSummary = summary
             case .unknown(let type, let text):
-                markdown = text.isEmpty ? "" : ChatGPTContent.fence(text, language: "")
+                markdown = text.isEmpty ? "" : AIChat.fence(text, language: "")
                 collapsedSummary = "Unsupported content (\(type))"
                 diagnostics.append(
                     .warning(
@@ -172,7 +172,7 @@ public enum ChatGPTImporter: ExportImporter {
                         let pointer = part["asset_pointer"]?.string ?? ""
                         // Named by its kind: the `file-service://` pointer is ChatGPT's own, no
                         // file name a reader knows (the warning keeps it).
-                        pieces.append("📎 " + Self.attachmentKind(type) + " (not in this export)")
+                        pieces.append(AIChat.missingFileChip(AIChat.attachmentKind(type)))
                         diagnostics.append(.warning(.missingMediaFile(pointer.isEmpty ? type : pointer), at: location))
                     }
                 }
@@ -180,13 +180,11 @@ public enum ChatGPTImporter: ExportImporter {
             }
             // Raw HTML in Markdown would be dropped by the safe renderer: here it is text. (The
             // bodies `ChatGPTContent` makes escape what they take from the export themselves.)
-            if special == nil { markdown = escapeHTMLOutsideCode(markdown) }
+            if special == nil { markdown = AIChat.escapeHTMLOutsideCode(markdown) }
             var rich = context.richText(markdown: markdown, relativeTo: file, at: location, diagnostics: &diagnostics)
             if let collapsedSummary {
                 // Closed, as ChatGPT shows it; a `<details>` opens without script.
-                let wrapped = context.sanitizedHTML(
-                    "<details><summary>" + HTMLSanitizer.escape(collapsedSummary) + "</summary>" + rich.html
-                        + "</details>")
+                let wrapped = context.sanitizedHTML(AIChat.details(summary: collapsedSummary, html: rich.html))
                 let assets = rich.assets
                 rich = RichText(sanitizedHTML: wrapped.html, plainText: wrapped.plainText)
                 rich.assets = assets
@@ -201,21 +199,7 @@ public enum ChatGPTImporter: ExportImporter {
             assembler.append(item)
         }
         var imported = assembler.finish()
-        // An AI conversation: the answers read as documents (issue 42.5), built directly or
-        // through `import` (the writer keeps the option).
-        imported.conversation?.layout.presentation = .document
-        // A conversation with nothing to show is not an empty page in the index: it is left out
-        // of the site, and the build says which one and why.
-        if let conversation = imported.conversation, conversation.messages.isEmpty {
-            imported.conversation = nil
-            let leftOut = imported.ledger.leftOut.count
-            imported.diagnostics.append(
-                .warning(
-                    .other(
-                        "conversation '\(title ?? id)' has no message to show"
-                            + (leftOut > 0 ? " (\(leftOut) left out, none built)" : "")
-                            + "; it is left out of the site"), at: node.location(in: shown)))
-        }
+        AIChat.finish(&imported, named: title ?? id, at: node.location(in: shown))
         return imported
     }
 
@@ -252,38 +236,5 @@ public enum ChatGPTImporter: ExportImporter {
             }
         }
         return (byThoughts, used)
-    }
-
-    /// `<` outside code fences and spans escaped as `\<`, so cmark-gfm shows it as text.
-    static func escapeHTMLOutsideCode(_ markdown: String) -> String {
-        var out = ""
-        var inFence = false
-        for (number, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if number > 0 { out += "\n" }
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
-                inFence.toggle()
-                out += line
-                continue
-            }
-            if inFence {
-                out += line
-                continue
-            }
-            var inSpan = false
-            for character in line {
-                if character == "`" { inSpan.toggle() }
-                out += !inSpan && character == "<" ? "\\<" : String(character)
-            }
-        }
-        return out
-    }
-
-    /// What an attached part is, by its `content_type` (`image_asset_pointer` → "Photo"), in the
-    /// words the missing-media chip uses.
-    static func attachmentKind(_ contentType: String) -> String {
-        if contentType.contains("image") { return "Photo" }
-        if contentType.contains("video") { return "Video" }
-        if contentType.contains("audio") { return "Audio" }
-        return "File"
     }
 }
