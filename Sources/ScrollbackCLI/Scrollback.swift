@@ -222,7 +222,9 @@ struct Import: ParsableCommand {
             Prints, per conversation, messages in and messages out.
             """)
 
-    @Argument(help: "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude or meta (messenger, instagram).")
+    @Argument(
+        help: "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude or meta (messenger, instagram)."
+    )
     var format: ExportFormat
 
     @Argument(help: "The export: a folder, a zip or a single file.", completion: .file())
