@@ -6,6 +6,34 @@ import ScrollbackModel
 /// build answers, tool calls and attachments from, the closed `<details>` blocks thoughts and
 /// tool output read as, and how a finished conversation is laid out (issue 42.5).
 enum AIChat {
+    /// Reads each file of `export` as a `conversations.json` (ChatGPT's and Claude.ai's share the
+    /// shape): an array of conversations, or one conversation object, each emitted as
+    /// `conversation(node, index, file, shown)` makes it. A file that is neither is a located
+    /// error; the other files are still read.
+    static func readConversations(
+        _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void,
+        conversation: (JSONNode, Int, URL, String) -> ImportedConversation
+    ) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for file in export.items {
+            let shown = context.displayPath(file)
+            guard let root = context.parseJSON(file, shown: shown, report: { diagnostics.append($0) }) else {
+                continue
+            }
+            let conversations = root.elements ?? (root.members != nil ? [root] : [])
+            if root.elements == nil, root.members == nil {
+                diagnostics.append(
+                    .error(
+                        .wrongType(field: "(top level)", expected: "an array of conversations, not \(root.typeName)"),
+                        at: root.location(in: shown)))
+            }
+            for (index, node) in conversations.enumerated() {
+                emit(conversation(node, index, file, shown))
+            }
+        }
+        return diagnostics
+    }
+
     /// `<` outside code fences and spans escaped as `\<`, so cmark-gfm shows it as text: an
     /// answer's raw HTML would be dropped by the safe renderer, and it is text to the reader.
     static func escapeHTMLOutsideCode(_ markdown: String) -> String {

@@ -31,24 +31,9 @@ public enum ChatGPTImporter: ExportImporter {
     public static func read(
         _ export: DetectedExport, context: ImportContext, emit: (ImportedConversation) -> Void
     ) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for file in export.items {
-            let shown = context.displayPath(file)
-            guard let root = context.parseJSON(file, shown: shown, report: { diagnostics.append($0) }) else {
-                continue
-            }
-            let conversations = root.elements ?? (root.members != nil ? [root] : [])
-            if conversations.isEmpty, root.elements == nil {
-                diagnostics.append(
-                    .error(
-                        .wrongType(field: "(top level)", expected: "an array of conversations, not \(root.typeName)"),
-                        at: root.location(in: shown)))
-            }
-            for (index, node) in conversations.enumerated() {
-                emit(conversation(node, index: index, file: file, shown: shown, context: context))
-            }
+        AIChat.readConversations(export, context: context, emit: emit) { node, index, file, shown in
+            conversation(node, index: index, file: file, shown: shown, context: context)
         }
-        return diagnostics
     }
 
     static func conversation(
