@@ -63,6 +63,7 @@ import Testing
     @Test(arguments: [false, true])
     func textAndVoiceGeneralGetTheirOwnIDs(voiceFileFirst: Bool) throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         // The voice channel is the older one (lower id); file names decide the reading order.
         let text = Self.export(channelID: "1200", name: "general", messages: [Self.message("5001", "typed")])
         let voice = Self.export(
@@ -115,6 +116,7 @@ import Testing
     /// conversation, titled after the channel it was started in.
     @Test func aThreadIsItsOwnConversationNamedAfterItsParent() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         try folder.write(
             Self.export(channelID: "1200", name: "general", messages: [Self.message("5001", "in the channel")]),
             to: "general [1200].json")
@@ -136,6 +138,7 @@ import Testing
     /// file the site holds, in `build` and in `import` + `build`.
     @Test func linkedAttachmentsAreCopied() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let files = "Server - general [1200].json_Files/"
         try folder.write(Data("ID3\u{3}\0\0\0\0\0\0song".utf8), to: files + "song-1A2B.mp3")
         try folder.write(Logs.png, to: files + "cat-3C4D.png")
@@ -184,6 +187,7 @@ import Testing
     /// their images when the export has the files, else their names; a Lottie sticker is named.
     @Test func customEmojiAndStickersAreImagesWhenTheExportHasThem() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let files = "Server - general [1200].json_Files/"
         try folder.write(Logs.png, to: files + "blob-AAAA.png")
         try folder.write(Logs.png + Data([0]), to: files + "wave-BBBB.png")  // another file, same size
@@ -232,6 +236,7 @@ import Testing
     /// the image: the logs it writes build the same page.
     @Test func customEmojiReactionsAreTheirImages() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let files = "Server - general [1200].json_Files/"
         try folder.write(Logs.png, to: files + "party-DDDD.png")
         let reactions =
@@ -273,6 +278,7 @@ import Testing
     /// and `import` then `build` shows the same.
     @Test func spoilersAreHiddenUntilClicked() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let export = Self.export(
             channelID: "1200", name: "general",
             messages: [
@@ -311,6 +317,7 @@ import Testing
     /// forwarded text and files, marked "Forwarded", and is not a reply.
     @Test func aForwardedMessageShowsItsTextAndFiles() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let files = "Server - general [1200].json_Files/"
         try folder.write(Logs.png, to: files + "cat-3C4D.png")
         let forward = """
@@ -372,6 +379,7 @@ import Testing
     /// conversation's zone is the exporter's (written into the log by `import`).
     @Test func timesKeepTheirInstantAndTheExportersZone() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         try folder.write(
             Self.export(
                 channelID: "1", name: "fixed",
@@ -444,6 +452,7 @@ import Testing
     /// reason and a located warning; one without an id is kept; the rest of the channel is built.
     @Test func aBrokenRecordIsLeftOutWithItsReason() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let export = Self.export(
             channelID: "1200", name: "general",
             messages: [

@@ -9,7 +9,9 @@ import Testing
     /// The built site of the sample folder `format/name`, as the text of its conversation pages.
     static func site(_ format: String, _ name: String) throws -> [String] {
         let folder = try ImportTests.sharedSamples().appendingPathComponent(format).appendingPathComponent(name)
-        let output = try TemporaryFolder().url.appendingPathComponent("site")
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let output = scratch.url.appendingPathComponent("site")
         let report = try build(folder, output)
         #expect(!report.hasErrors, "\(report.diagnostics)")
         return try ImportTests.pages(output)
@@ -60,6 +62,7 @@ import Testing
     /// caption; with several files, each file that is not an image is a link to its copy.
     @Test func discordTextWithOneFileIsItsCardAndFilesAreLinks() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let files = "G - general [2].json_Files/"
         try folder.write(Logs.png, to: files + "cat-1A2B.png")
         try folder.write(Data("notes".utf8), to: files + "notes-3C4D.txt")

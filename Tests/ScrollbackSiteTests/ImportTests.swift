@@ -140,7 +140,9 @@ import Testing
     @Test(arguments: ["slack", "discord", "chatgpt"])
     func everyMessageOfEverySampleIsOneElement(format: String) throws {
         for folder in try Self.sampleFolders(format) {
-            let output = try TemporaryFolder().url.appendingPathComponent("site")
+            let scratch = try TemporaryFolder()
+            defer { scratch.remove() }
+            let output = scratch.url.appendingPathComponent("site")
             guard let report = try Self.buildSample(folder, format: format, into: output) else { continue }
             #expect(!report.hasErrors, "\(folder.lastPathComponent): \(report.diagnostics)")
             let (expected, media) = try Self.rawCount(folder, format: format)
@@ -166,7 +168,9 @@ import Testing
     @Test(arguments: ["slack", "discord", "chatgpt"])
     func importThenBuildGivesTheSameSite(format: String) throws {
         for folder in try Self.sampleFolders(format) {
-            let base = try TemporaryFolder().url
+            let scratch = try TemporaryFolder()
+            defer { scratch.remove() }
+            let base = scratch.url
             let direct = base.appendingPathComponent("direct")
             guard try Self.buildSample(folder, format: format, into: direct) != nil else { continue }
             let logs = base.appendingPathComponent("logs")
@@ -188,7 +192,9 @@ import Testing
 
     @Test func aNewerExportKeepsEveryPermalink() throws {
         let sample = try Self.sampleFolders("discord").first { $0.lastPathComponent == "mlomb-chat-analytics" }!
-        let base = try TemporaryFolder().url
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let base = scratch.url
         let input = base.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         let file = input.appendingPathComponent("GC_3A_5M.json")
@@ -224,7 +230,9 @@ import Testing
     /// A Slack workspace's channels and direct messages are listed under their own headings, and
     /// the section survives `import` (the JSON log's `section`).
     @Test func slackChannelsAndDirectMessagesAreIndexSections() throws {
-        let base = try TemporaryFolder().url
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
+        let base = scratch.url
         let input = base.appendingPathComponent("export")
         func write(_ path: String, _ text: String) throws {
             let file = input.appendingPathComponent(path)
