@@ -230,17 +230,18 @@ final class AudioTranscoder: @unchecked Sendable {
         var outcome = Outcome(audioType: type)
         guard let ffmpeg else { return outcome }
         // The reader refused larger files; this one may have grown since.
-        guard (try? file.seek(toOffset: 0)) != nil, let bytes = try? file.read(upToCount: Int(maximumBytes) + 1)
-        else {
+        guard let size = try? file.seekToEnd() else {
             outcome.failure = "it cannot be read"
             return outcome
         }
-        guard bytes.count <= maximumBytes else {
+        guard size <= maximumBytes else {
             outcome.failure = "it is over the limit of \(maximumBytes) bytes (config 'maxMediaBytes')"
             return outcome
         }
+        // The site path is already named by the bytes' hash (`MediaResolver`): the key needs no
+        // second read of the file.
         let key = ContentFingerprint.hex(
-            of: Self.arguments(output: "").joined(separator: " ") + "\n" + ContentFingerprint.hex(of: bytes))
+            of: Self.arguments(output: "").joined(separator: " ") + "\n" + asset.sitePath)
         let cached = cacheFolder + "/" + key + ".m4a"
         if FileSystem.kind(cached) == .file {
             outcome.key = key
