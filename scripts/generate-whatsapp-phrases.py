@@ -10,18 +10,23 @@ JavaScript or R projects). Two copies of the apps' resources are read:
 - the Dart package whats_json (repository starkdmi/whats_json, folder tool/patterns_generator/data):
   the iOS app's Localizable.strings (as JSON, obfuscated keys) and the Android app's
   res/values-*/strings.xml, from before WhatsApp had edited messages;
-- a decompiled Android WhatsApp of May 2023 (repository OAbouHajar/whatsappOmar_DO_NOT_USE): its
+- two decompiled Android WhatsApps (PACK_SOURCES: 2.23.10 of May 2023 in repository
+  OAbouHajar/whatsappOmar_DO_NOT_USE, and the 2.23.23.78 of November 2023 inside the GBWhatsApp
+  of Frankline-Sable/whatsapp_x, which ships WhatsApp's own string packs unchanged): each one's
   English res/values/strings.xml (resources named strXXXX, the low half of the resource id) and
   the translations WhatsApp ships as StringPacks (assets/compressed/strings/strings_*.spk.br:
   Brotli around a one-entry archive around a StringPacks .pack, read with the reader of
   WhatsApp's own StringPacks repository). The edited marker (`<This message was edited>`) and
-  the deleted-message texts come from there.
+  the deleted-message texts come from there; both versions are kept, since exports made with
+  either are in people's hands. (Apps from 2024 on pack their strings as SuperPack `.spo`
+  files, a compressor with no public decoder.)
 
 So there are two steps:
 
-1. `--extract DATA --packs PACKS --stringpacks STRINGPACKS` reads those folders (DATA: whats_json's
-   tool/patterns_generator/data at COMMIT; PACKS: a checkout of the decompiled app at
-   PACKS_COMMIT; STRINGPACKS: a checkout of WhatsApp/StringPacks) and writes
+1. `--extract DATA --packs PACKS... --stringpacks STRINGPACKS` reads those folders (DATA: whats_json's
+   tool/patterns_generator/data at COMMIT; PACKS: a checkout of each decompiled app of
+   PACK_SOURCES at its commit, in that order; STRINGPACKS: a checkout of WhatsApp/StringPacks)
+   and writes
    scripts/whatsapp-phrases.json: one entry per language, kind and text, each naming the
    repository, commit, file and key it came from. The keys are found by their English text
    (ENGLISH, PACK_ENGLISH below), never typed in. Phrases neither holds come from
@@ -35,7 +40,7 @@ when the JSON is not what the resources give). WhatsAppPhraseTests runs it.
 Usage:
   python3 scripts/generate-whatsapp-phrases.py                      # JSON -> Swift
   python3 scripts/generate-whatsapp-phrases.py --check              # exit 1 if stale
-  python3 scripts/generate-whatsapp-phrases.py --extract DATA --packs PACKS --stringpacks SP
+  python3 scripts/generate-whatsapp-phrases.py --extract DATA --packs P1 P2 --stringpacks SP
 """
 import argparse
 import collections
@@ -57,10 +62,15 @@ SOURCE_REPO = "starkdmi/whats_json"
 COMMIT = "760b3a0a063f8e576156e72f5807c6ab283e0943"
 IOS = "tool/patterns_generator/data/iOS Localizables"
 ANDROID = "tool/patterns_generator/data/Android Strings"
-PACKS_REPO = "OAbouHajar/whatsappOmar_DO_NOT_USE"
-PACKS_COMMIT = "a32615781c2f5e81802cc7ddb562e3d7c9476e12"
-PACKS = "resources/assets/compressed/strings"
-PACKS_ENGLISH = "resources/res/values/strings.xml"
+# The decompiled apps whose string packs are read: repository, commit, the folder of the packs
+# and the English strings.xml, oldest first.
+PackSource = collections.namedtuple("PackSource", "repo commit packs english")
+PACK_SOURCES = [
+    PackSource("OAbouHajar/whatsappOmar_DO_NOT_USE", "a32615781c2f5e81802cc7ddb562e3d7c9476e12",
+               "resources/assets/compressed/strings", "resources/res/values/strings.xml"),
+    PackSource("Frankline-Sable/whatsapp_x", "e4e73930b6af5ae0f9f49d18205d975d6ceed4b2",
+               "app/src/main/assets/compressed/strings", "app/src/main/res/values/strings.xml"),
+]
 
 # The kinds the importer tells apart, and the English text (iOS) or resource name (Android)
 # of each phrase of that kind. `.you` kinds are the exporter's own voice.
@@ -229,13 +239,13 @@ def archived_pack(archive, name):
     sys.exit(f"generate-whatsapp-phrases: no StringPacks header in {name}")
 
 
-def read_packs(packs, stringpacks):
+def read_packs(packs, source, stringpacks):
     """Every .spk.br file's strings: (file name, locale, {pack id: text}), read with the reader
     of WhatsApp's StringPacks (library/scripts/string_pack.py)."""
     sys.path.insert(0, os.path.join(stringpacks, "library", "scripts"))
     from string_pack import StringPack  # noqa: E402 (found only once the path is known)
 
-    folder = os.path.join(packs, PACKS)
+    folder = os.path.join(packs, source.packs)
     result = []
     for name in sorted(os.listdir(folder)):
         if not (name.startswith("strings_") and name.endswith(".spk.br")):
@@ -297,14 +307,15 @@ def pack_offset(packs, english, data):
     return offset
 
 
-def extract_packs(packs, stringpacks, data):
-    """The PACK_ENGLISH kinds in every language of the packs (English from values/strings.xml)."""
+def extract_packs(packs, source, stringpacks, data):
+    """The PACK_ENGLISH kinds in every language of one source's packs (English from its
+    values/strings.xml)."""
     english = {}
-    for element in ElementTree.parse(os.path.join(packs, PACKS_ENGLISH)).getroot().iter("string"):
+    for element in ElementTree.parse(os.path.join(packs, source.english)).getroot().iter("string"):
         index = resource_index(element.get("name"))
         if index is not None:
             english[index] = clean(android_text(element))
-    loaded = read_packs(packs, stringpacks)
+    loaded = read_packs(packs, source, stringpacks)
     offset = pack_offset(loaded, english, data)
     entries = []
     for kind, texts in PACK_ENGLISH.items():
@@ -315,13 +326,13 @@ def extract_packs(packs, stringpacks, data):
             for index in indexes:
                 key = f"str{index:04x}"
                 entries.append({"language": "en", "platform": "android", "kind": kind, "text": text,
-                                "source": f"{PACKS_REPO}@{PACKS_COMMIT}:{PACKS_ENGLISH}#{key}"})
+                                "source": f"{source.repo}@{source.commit}:{source.english}#{key}"})
                 for name, locale, strings in loaded:
                     found = clean(strings.get(index + offset, ""))
                     if found:
                         entries.append({"language": pack_language(locale), "platform": "android", "kind": kind,
                                         "text": found,
-                                        "source": f"{PACKS_REPO}@{PACKS_COMMIT}:{PACKS}/{name}#{key} "
+                                        "source": f"{source.repo}@{source.commit}:{source.packs}/{name}#{key} "
                                                   f"({locale}, string {index + offset})"})
     return entries
 
@@ -344,7 +355,8 @@ def swift(table, count):
     lines = "\n".join(f"        {language}\t{kind}\t{text}" for language, kind, text in table)
     return f'''// Generated by scripts/generate-whatsapp-phrases.py from scripts/whatsapp-phrases.json
 // (WhatsApp's iOS and Android string resources, as starkdmi/whats_json keeps them, the Android
-// app's StringPacks of May 2023, and the observed phrases of scripts/whatsapp-phrases-observed.json).
+// app's StringPacks of May and November 2023, and the observed phrases of
+// scripts/whatsapp-phrases-observed.json).
 // Do not edit: run the script (WhatsAppPhraseTests checks that this file is what it writes).
 
 /// The phrases WhatsApp writes into a chat export, one `language<TAB>kind<TAB>text` line each,
@@ -365,8 +377,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--extract", metavar="DATA",
                         help="starkdmi/whats_json's tool/patterns_generator/data folder: rewrite the JSON first")
-    parser.add_argument("--packs", metavar="PACKS",
-                        help=f"a checkout of {PACKS_REPO} at {PACKS_COMMIT[:7]} (with --extract)")
+    parser.add_argument("--packs", metavar="PACKS", nargs="+",
+                        help="a checkout of each of " + ", ".join(f"{s.repo} at {s.commit[:7]}" for s in PACK_SOURCES)
+                        + ", in that order (with --extract)")
     parser.add_argument("--stringpacks", metavar="STRINGPACKS",
                         help="a checkout of WhatsApp/StringPacks (with --extract)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a committed file differs")
@@ -375,11 +388,15 @@ def main():
     wanted = {}
     if args.extract and not (args.packs and args.stringpacks):
         parser.error("--extract needs --packs and --stringpacks")
+    if args.extract and len(args.packs) != len(PACK_SOURCES):
+        parser.error(f"--packs needs {len(PACK_SOURCES)} checkouts, one for each source")
     if args.extract:
         # One entry a line: a new snapshot's changes read as a diff.
         wanted[EXTRACT] = "[\n" + ",\n".join(
             json.dumps(entry, ensure_ascii=False, sort_keys=True)
-            for entry in extract(args.extract) + extract_packs(args.packs, args.stringpacks, args.extract)) + "\n]\n"
+            for entry in extract(args.extract) + [
+                entry for packs, source in zip(args.packs, PACK_SOURCES)
+                for entry in extract_packs(packs, source, args.stringpacks, args.extract)]) + "\n]\n"
         extracted = json.loads(wanted[EXTRACT])
     else:
         with open(EXTRACT, encoding="utf-8") as handle:
