@@ -1,11 +1,11 @@
 import Foundation
 import ScrollbackLayout
 import ScrollbackModel
-import XCTest
+import Testing
 
 @testable import ScrollbackSearch
 
-final class SearchIndexTests: XCTestCase {
+struct SearchIndexTests {
     /// A part of `count` messages, built through the layouter as the pipeline does.
     func part(
         id: String, count: Int, pageSize: Int = 10, start: Double = 1_714_000_000, tokenizesText: Bool = true,
@@ -46,20 +46,20 @@ final class SearchIndexTests: XCTestCase {
             tokenizesText: tokenizesText)
     }
 
-    func testPartRecordsPagesAnchorsSendersFlagsAndDays() {
+    @Test func partRecordsPagesAnchorsSendersFlagsAndDays() {
         let made = part(id: "alpha", count: 25) { "Message \($0) về café" }
-        XCTAssertEqual(made.documents.count, 25)
-        XCTAssertEqual(made.documents[24].page, 2)
-        XCTAssertEqual(made.documents[24].anchor, "m-m24")
-        XCTAssertEqual(made.senders.map(\.name), ["Bo", "Ana Lúcia"])
-        XCTAssertEqual(made.documents[4].flags, SearchPart.imageFlag)
-        XCTAssertEqual(made.documents[4].text, "red box")
+        #expect(made.documents.count == 25)
+        #expect(made.documents[24].page == 2)
+        #expect(made.documents[24].anchor == "m-m24")
+        #expect(made.senders.map(\.name) == ["Bo", "Ana Lúcia"])
+        #expect(made.documents[4].flags == SearchPart.imageFlag)
+        #expect(made.documents[4].text == "red box")
         let tokens = Set(made.documents[1].tokens.map { made.vocabulary[$0] })
-        XCTAssertTrue(tokens.isSuperset(of: ["cafe", "ve", "from:ana", "from:lucia"]), "\(tokens)")
+        #expect(tokens.isSuperset(of: ["cafe", "ve", "from:ana", "from:lucia"]), "\(tokens)")
         // 20,000 s apart: a new UTC day every 4 or 5 messages; each day once, on its first message.
-        XCTAssertEqual(made.days.first?.anchor, "m-m0")
-        XCTAssertEqual(Set(made.days.map(\.iso)).count, made.days.count)
-        XCTAssertGreaterThan(made.days.count, 4)
+        #expect(made.days.first?.anchor == "m-m0")
+        #expect(Set(made.days.map(\.iso)).count == made.days.count)
+        #expect(made.days.count > 4)
     }
 
     /// `part` as its cache files would read it back, from page `firstPage` on (`pages` replaces
@@ -72,23 +72,23 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
-    func testPartRoundTripsThroughItsCacheFiles() throws {
+    @Test func partRoundTripsThroughItsCacheFiles() throws {
         let made = part(id: "alpha", count: 30) { "Dũng said \($0) 🍕" }
-        XCTAssertEqual(made.pageDocumentCounts, [10, 10, 10])
-        XCTAssertEqual(decoded(made), made)
-        XCTAssertNil(SearchPart(decodingHead: Array(made.encodedHead().dropLast())) { _ in nil })
-        XCTAssertNil(decoded(made, pages: [1: nil]), "a page file missing")
-        XCTAssertNil(decoded(made, pages: [1: made.encodedPages(from: 2)[0].dropLast()]), "a page file cut short")
+        #expect(made.pageDocumentCounts == [10, 10, 10])
+        #expect(decoded(made) == made)
+        #expect((SearchPart(decodingHead: Array(made.encodedHead().dropLast())) { _ in nil }) == nil)
+        #expect(decoded(made, pages: [1: nil]) == nil, "a page file missing")
+        #expect(decoded(made, pages: [1: made.encodedPages(from: 2)[0].dropLast()]) == nil, "a page file cut short")
         // Read from page 2 on: the documents of the pages before are neither read nor needed.
-        let tail = try XCTUnwrap(decoded(made, fromPage: 2, pages: [0: nil, 1: nil]))
-        XCTAssertEqual(tail.firstLoadedPage, 2)
-        XCTAssertEqual(tail.firstDocument, 20)
-        XCTAssertEqual(tail.documents[...], made.documents[20...])
-        XCTAssertEqual(tail.vocabulary, made.vocabulary)
-        XCTAssertEqual(tail.days, made.days)
+        let tail = try #require(decoded(made, fromPage: 2, pages: [0: nil, 1: nil]))
+        #expect(tail.firstLoadedPage == 2)
+        #expect(tail.firstDocument == 20)
+        #expect(tail.documents[...] == made.documents[20...])
+        #expect(tail.vocabulary == made.vocabulary)
+        #expect(tail.days == made.days)
     }
 
-    func testAPagesFileKeepsEachDocumentsFileWhenItRepeatsOrChanges() throws {
+    @Test func aPagesFileKeepsEachDocumentsFileWhenItRepeatsOrChanges() throws {
         let files = ["page-2.html", "page-2.html", "thread-m3.html", "page-2.html", "", "", "thread-é.html"]
         let documents = files.enumerated().map { number, file in
             SearchPart.Document(
@@ -96,73 +96,74 @@ final class SearchIndexTests: XCTestCase {
                 flags: 0, text: "text \(number)", tokens: [number, 300 + number, 20_000])
         }
         let page = SearchPart.StoredPage(encoding: documents[...])
-        XCTAssertEqual(page.decoded(), documents)
+        #expect(page.decoded() == documents)
         // A repeated file is written once: shorter than the same page with every file different.
         let distinct = documents.enumerated().map { number, document in
             var document = document
             document.file = "f\(number)" + document.file
             return document
         }
-        XCTAssertLessThan(page.bytes.count, SearchPart.StoredPage(encoding: distinct[...]).bytes.count)
+        #expect(page.bytes.count < SearchPart.StoredPage(encoding: distinct[...]).bytes.count)
         // A document naming "the previous file" with none before it is refused.
         var first = ByteWriter()
         first.bytes = Array(page.bytes.prefix(4))
         first.varint(1)  // one document
         first.varint(1)  // its page
         first.varint(0)  // "the previous document's file"
-        XCTAssertNil(SearchPart.StoredPage(first.bytes + page.bytes.dropFirst(first.bytes.count), tokenCount: .max))
+        #expect(SearchPart.StoredPage(first.bytes + page.bytes.dropFirst(first.bytes.count), tokenCount: .max) == nil)
     }
 
-    func testVarintsReadBackAroundTheirByteLengths() {
+    @Test func varintsReadBackAroundTheirByteLengths() {
         let values = [0, 1, 0x7F, 0x80, 0x81, 0x3FFF, 0x4000, 0x4001, 0x1F_FFFF, 0x20_0000, Int(Int32.max), Int.max]
         var writer = ByteWriter()
         for value in values { writer.varint(value) }
         var reader = ByteReader(writer.bytes)
-        XCTAssertEqual(values.map { _ in reader.varint() }, values)
-        XCTAssertTrue(reader.atEnd)
+        let readBack = values.map { _ in reader.varint() }
+        #expect(readBack == values)
+        #expect(reader.atEnd)
         // Cut short after a continuation byte: no value.
         for length in [1, 2] {
             var cut = ByteReader(Array(repeating: 0x80, count: length))
-            XCTAssertNil(cut.varint(), "\(length) continuation bytes")
+            #expect(cut.varint() == nil, "\(length) continuation bytes")
         }
     }
 
-    func testAnAppendReadsAndWritesOnlyTheLastPagesAndGivesTheFullBuildsPart() throws {
+    @Test func anAppendReadsAndWritesOnlyTheLastPagesAndGivesTheFullBuildsPart() throws {
         let previous = part(id: "alpha", count: 30) { "word\($0 % 7)" }
         let previousPages = previous.encodedPages(from: 0)
         // As the append path does: the last page read, dropped and made again with the new messages.
-        var appended = try XCTUnwrap(decoded(previous, fromPage: 2, pages: [0: nil, 1: nil]))
+        var appended = try #require(decoded(previous, fromPage: 2, pages: [0: nil, 1: nil]))
         appended.removePages(from: 2)
-        XCTAssertEqual(appended.documents, [])
+        #expect(appended.documents == [])
         add(to: &appended, count: 45, firstPage: 2) { $0 < 30 ? "word\($0 % 7)" : "new\($0)" }
-        XCTAssertEqual(appended.pageDocumentCounts, [10, 10, 10, 10, 5])
-        XCTAssertEqual(appended.documents.count, 25)
+        #expect(appended.pageDocumentCounts == [10, 10, 10, 10, 5])
+        #expect(appended.documents.count == 25)
         // Known tokens keep their numbers, so the kept page files stay right.
-        XCTAssertEqual(appended.vocabulary.prefix(previous.vocabulary.count), previous.vocabulary[...])
+        #expect(appended.vocabulary.prefix(previous.vocabulary.count) == previous.vocabulary[...])
         let written = appended.encodedPages(from: 2)
-        XCTAssertEqual(written.count, 3)
+        #expect(written.count == 3)
         let files = Array(previousPages.prefix(2)) + written
-        let whole = try XCTUnwrap(SearchPart(decodingHead: appended.encodedHead()) { files[$0] })
+        let whole = try #require(SearchPart(decodingHead: appended.encodedHead()) { files[$0] })
         let full = part(id: "alpha", count: 45) { $0 < 30 ? "word\($0 % 7)" : "new\($0)" }
-        XCTAssertEqual(whole, full)
-        XCTAssertEqual(full.encodedPages(from: 0), files)
-        XCTAssertEqual(full.encodedHead(), appended.encodedHead())
+        #expect(whole == full)
+        #expect(full.encodedPages(from: 0) == files)
+        #expect(full.encodedHead() == appended.encodedHead())
     }
 
-    func testWithoutSearchOnlyTheDaysAndTheNewestMessageAreKept() {
+    @Test func withoutSearchOnlyTheDaysAndTheNewestMessageAreKept() {
         let full = part(id: "alpha", count: 25) { "Message \($0)" }
         let daysOnly = part(id: "alpha", count: 25, tokenizesText: false) { "Message \($0)" }
-        XCTAssertEqual(daysOnly.days, full.days)
-        XCTAssertEqual(daysOnly.documents.count, 1)
-        XCTAssertEqual(daysOnly.documents.first?.anchor, full.documents.last?.anchor)
-        XCTAssertEqual(daysOnly.documents.first?.page, full.documents.last?.page)
-        XCTAssertEqual(daysOnly.documents.first?.date, full.documents.last?.date)
-        XCTAssertEqual(daysOnly.vocabulary, [])
-        XCTAssertEqual(daysOnly.pageDocumentCounts, [])
-        XCTAssertEqual(decoded(daysOnly), daysOnly)
+        #expect(daysOnly.days == full.days)
+        #expect(daysOnly.documents.count == 1)
+        #expect(daysOnly.documents.first?.anchor == full.documents.last?.anchor)
+        #expect(daysOnly.documents.first?.page == full.documents.last?.page)
+        #expect(daysOnly.documents.first?.date == full.documents.last?.date)
+        #expect(daysOnly.vocabulary == [])
+        #expect(daysOnly.pageDocumentCounts == [])
+        #expect(decoded(daysOnly) == daysOnly)
     }
 
-    func testRunsOfPagesAppendedInOrderGiveThePartOfOneAdd() {
+    @Test func runsOfPagesAppendedInOrderGiveThePartOfOneAdd() {
         // Cy speaks only from message 17 on, and each page brings words of its own: the later
         // runs number new senders and tokens, and meet ones an earlier run numbered.
         let location = SourceLocation(file: "runs", line: 1, column: 1)
@@ -182,7 +183,7 @@ final class SearchIndexTests: XCTestCase {
         let conversation = Conversation(
             id: "runs", title: "Runs", participants: people, messages: messages, source: location)
         let plan = ConversationLayouter(options: LayoutOptions(), pageSize: 10).plan(conversation)
-        XCTAssertEqual(plan.pageCount, 5)
+        #expect(plan.pageCount == 5)
         let sender = { (person: Participant) in
             SearchPart.Sender(name: person.name, initials: String(person.name.prefix(1)), avatar: nil)
         }
@@ -197,37 +198,37 @@ final class SearchIndexTests: XCTestCase {
                     plan, pages: pages, anchor: { "m-m\($0)" }, sender: sender, tokenizesText: tokenizesText)
                 if let newest = split.append(run) { splitNewest = newest }
             }
-            XCTAssertEqual(split, whole)
-            XCTAssertEqual(splitNewest, wholeNewest)
-            XCTAssertEqual(split.encodedHead(), whole.encodedHead())
-            XCTAssertEqual(split.encodedPages(from: 0), whole.encodedPages(from: 0))
+            #expect(split == whole)
+            #expect(splitNewest == wholeNewest)
+            #expect(split.encodedHead() == whole.encodedHead())
+            #expect(split.encodedPages(from: 0) == whole.encodedPages(from: 0))
             if tokenizesText {
-                XCTAssertEqual(whole.senders.map(\.name), ["Bo", "Ana Lúcia", "Cy Ödegaard"])
-                XCTAssertTrue(whole.vocabulary.contains("from:odegaard"), "\(whole.vocabulary)")
-                XCTAssertEqual(whole.documents.count, 47)
+                #expect(whole.senders.map(\.name) == ["Bo", "Ana Lúcia", "Cy Ödegaard"])
+                #expect(whole.vocabulary.contains("from:odegaard"), "\(whole.vocabulary)")
+                #expect(whole.documents.count == 47)
             }
         }
     }
 
-    func testForgettingWrittenPagesKeepsTheHeadAndTheLaterPages() {
+    @Test func forgettingWrittenPagesKeepsTheHeadAndTheLaterPages() {
         let whole = part(id: "alpha", count: 95) { "word\($0 % 7) w\($0)" }
         var streamed = whole
         streamed.forgetPages(before: 4)
-        XCTAssertEqual(streamed.firstLoadedPage, 4)
-        XCTAssertEqual(streamed.documents.count, 55)
-        XCTAssertEqual(streamed.documents(ofPage: 4), whole.documents(ofPage: 4))
-        XCTAssertEqual(streamed.encodedPages(from: 4), whole.encodedPages(from: 4))
+        #expect(streamed.firstLoadedPage == 4)
+        #expect(streamed.documents.count == 55)
+        #expect(streamed.documents(ofPage: 4) == whole.documents(ofPage: 4))
+        #expect(streamed.encodedPages(from: 4) == whole.encodedPages(from: 4))
         streamed.forgetPages(before: whole.pageDocumentCounts.count)
-        XCTAssertTrue(streamed.documents.isEmpty)
-        XCTAssertEqual(streamed.encodedHead(), whole.encodedHead())
+        #expect(streamed.documents.isEmpty)
+        #expect(streamed.encodedHead() == whole.encodedHead())
     }
 
-    func testAppendingPagesGivesTheSamePartAsAFullBuild() {
+    @Test func appendingPagesGivesTheSamePartAsAFullBuild() {
         let full = part(id: "alpha", count: 30) { "word\($0 % 7)" }
         var partial = part(id: "alpha", count: 30) { "word\($0 % 7)" }
         partial.removePages(from: 2)
-        XCTAssertEqual(partial.documents.count, 20)
-        XCTAssertEqual(full.documents.prefix(20), partial.documents[...])
+        #expect(partial.documents.count == 20)
+        #expect(full.documents.prefix(20) == partial.documents[...])
     }
 
     func files(_ parts: [SearchPart]) -> [String: [UInt8]] {
@@ -237,7 +238,7 @@ final class SearchIndexTests: XCTestCase {
 
     static func pageFile(_ index: Int) -> String { index == 0 ? "index.html" : "page-\(index + 1).html" }
 
-    func testTheMergeReadsEachPageOnceFromHeadsAloneAndKeepsTheIndexOrder() throws {
+    @Test func theMergeReadsEachPageOnceFromHeadsAloneAndKeepsTheIndexOrder() throws {
         // Two conversations whose dates interleave (beta's repeat alpha's). Alpha's messages 55,
         // 65, 75, … are thread replies, indexed with their roots five pages back: the pages' date
         // ranges overlap, and as a page's later root comes after its earlier one, the page's
@@ -252,31 +253,33 @@ final class SearchIndexTests: XCTestCase {
         ) { "alpha \($0) " + String(repeating: "long words here ", count: $0 % 9) }
         let b = part(id: "beta", count: 500, start: 1_714_000_000 + 3 * 20_000) { "beta w\($0 % 50)" }
         let firstPage = a.documents(ofPage: 0).map(\.date)
-        XCTAssertNotEqual(firstPage, firstPage.sorted())
-        XCTAssertGreaterThan(firstPage.max()!, a.pageLowestDates[4])
-        XCTAssertEqual(a.pageLowestDates[3], a.documents(ofPage: 3).map(\.date).min())
+        #expect(firstPage != firstPage.sorted())
+        #expect(firstPage.max()! > a.pageLowestDates[4])
+        #expect(a.pageLowestDates[3] == a.documents(ofPage: 3).map(\.date).min())
         let expected = SearchIndex.build(parts: [b, a], jobs: 2)
         // The chunks hold every document once, by date, then conversation, then position.
         var keys: [[Int]] = []
         let chunks = Dictionary(uniqueKeysWithValues: expected.map { ($0.path, $0.bytes) })
         for number in 0..<expected.filter({ $0.path.hasPrefix("search/d/") }).count {
-            let text = try XCTUnwrap(SearchIndex.inflate(try XCTUnwrap(chunks[SearchIndex.chunkPath(number)])))
-            for row in try XCTUnwrap(ChunkRow.rows(of: text)) {
-                keys.append([Int(row.date), row.conversation, try XCTUnwrap(Int(row.anchor.dropFirst(3)))])
+            let chunk = try #require(chunks[SearchIndex.chunkPath(number)])
+            let text = try #require(SearchIndex.inflate(chunk))
+            for row in try #require(ChunkRow.rows(of: text)) {
+                keys.append([Int(row.date), row.conversation, try #require(Int(row.anchor.dropFirst(3)))])
             }
         }
-        XCTAssertEqual(keys.count, 1200)
-        XCTAssertEqual(keys, keys.sorted { $0.lexicographicallyPrecedes($1) })
-        XCTAssertTrue(zip(keys, keys.dropFirst()).contains { $0[0] == $1[0] && $0[1] != $1[1] }, "a date repeats")
+        #expect(keys.count == 1200)
+        #expect(keys == (keys.sorted { $0.lexicographicallyPrecedes($1) }))
+        #expect(zip(keys, keys.dropFirst()).contains { $0[0] == $1[0] && $0[1] != $1[1] }, "a date repeats")
         // Heads as a build reads them: no documents; each page's file is read once.
         let heads = try [b, a].map { whole in
-            try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
+            let head = SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil }
+            return try #require(head)
         }
-        XCTAssertTrue(heads.allSatisfy(\.documents.isEmpty))
-        XCTAssertEqual(heads.map(\.pageLowestDates), [b, a].map(\.pageLowestDates))
+        #expect(heads.allSatisfy { $0.documents.isEmpty })
+        #expect(heads.map(\.pageLowestDates) == [b, a].map(\.pageLowestDates))
         let pageFiles = [b, a].map { $0.encodedPages(from: 0) }
         let pageCount = b.pageDocumentCounts.count + a.pageDocumentCounts.count
-        XCTAssertEqual(pageCount, 50 + 64, "alpha's 65 replies are on their roots' pages")
+        #expect(pageCount == (50 + 64), "alpha's 65 replies are on their roots' pages")
         for jobs in [1, 3] {
             let files = Locked<[String: [UInt8]]>([:])
             let reads = Locked<[[Int]]>([])
@@ -289,20 +292,21 @@ final class SearchIndexTests: XCTestCase {
             ) { path, bytes in
                 files.update { $0[path] = bytes }
             }
-            XCTAssertEqual(files.value.keys.sorted(), expected.map(\.path), "jobs \(jobs)")
-            XCTAssertEqual(expected.map { files.value[$0.path] }, expected.map(\.bytes), "jobs \(jobs)")
-            XCTAssertEqual(reads.value.count, pageCount, "jobs \(jobs)")
-            XCTAssertEqual(Set(reads.value).count, pageCount, "jobs \(jobs)")
+            #expect(files.value.keys.sorted() == expected.map(\.path), "jobs \(jobs)")
+            #expect((expected.map { files.value[$0.path] }) == expected.map(\.bytes), "jobs \(jobs)")
+            #expect(reads.value.count == pageCount, "jobs \(jobs)")
+            #expect(Set(reads.value).count == pageCount, "jobs \(jobs)")
         }
     }
 
-    func testAPageThatCannotBeReadFailsTheBuildWithItsError() throws {
+    @Test func aPageThatCannotBeReadFailsTheBuildWithItsError() throws {
         struct Unreadable: Error, Equatable { var page: Int }
         let whole = part(id: "alpha", count: 300) { "alpha \($0)" }
-        let head = try XCTUnwrap(SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil })
+        let decodedHead = SearchPart(decodingHead: whole.encodedHead(), fromPage: .max) { _ in nil }
+        let head = try #require(decodedHead)
         let pageFiles = whole.encodedPages(from: 0)
         for jobs in [1, 3] {
-            XCTAssertThrowsError(
+            #expect(throws: Unreadable(page: 20), "jobs \(jobs)") {
                 try SearchIndex.build(
                     heads: [head],
                     page: { _, page throws(Unreadable) in
@@ -311,13 +315,11 @@ final class SearchIndexTests: XCTestCase {
                         return SearchPart.StoredPage(pageFiles[page], tokenCount: head.vocabulary.count)!
                     }, jobs: jobs
                 ) { _, _ throws(Unreadable) in }
-            ) { error in
-                XCTAssertEqual(error as? Unreadable, Unreadable(page: 20), "jobs \(jobs)")
             }
         }
     }
 
-    func testIndexDoesNotDependOnTheNumberOfJobs() {
+    @Test func indexDoesNotDependOnTheNumberOfJobs() {
         // Enough documents for several chunks, so that several threads write them.
         let a = part(id: "alpha", count: 5 * SearchIndex.minimumChunkDocuments + 60) {
             "alpha \($0) common w\($0 % 50)"
@@ -326,348 +328,80 @@ final class SearchIndexTests: XCTestCase {
             "beta w\($0 % 50)"
         }
         let one = SearchIndex.build(parts: [a, b], jobs: 1)
-        XCTAssertGreaterThan(one.filter { $0.path.hasPrefix("search/d/") }.count, 4)
+        #expect((one.filter { $0.path.hasPrefix("search/d/") }.count) > 4)
         for jobs in [2, 4] {
             let many = SearchIndex.build(parts: [a, b], jobs: jobs)
-            XCTAssertEqual(one.map(\.path), many.map(\.path))
-            XCTAssertEqual(one.map(\.bytes), many.map(\.bytes))
+            #expect(one.map(\.path) == many.map(\.path))
+            #expect(one.map(\.bytes) == many.map(\.bytes))
         }
     }
 
-    func testIndexIsDeterministicWhateverThePartOrder() {
+    @Test func indexIsDeterministicWhateverThePartOrder() {
         let a = part(id: "alpha", count: 200) { "alpha \($0) common" }
         let b = part(id: "beta", count: 150, start: 1_714_000_500) { "beta \($0) common" }
-        XCTAssertEqual(files([a, b]), files([b, a]))
-        XCTAssertEqual(files([a, b]), files([a, b]))
+        #expect(files([a, b]) == files([b, a]))
+        #expect(files([a, b]) == files([a, b]))
     }
 
-    func testShardsHoldEveryTokenInOrderAndPostingsDecode() throws {
+    @Test func shardsHoldEveryTokenInOrderAndPostingsDecode() throws {
         let a = part(id: "alpha", count: 400) { "alpha \($0) common w\($0 % 50)" }
         let b = part(id: "beta", count: 300, start: 1_714_000_500) { "beta w\($0 % 50)" }
         let built = files([a, b])
-        let manifest = try XCTUnwrap(
+        let manifest = try #require(
             JSONSerialization.jsonObject(with: Data(built["search/manifest.json"]!)) as? [String: Any])
-        XCTAssertEqual(manifest["documents"] as? Int, 700)
-        let shards = try XCTUnwrap(manifest["shards"] as? [String])
-        XCTAssertEqual(shards, shards.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect((manifest["documents"] as? Int) == 700)
+        let shards = try #require(manifest["shards"] as? [String])
+        #expect(shards == (shards.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }))
         var seen: [String: [Int]] = [:]
         for number in shards.indices {
-            var reader = ByteReader(try XCTUnwrap(built["search/t/\(number).bin"]))
+            var reader = ByteReader(try #require(built["search/t/\(number).bin"]))
             var first = true
             while !reader.atEnd {
-                let token = try XCTUnwrap(reader.string())
-                if first { XCTAssertEqual(token, shards[number]) }
+                let readToken = reader.string()
+                let token = try #require(readToken)
+                if first { #expect(token == shards[number]) }
                 first = false
-                seen[token] = try XCTUnwrap(SearchIndex.decodePostings(&reader))
+                let postings = SearchIndex.decodePostings(&reader)
+                seen[token] = try #require(postings)
             }
         }
-        XCTAssertEqual(seen["common"]?.count, 399)  // alpha's message 4 is a photo
-        XCTAssertEqual(seen["in:beta"]?.count, 300)
-        XCTAssertEqual(seen["has:image"]?.count, 2)
-        XCTAssertEqual(seen["w7"]?.count, 8 + 6)
+        #expect(seen["common"]?.count == 399)  // alpha's message 4 is a photo
+        #expect(seen["in:beta"]?.count == 300)
+        #expect(seen["has:image"]?.count == 2)
+        #expect(seen["w7"]?.count == (8 + 6))
         // Documents are numbered by date: the postings of a token are ascending.
-        XCTAssertEqual(seen["common"], seen["common"]?.sorted())
+        #expect(seen["common"] == seen["common"]?.sorted())
         // Every document chunk is there and holds the documents the manifest says, within the
         // chunk bounds (the last may hold fewer).
-        let counts = try XCTUnwrap(manifest["chunks"] as? [Int])
-        XCTAssertEqual(counts.reduce(0, +), 700)
-        XCTAssertGreaterThan(counts.count, 1)
+        let counts = try #require(manifest["chunks"] as? [Int])
+        #expect(counts.reduce(0, +) == 700)
+        #expect(counts.count > 1)
         for (number, count) in counts.enumerated() {
-            let compressed = try XCTUnwrap(built[SearchIndex.chunkPath(number)])
-            let bytes = try XCTUnwrap(SearchIndex.inflate(compressed))
-            XCTAssertLessThan(compressed.count, bytes.count)
-            let chunk = try XCTUnwrap(ChunkRow.rows(of: bytes))
-            XCTAssertEqual(chunk.count, count)
-            XCTAssertLessThanOrEqual(count, SearchIndex.maximumChunkDocuments)
-            if number < counts.count - 1 { XCTAssertGreaterThanOrEqual(count, SearchIndex.minimumChunkDocuments) }
+            let compressed = try #require(built[SearchIndex.chunkPath(number)])
+            let bytes = try #require(SearchIndex.inflate(compressed))
+            #expect(compressed.count < bytes.count)
+            let chunk = try #require(ChunkRow.rows(of: bytes))
+            #expect(chunk.count == count)
+            #expect(count <= SearchIndex.maximumChunkDocuments)
+            if number < counts.count - 1 { #expect(count >= SearchIndex.minimumChunkDocuments) }
         }
-        XCTAssertNil(built[SearchIndex.chunkPath(counts.count)])
+        #expect(built[SearchIndex.chunkPath(counts.count)] == nil)
     }
 
-    /// The files of `SearchIndex.update` over the `previous` files, and how many it kept; `nil`
-    /// when it declined.
-    func update(_ changes: [SearchIndex.PartChange], previous: [String: [UInt8]]) -> Updated? {
-        var files: [String: [UInt8]] = [:]
-        var kept = Set<String>()
-        let updated = SearchIndex.update(
-            changes, previous: { previous[$0] }, jobs: 2,
-            write: { path, bytes in files[path] = bytes },
-            keep: { previousPath, path in
-                files[path] = previous[previousPath]
-                kept.insert(path)
-            })
-        if !updated { XCTAssertTrue(files.isEmpty, "an update that declines hands nothing over") }
-        return updated ? Updated(files: files, kept: kept) : nil
-    }
-
-    /// What an update made (no `CustomStringConvertible` bytes in failure messages).
-    struct Updated: CustomStringConvertible {
-        var files: [String: [UInt8]]
-        var kept: Set<String>
-        var description: String { "\(files.count) files, \(kept.count) kept" }
-    }
-
-    func testUpdateAfterAppendsMakesTheFilesABuildMakesAndKeepsTheRest() throws {
-        func text(_ conversation: String) -> (Int) -> String {
-            { "\(conversation) \($0) common w\($0 % 50) café" }
-        }
-        // Gamma ends early: what is added to it sorts among the others' documents, and moves them.
-        let start = 1_714_000_000.0
-        let counts = ["alpha": 900, "beta": 700, "gamma": 60]
-        let starts = ["alpha": start, "beta": start + 500, "gamma": start + 3_000_000]
-        func parts(_ added: [String: Int]) -> [SearchPart] {
-            counts.keys.sorted().map { id in
-                part(id: id, count: counts[id]! + (added[id] ?? 0), start: starts[id]!, text: text(id))
-            }
-        }
-        let before = parts([:])
-        let previous = files(before)
-        for added in [["alpha": 1], ["gamma": 1], ["beta": 30, "gamma": 5], [:]] {
-            let after = parts(added)
-            let changes = zip(before, after).map { old, new in
-                added[new.conversationID] == nil
-                    ? SearchIndex.PartChange.unchanged(conversationID: new.conversationID)
-                    : .changed(previous: old, current: new)
-            }
-            let result = try XCTUnwrap(update(changes, previous: previous), "\(added)")
-            let expected = files(after)
-            XCTAssertEqual(result.files.keys.sorted(), expected.keys.sorted(), "\(added)")
-            for (path, bytes) in expected { XCTAssertEqual(result.files[path], bytes, "\(path) after \(added)") }
-            // Only the chunks the new documents land in (and the next, until the boundaries agree) are new.
-            let chunks = expected.keys.filter { $0.hasPrefix("search/d/") }
-            let newChunks = chunks.filter { !result.kept.contains($0) }
-            XCTAssertLessThanOrEqual(newChunks.count, 2 * added.count, "\(added): \(newChunks.sorted())")
-            if added.isEmpty { XCTAssertEqual(result.kept.count, expected.count) }
-        }
-    }
-
-    func testAnAppendAfterEveryOldDocumentReadsOnlyTheShardsItsWordsFallIn() throws {
-        // Two words of its own per message: enough entries for several shards.
-        func text(_ id: String) -> (Int) -> String {
-            { n in
-                guard n < 3_000 || id != "alpha" else {
-                    // A burst of new words in one range: its shards split, the later ones are renumbered.
-                    return n % 2 == 0 ? "alpha common" : (0..<60).map { "kk\(n)x\($0)" }.joined(separator: " ")
-                }
-                return "\(id) common k\(n * 7919 % 10_007)\(id) z\(n)\(id)"
-            }
-        }
-        let start = 1_714_000_000.0
-        func parts(alpha: Int) -> [SearchPart] {
-            [
-                part(id: "alpha", count: alpha, start: start, text: text("alpha")),
-                part(id: "beta", count: 2_000, start: start + 10, text: text("beta")),
-            ]
-        }
-        let before = parts(alpha: 3_000)
-        let previous = files(before)
-        let oldShards = previous.keys.filter { $0.hasPrefix("search/t/") }.count
-        XCTAssertGreaterThan(oldShards, 5)
-        for added in [1, 2, 400] {
-            let after = parts(alpha: 3_000 + added)
-            var read = Set<String>()
-            var kept = Set<String>()
-            var made: [String: [UInt8]] = [:]
-            let changes: [SearchIndex.PartChange] = [
-                .changed(previous: before[0], current: after[0]), .unchanged(conversationID: "beta"),
-            ]
-            XCTAssertTrue(
-                SearchIndex.update(
-                    changes,
-                    previous: { path in
-                        read.insert(path)
-                        return previous[path]
-                    }, jobs: 2, write: { made[$0] = $1 },
-                    keep: { previousPath, path in
-                        made[path] = previous[previousPath]
-                        kept.insert(path)
-                    }))
-            let expected = files(after)
-            XCTAssertEqual(made.keys.sorted(), expected.keys.sorted(), "+\(added)")
-            for (path, bytes) in expected { XCTAssertEqual(made[path], bytes, "\(path) after +\(added)") }
-            if added == 400 {
-                // The burst's range split into new shards; every later one was packed again.
-                XCTAssertGreaterThan(expected.keys.filter { $0.hasPrefix("search/t/") }.count, oldShards + 2)
-            } else {
-                // A few postings more: the shards its words miss are kept, and are not even read.
-                let shardsRead = read.filter { $0.hasPrefix("search/t/") }.count
-                let shardsKept = kept.filter { $0.hasPrefix("search/t/") }.count
-                XCTAssertLessThan(shardsRead, oldShards, "+\(added): \(shardsRead) of \(oldShards) shards read")
-                XCTAssertGreaterThan(shardsKept, 0, "+\(added)")
-            }
-        }
-    }
-
-    func testTokensAreOrderedByTheirUTF8Bytes() {
-        let tokens = ["b", "a", "ab", "", "é", "z", "東京", "東", "from:z", "in:a", "ä", "😀", "a\u{0}"]
-        let expected = tokens.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-        XCTAssertEqual(tokens.sorted(by: SearchIndex.tokenPrecedes), expected)
-        // Tokens that share their first eight bytes, or end within them.
-        let long = tokens + ["abcdefgh", "abcdefghi", "abcdefgh\u{0}", "abcdefgg", "abcdefgh1", "abc", "ab\u{0}\u{0}"]
-        XCTAssertEqual(
-            SearchIndex.sortedTokens(long), long.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        XCTAssertEqual(expected.first, "")
-        XCTAssertFalse(SearchIndex.tokenPrecedes("a", "a"))
-    }
-
-    func testUpdateDeclinesWhatIsNotAnAppend() {
-        let alpha = part(id: "alpha", count: 300) { "alpha \($0)" }
-        let beta = part(id: "beta", count: 200, start: 1_714_000_500) { "beta \($0)" }
-        let previous = files([alpha, beta])
-        // A message changed in the middle.
-        let edited = part(id: "alpha", count: 300) { $0 == 5 ? "edited" : "alpha \($0)" }
-        XCTAssertEqual(edited.documents.count, alpha.documents.count)
-        XCTAssertNotEqual(edited.documents[5], alpha.documents[5])
-        XCTAssertNil(
-            update(
-                [.changed(previous: alpha, current: edited), .unchanged(conversationID: beta.conversationID)],
-                previous: previous))
-        // A conversation more.
-        let gamma = part(id: "gamma", count: 3) { "gamma \($0)" }
-        XCTAssertNil(
-            update(
-                [
-                    .unchanged(conversationID: alpha.conversationID), .unchanged(conversationID: beta.conversationID),
-                    .unchanged(conversationID: gamma.conversationID),
-                ], previous: previous))
-        // A sender more: every sender number would move.
-        var renamed = beta
-        renamed.senders.append(SearchPart.Sender(name: "Aaron", initials: "A", avatar: nil))
-        XCTAssertNil(
-            update(
-                [.unchanged(conversationID: alpha.conversationID), .changed(previous: beta, current: renamed)],
-                previous: previous))
-        // No previous index, or a damaged one.
-        XCTAssertNil(
-            update(
-                [.unchanged(conversationID: alpha.conversationID), .unchanged(conversationID: beta.conversationID)],
-                previous: [:]))
-        // The last chunk, which the next document lands in, damaged.
-        var damaged = previous
-        let lastChunk = previous.keys.filter { $0.hasPrefix("search/d/") }.count - 1
-        damaged[SearchIndex.chunkPath(lastChunk)] = Array("not deflate".utf8)
-        let longer = part(id: "alpha", count: 301) { "alpha \($0)" }
-        XCTAssertNotNil(
-            update(
-                [.changed(previous: alpha, current: longer), .unchanged(conversationID: beta.conversationID)],
-                previous: previous))
-        XCTAssertNil(
-            update(
-                [.changed(previous: alpha, current: longer), .unchanged(conversationID: beta.conversationID)],
-                previous: damaged))
-    }
-
-    /// An ascending list of up to 300 documents whose gaps go up to 1, 2, 3, 9, 40 or 300 by
-    /// `round`: dense lists (bitmaps) and sparse ones (deltas).
-    private static func randomPostings(round: Int, using generator: inout some RandomNumberGenerator) -> [Int32] {
-        let gap = [1, 2, 3, 9, 40, 300][round % 6]
-        var documents: [Int32] = []
-        var next = Int32.random(in: 0..<50, using: &generator)
-        for _ in 0..<Int.random(in: 1..<300, using: &generator) {
-            documents.append(next)
-            next += Int32.random(in: 1...Int32(gap), using: &generator)
-        }
-        return documents
-    }
-
-    func testMovedPostingsAreThePostingsOfTheMovedDocuments() throws {
-        var generator = SystemRandomNumberGenerator()
-        for round in 0..<400 {
-            // Sparse lists (deltas), dense ones (bitmaps), and lists a move turns from one into the other.
-            let documents = Self.randomPostings(round: round, using: &generator)
-            let insertion = (0..<Int.random(in: 0..<4, using: &generator))
-                .map { _ in Int.random(in: 0...(Int(documents.last!) + 10), using: &generator) }.sorted()
-            let moved = documents.map { document in Int32(Int(document) + insertion.filter { $0 <= document }.count) }
-            var expected = ByteWriter()
-            SearchIndex.encodePostings(moved, into: &expected)
-            var original = ByteWriter()
-            SearchIndex.encodePostings(documents, into: &original)
-            var reader = ByteReader(original.bytes + [0x7F])
-            let result = try XCTUnwrap(SearchIndex.movePostings(&reader, insertion: insertion))
-            XCTAssertEqual(result ?? original.bytes, expected.bytes, "\(documents) moved at \(insertion)")
-            XCTAssertEqual(result == nil, moved == documents)
-            XCTAssertEqual(reader.offset, original.bytes.count, "reads the list and no further")
-        }
-    }
-
-    func testPostingsWithDocumentsAddedAreThePostingsOfAllOfThem() throws {
-        var generator = SystemRandomNumberGenerator()
-        for round in 0..<600 {
-            // Sparse lists (deltas) and dense ones (bitmaps); new documents right after the last
-            // one, far after it (a dense list may turn into deltas, a sparse one into a bitmap)
-            // or among the old ones (decoded again).
-            let documents = Self.randomPostings(round: round, using: &generator)
-            let last = Int(documents.last!)
-            var adding: [Int32] = []
-            var candidate = [last + 1, last + 1 + Int.random(in: 0..<5000, using: &generator), Int(documents[0]) + 1][
-                (round / 6) % 3]
-            for _ in 0..<Int.random(in: 1..<(round % 5 == 0 ? 400 : 4), using: &generator) {
-                adding.append(Int32(candidate))
-                candidate += Int.random(in: 1...[1, 2, 50][round % 3], using: &generator)
-            }
-            // Insertion points after the list (nothing moves), or none.
-            let insertion = round % 4 == 0 ? [last + 1 + Int.random(in: 0..<10, using: &generator)] : []
-            let moved = documents.map { document in Int32(Int(document) + insertion.filter { $0 <= document }.count) }
-            let all = Set(moved).union(adding).sorted()
-            guard all.count == moved.count + adding.count else { continue }  // an added number clashed
-            var expected = ByteWriter()
-            SearchIndex.encodePostings(all, into: &expected)
-            var original = ByteWriter()
-            SearchIndex.encodePostings(documents, into: &original)
-            var reader = ByteReader(original.bytes + [0x7F])
-            let result = try XCTUnwrap(SearchIndex.movePostings(&reader, insertion: insertion, adding: adding))
-            XCTAssertEqual(result, expected.bytes, "\(documents) adding \(adding) at \(insertion)")
-            XCTAssertEqual(reader.offset, original.bytes.count, "reads the list and no further")
-        }
-    }
-
-    func testPostingListsInSharedBlocksEncodeAsListsOfTheirOwn() {
-        // Lists of every length around the blocks' size, filled interleaved as a merge fills
-        // them, with gaps that take one to four varint bytes.
-        var generator = SystemRandomNumberGenerator()
-        let tokenCount = 300
-        let lists = PostingLists(tokenCount: tokenCount)
-        var expected = [[Int32]](repeating: [], count: tokenCount)
-        for document in Int32(0)..<3_000 {
-            for token in 0..<tokenCount where Int.random(in: 0..<(token + 2), using: &generator) == 0 {
-                lists.add(document * 997, to: token)
-                expected[token].append(document * 997)
-            }
-        }
-        for token in 0..<tokenCount where !expected[token].isEmpty {
-            XCTAssertEqual(lists.count(token), expected[token].count)
-            var made = ByteWriter()
-            lists.list(token).encode(into: &made)
-            XCTAssertEqual(made.bytes, SearchIndex.entry("", expected[token]).dropFirst(1).map { $0 }, "token \(token)")
-        }
-    }
-
-    func testLargePostingListsUseBitmaps() {
-        var dense = ByteWriter()
-        SearchIndex.encodePostings((0..<1000).map(Int32.init), into: &dense)
-        var sparse = ByteWriter()
-        SearchIndex.encodePostings([3, 5000, 90_000], into: &sparse)
-        XCTAssertLessThan(dense.bytes.count, 140)
-        var reader = ByteReader(dense.bytes)
-        XCTAssertEqual(SearchIndex.decodePostings(&reader), Array(0..<1000))
-        reader = ByteReader(sparse.bytes)
-        XCTAssertEqual(SearchIndex.decodePostings(&reader), [3, 5000, 90_000])
-    }
-
-    func testDaysFileReadsBackItsOwnNumbersAndRefusesOtherText() {
+    @Test func daysFileReadsBackItsOwnNumbersAndRefusesOtherText() {
         let days = [
             SearchIndex.Day(day: -800, first: 0), SearchIndex.Day(day: 0, first: 12),
             SearchIndex.Day(day: 19_358, first: 4_000_000_000),
         ]
         let file = SearchIndex.daysFile(days)
-        XCTAssertEqual(SearchIndex.daysFileNumbers(file), [-800, 0, 800, 12, 19_358, 3_999_999_988])
-        XCTAssertEqual(SearchIndex.daysFileNumbers(SearchIndex.daysFile([])), [])
+        #expect(SearchIndex.daysFileNumbers(file) == [-800, 0, 800, 12, 19_358, 3_999_999_988])
+        #expect(SearchIndex.daysFileNumbers(SearchIndex.daysFile([])) == [])
         for text in ["", "[]", "[1,]\n", "[,1]\n", "[1,,2]\n", "[1 ,2]\n", "[-]\n", "{1}\n", "[1.5]\n", "[1e3]\n"] {
-            XCTAssertNil(SearchIndex.daysFileNumbers(Array(text.utf8)), text)
+            #expect(SearchIndex.daysFileNumbers(Array(text.utf8)) == nil, Comment(rawValue: text))
         }
     }
 
-    func testChunkRowsHoldEachDocumentsFieldsAsTheClientReadsThem() throws {
+    @Test func chunkRowsHoldEachDocumentsFieldsAsTheClientReadsThem() throws {
         let documents = [
             SearchPart.Document(
                 page: 0, file: "index.html", anchor: "m-a", sender: -1, date: -86_401, flags: 0,
@@ -696,37 +430,37 @@ final class SearchIndexTests: XCTestCase {
             SearchIndex.appendRowRest(document, of: page, to: &chunk.writer)
         }
         let bytes = chunk.finish()
-        let rows = try XCTUnwrap(ChunkRow.rows(of: bytes))
-        XCTAssertEqual(rows.map(\.conversation), [3, 3, 3])
-        XCTAssertEqual(
-            rows.map(\.sender), [-1, senders.number(ofSender: 0, inPart: 3), senders.number(ofSender: 1, inPart: 3)])
-        XCTAssertEqual(rows.map(\.date), documents.map(\.date))
-        XCTAssertEqual(rows.map(\.file), documents.map(\.file))
-        XCTAssertEqual(rows.map(\.anchor), documents.map(\.anchor))
-        XCTAssertEqual(rows.map(\.flags), documents.map(\.flags))
-        XCTAssertEqual(rows.map(\.text), documents.map(\.text))
+        let rows = try #require(ChunkRow.rows(of: bytes))
+        #expect(rows.map(\.conversation) == [3, 3, 3])
+        #expect(
+            rows.map(\.sender) == [-1, senders.number(ofSender: 0, inPart: 3), senders.number(ofSender: 1, inPart: 3)])
+        #expect(rows.map(\.date) == documents.map(\.date))
+        #expect(rows.map(\.file) == documents.map(\.file))
+        #expect(rows.map(\.anchor) == documents.map(\.anchor))
+        #expect(rows.map(\.flags) == documents.map(\.flags))
+        #expect(rows.map(\.text) == documents.map(\.text))
         // The split an update makes: the same rows, and each key's date, part and identity's end.
-        let split = try XCTUnwrap(SearchIndex.ChunkRows.rows(of: bytes))
-        XCTAssertEqual(split.map { Array($0.row) }, rows.map(\.bytes))
-        XCTAssertEqual(split.map(\.key.date), documents.map(\.date))
-        XCTAssertEqual(split.map(\.key.part), [3, 3, 3])
-        XCTAssertEqual(split.map(\.key.identityEnd), identityEnds)
-        XCTAssertNil(SearchIndex.ChunkRows.rows(of: Array(bytes.dropLast())), "cut short")
-        XCTAssertEqual(SearchIndex.ChunkRows.rows(of: [])?.count, 0)
+        let split = try #require(SearchIndex.ChunkRows.rows(of: bytes))
+        #expect((split.map { Array($0.row) }) == rows.map(\.bytes))
+        #expect(split.map(\.key.date) == documents.map(\.date))
+        #expect(split.map(\.key.part) == [3, 3, 3])
+        #expect(split.map(\.key.identityEnd) == identityEnds)
+        #expect(SearchIndex.ChunkRows.rows(of: Array(bytes.dropLast())) == nil, "cut short")
+        #expect(SearchIndex.ChunkRows.rows(of: [])?.count == 0)
     }
 
-    func testRawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
+    @Test func rawDeflateRoundTripsAndRefusesWhatIsNotAWholeStream() throws {
         // Larger than the inflater's first output buffer (it grows), and compressible (JSON-like, repeated words).
         let text = (0..<20_000).map { "[\($0 % 97),\"word\($0 % 13)\",\"café ☕\"]" }.joined(separator: ",")
         let bytes = Array(text.utf8)
         let compressed = SearchIndex.deflate(bytes)
-        XCTAssertLessThan(compressed.count, bytes.count / 4)
-        XCTAssertEqual(SearchIndex.inflate(compressed), bytes)
-        XCTAssertEqual(SearchIndex.deflate(bytes), compressed, "the same bytes compress the same way")
-        XCTAssertEqual(SearchIndex.inflate(SearchIndex.deflate([])), [])
-        XCTAssertNil(SearchIndex.inflate(Array(compressed.prefix(compressed.count / 2))), "cut short")
-        XCTAssertNil(SearchIndex.inflate(compressed + [0x00, 0x01]), "bytes after the stream")
-        XCTAssertNil(SearchIndex.inflate(Array("not deflate at all, just text".utf8)))
+        #expect(compressed.count < (bytes.count / 4))
+        #expect(SearchIndex.inflate(compressed) == bytes)
+        #expect(SearchIndex.deflate(bytes) == compressed, "the same bytes compress the same way")
+        #expect(SearchIndex.inflate(SearchIndex.deflate([])) == [])
+        #expect(SearchIndex.inflate(Array(compressed.prefix(compressed.count / 2))) == nil, "cut short")
+        #expect(SearchIndex.inflate(compressed + [0x00, 0x01]) == nil, "bytes after the stream")
+        #expect(SearchIndex.inflate(Array("not deflate at all, just text".utf8)) == nil)
     }
 }
 

@@ -1,39 +1,39 @@
-import XCTest
+import Testing
 
 @testable import ScrollbackSearch
 
-final class SearchTokenizerTests: XCTestCase {
-    func testFoldsCaseAndDiacritics() {
+struct SearchTokenizerTests {
+    @Test func foldsCaseAndDiacritics() {
         var tokenizer = SearchTokenizer()
-        XCTAssertEqual(tokenizer.tokens("Chào Dũng!"), ["chao", "dung"])
-        XCTAssertEqual(tokenizer.tokens("Un CAFÉ crème"), ["un", "cafe", "creme"])
-        XCTAssertEqual(tokenizer.tokens("Grüße aus Köln, Đà Nẵng"), ["grusse", "aus", "koln", "da", "nang"])
-        XCTAssertEqual(tokenizer.tokens("STRASSE Straße ÆON Łódź"), ["strasse", "strasse", "aeon", "lodz"])
+        #expect(tokenizer.tokens("Chào Dũng!") == ["chao", "dung"])
+        #expect(tokenizer.tokens("Un CAFÉ crème") == ["un", "cafe", "creme"])
+        #expect(tokenizer.tokens("Grüße aus Köln, Đà Nẵng") == ["grusse", "aus", "koln", "da", "nang"])
+        #expect(tokenizer.tokens("STRASSE Straße ÆON Łódź") == ["strasse", "strasse", "aeon", "lodz"])
         // Composed and decomposed input give the same token.
-        XCTAssertEqual(tokenizer.tokens("cafe\u{301}"), tokenizer.tokens("caf\u{E9}"))
+        #expect(tokenizer.tokens("cafe\u{301}") == tokenizer.tokens("caf\u{E9}"))
     }
 
-    func testCJKGivesUnigramsAndBigrams() {
+    @Test func cjkGivesUnigramsAndBigrams() {
         var tokenizer = SearchTokenizer()
-        XCTAssertEqual(tokenizer.tokens("東京タワー"), ["東", "京", "東京", "タ", "京タ", "ワ", "タワ", "ー", "ワー"])
-        XCTAssertEqual(tokenizer.tokens("in 東京 now"), ["in", "東", "京", "東京", "now"])
+        #expect(tokenizer.tokens("東京タワー") == ["東", "京", "東京", "タ", "京タ", "ワ", "タワ", "ー", "ワー"])
+        #expect(tokenizer.tokens("in 東京 now") == ["in", "東", "京", "東京", "now"])
     }
 
-    func testEmojiAreTokensAndModifiersAreNot() {
+    @Test func emojiAreTokensAndModifiersAreNot() {
         var tokenizer = SearchTokenizer()
-        XCTAssertEqual(tokenizer.tokens("Pizza🍕tonight 👍🏽 ❤️"), ["pizza", "🍕", "tonight", "👍", "❤"])
-        XCTAssertEqual(tokenizer.tokens("# 1 * ok"), ["1", "ok"])
+        #expect(tokenizer.tokens("Pizza🍕tonight 👍🏽 ❤️") == ["pizza", "🍕", "tonight", "👍", "❤"])
+        #expect(tokenizer.tokens("# 1 * ok") == ["1", "ok"])
     }
 
-    func testSeparatorsAndLongWords() {
+    @Test func separatorsAndLongWords() {
         var tokenizer = SearchTokenizer()
-        XCTAssertEqual(
-            tokenizer.tokens("https://example.com/a-b_c it's"), ["https", "example", "com", "a", "b", "c", "it", "s"])
+        #expect(
+            tokenizer.tokens("https://example.com/a-b_c it's") == ["https", "example", "com", "a", "b", "c", "it", "s"])
         let long = String(repeating: "x", count: 100)
-        XCTAssertEqual(tokenizer.tokens(long), [String(repeating: "x", count: SearchTokenizer.maxTokenLength)])
+        #expect(tokenizer.tokens(long) == [String(repeating: "x", count: SearchTokenizer.maxTokenLength)])
     }
 
-    func testTheFastPathsGiveTheTokensOfTheRulesAppliedScalarByScalar() {
+    @Test func theFastPathsGiveTheTokensOfTheRulesAppliedScalarByScalar() {
         // Pieces that meet at every kind of boundary: ASCII words next to accented letters (one
         // word), CJK runs, emoji with modifiers, separators, and words around the length limit.
         let pieces = [
@@ -47,7 +47,7 @@ final class SearchTokenizerTests: XCTestCase {
             let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
                 pieces.randomElement(using: &generator)!
             }.joined()
-            XCTAssertEqual(tokenizer.tokens(text), referenceTokens(text), "\(text.debugDescription)")
+            #expect(tokenizer.tokens(text) == referenceTokens(text), "\(text.debugDescription)")
         }
     }
 
@@ -88,11 +88,11 @@ final class SearchTokenizerTests: XCTestCase {
         return tokens
     }
 
-    func testManifestRulesCarryTheTables() {
+    @Test func manifestRulesCarryTheTables() {
         let rules = SearchTokenizer.manifestRules
-        XCTAssertEqual(rules["normalize"] as? String, "NFD")
-        XCTAssertEqual((rules["fold"] as? [[String]])?.count, SearchTokenizer.foldTable.count)
-        XCTAssertEqual((rules["cjk"] as? [[Int]])?.count, SearchTokenizer.cjkRanges.count)
-        XCTAssertEqual(rules["maxTokenLength"] as? Int, SearchTokenizer.maxTokenLength)
+        #expect((rules["normalize"] as? String) == "NFD")
+        #expect((rules["fold"] as? [[String]])?.count == SearchTokenizer.foldTable.count)
+        #expect((rules["cjk"] as? [[Int]])?.count == SearchTokenizer.cjkRanges.count)
+        #expect((rules["maxTokenLength"] as? Int) == SearchTokenizer.maxTokenLength)
     }
 }

@@ -1,34 +1,34 @@
-import XCTest
+import Testing
 
 @testable import ScrollbackSearch
 
-final class VocabularyTableTests: XCTestCase {
+struct VocabularyTableTests {
     private func number(_ token: String, in table: inout VocabularyTable) -> (number: Int, isNew: Bool) {
         var token = token
         return token.withUTF8 { table.number(of: $0) }
     }
 
-    func testTokensAreNumberedInOrderOfFirstUseThroughGrowth() {
+    @Test func tokensAreNumberedInOrderOfFirstUseThroughGrowth() {
         var table = VocabularyTable([])
         // Past the first table size (1,024 slots, grown at half full) several times.
         let tokens = (0..<5_000).map { "w\($0)" } + ["", "é", "東京", "w"]
         for (expected, token) in tokens.enumerated() {
             let (found, isNew) = number(token, in: &table)
-            XCTAssertEqual(found, expected, token)
-            XCTAssertTrue(isNew, token)
+            #expect(found == expected, Comment(rawValue: token))
+            #expect(isNew, Comment(rawValue: token))
         }
         for (expected, token) in tokens.enumerated().reversed() {
             let (found, isNew) = number(token, in: &table)
-            XCTAssertEqual(found, expected, token)
-            XCTAssertFalse(isNew, token)
+            #expect(found == expected, Comment(rawValue: token))
+            #expect(!isNew, Comment(rawValue: token))
         }
-        XCTAssertEqual(table.count, tokens.count)
+        #expect(table.count == tokens.count)
         // A prefix or an extension of a known token is another token.
-        XCTAssertEqual(number("w4999x", in: &table).number, tokens.count)
-        XCTAssertEqual(number("w49", in: &table).number, 49)
+        #expect(number("w4999x", in: &table).number == tokens.count)
+        #expect(number("w49", in: &table).number == 49)
     }
 
-    func testShortAndLongTokensAroundTheKeyLengthAreTold() {
+    @Test func shortAndLongTokensAroundTheKeyLengthAreTold() {
         var table = VocabularyTable([])
         // 1 to 12 bytes, across the short keys' seven: a token and the same bytes with a zero
         // byte after them, or cut one byte shorter, are different tokens.
@@ -40,23 +40,23 @@ final class VocabularyTableTests: XCTestCase {
         tokens += (0..<3_000).map { "\($0)" } + (0..<1_500).map { "long-token-\($0)" }
         tokens = Array(Set(tokens)).sorted()
         for (expected, token) in tokens.enumerated() {
-            XCTAssertEqual(number(token, in: &table).number, expected, token.debugDescription)
+            #expect(number(token, in: &table).number == expected, Comment(rawValue: token.debugDescription))
         }
         for (expected, token) in tokens.enumerated().shuffled() {
-            XCTAssertEqual(number(token, in: &table).number, expected, token.debugDescription)
+            #expect(number(token, in: &table).number == expected, Comment(rawValue: token.debugDescription))
         }
-        XCTAssertEqual(table.count, tokens.count)
+        #expect(table.count == tokens.count)
     }
 
-    func testATableMadeFromAVocabularyNumbersItInItsOrder() {
+    @Test func aTableMadeFromAVocabularyNumbersItInItsOrder() {
         var table = VocabularyTable(["hello", "world", "café"])
-        XCTAssertEqual(table.count, 3)
-        XCTAssertEqual(number("café", in: &table).number, 2)
-        XCTAssertEqual(number("hello", in: &table).number, 0)
-        XCTAssertEqual(number("new", in: &table).number, 3)
+        #expect(table.count == 3)
+        #expect(number("café", in: &table).number == 2)
+        #expect(number("hello", in: &table).number == 0)
+        #expect(number("new", in: &table).number == 3)
     }
 
-    func testRepeatedTokenIDsAreDroppedInOrderMessageAfterMessage() {
+    @Test func repeatedTokenIDsAreDroppedInOrderMessageAfterMessage() {
         var filter = SearchPart.RepeatFilter()
         var generator = SystemRandomNumberGenerator()
         // The numbers grow past the filter's table between messages, and repeat across them.
@@ -66,34 +66,34 @@ final class VocabularyTableTests: XCTestCase {
             for id in ids where !firstOfEach.contains(id) { firstOfEach.append(id) }
             var kept = ids
             filter.removeRepeats(&kept)
-            XCTAssertEqual(kept, firstOfEach, "\(count) ids")
+            #expect(kept == firstOfEach, "\(count) ids")
         }
     }
 
-    func testLinkFlagsFindTheirNeedlesAnywhere() {
-        XCTAssertNotEqual(SearchPart.foundNeedles("see https://example.com", ["http://", "https://", "www."]), 0)
-        XCTAssertNotEqual(SearchPart.foundNeedles("www.", ["http://", "https://", "www."]), 0)
-        XCTAssertNotEqual(SearchPart.foundNeedles("hhttp://", ["http://"]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("http:/ www https:", ["http://", "https://", "www."]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("", ["http://"]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("htt", ["http://"]), 0)
+    @Test func linkFlagsFindTheirNeedlesAnywhere() {
+        #expect(SearchPart.foundNeedles("see https://example.com", ["http://", "https://", "www."]) != 0)
+        #expect(SearchPart.foundNeedles("www.", ["http://", "https://", "www."]) != 0)
+        #expect(SearchPart.foundNeedles("hhttp://", ["http://"]) != 0)
+        #expect(SearchPart.foundNeedles("http:/ www https:", ["http://", "https://", "www."]) == 0)
+        #expect(SearchPart.foundNeedles("", ["http://"]) == 0)
+        #expect(SearchPart.foundNeedles("htt", ["http://"]) == 0)
         // The search anchors on the needle's first byte that is no lowercase letter: the needle
         // must still fit around it at either end of the text.
-        XCTAssertEqual(SearchPart.foundNeedles(":", ["http://"]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("://x", ["http://"]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("ww.", ["www."]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("http:/", ["http://"]), 0)
-        XCTAssertNotEqual(SearchPart.foundNeedles("a.www.", ["www."]), 0)
-        XCTAssertNotEqual(SearchPart.foundNeedles("http://", ["http://"]), 0)
-        XCTAssertNotEqual(SearchPart.foundNeedles("x<img", ["<img"]), 0)
-        XCTAssertEqual(SearchPart.foundNeedles("<a", ["<a "]), 0)
+        #expect(SearchPart.foundNeedles(":", ["http://"]) == 0)
+        #expect(SearchPart.foundNeedles("://x", ["http://"]) == 0)
+        #expect(SearchPart.foundNeedles("ww.", ["www."]) == 0)
+        #expect(SearchPart.foundNeedles("http:/", ["http://"]) == 0)
+        #expect(SearchPart.foundNeedles("a.www.", ["www."]) != 0)
+        #expect(SearchPart.foundNeedles("http://", ["http://"]) != 0)
+        #expect(SearchPart.foundNeedles("x<img", ["<img"]) != 0)
+        #expect(SearchPart.foundNeedles("<a", ["<a "]) == 0)
         // Which needles: bit n for the n-th, whichever is found first in the text.
-        XCTAssertEqual(SearchPart.foundNeedles("<a href=x><img src=y></a>", SearchPart.tagNeedles), 3)
-        XCTAssertEqual(SearchPart.foundNeedles("<p><img src=y></p>", SearchPart.tagNeedles), 1)
-        XCTAssertEqual(SearchPart.foundNeedles("<p><a href=x>y</a></p>", SearchPart.tagNeedles), 2)
+        #expect(SearchPart.foundNeedles("<a href=x><img src=y></a>", SearchPart.tagNeedles) == 3)
+        #expect(SearchPart.foundNeedles("<p><img src=y></p>", SearchPart.tagNeedles) == 1)
+        #expect(SearchPart.foundNeedles("<p><a href=x>y</a></p>", SearchPart.tagNeedles) == 2)
     }
 
-    func testLinkFlagsAgreeWithASubstringSearch() {
+    @Test func linkFlagsAgreeWithASubstringSearch() {
         let needles: [StaticString] = ["http://", "https://", "www.", "<a ", "<img"]
         let together: SearchPart.ByteNeedles = ["http://", "https://", "www.", "<a ", "<img"]
         // Texts of up to 70 bytes, of pieces that often make a needle or nearly one.
@@ -113,14 +113,14 @@ final class VocabularyTableTests: XCTestCase {
                         text.utf8.dropFirst(start).starts(with: "\(needle)".utf8)
                     }
                 any = any || expected
-                XCTAssertEqual(
-                    SearchPart.foundNeedles(text, SearchPart.ByteNeedles(arrayLiteral: needle)), expected ? 1 : 0,
+                #expect(
+                    SearchPart.foundNeedles(text, SearchPart.ByteNeedles(arrayLiteral: needle)) == (expected ? 1 : 0),
                     "\(needle) in '\(text)'")
                 expectedMask |= expected ? 1 << number : 0
             }
-            XCTAssertEqual(SearchPart.foundNeedles(text, together), expectedMask, "needles in '\(text)'")
+            #expect(SearchPart.foundNeedles(text, together) == expectedMask, "needles in '\(text)'")
             if text.utf8.count >= 32 { counts[any ? 1 : 0] += 1 }
         }
-        XCTAssertGreaterThan(counts.min()!, 50, "long texts with a needle and without: \(counts)")
+        #expect(counts.min()! > 50, "long texts with a needle and without: \(counts)")
     }
 }
