@@ -5,8 +5,9 @@
 # missing) and a pinned Python environment in .venv (scripts/python-env.sh).
 # Extra arguments go to pytest, e.g. `scripts/test-browser.sh -k hostile -x`.
 # The sites are built side by side, and the tests run in BROWSER_WORKERS processes (pytest-xdist;
-# default 2, one per core; 0 runs them in this process). A module whose module-scoped fixture builds
-# a site runs on one worker (Tests/Browser/conftest.py).
+# default 2, one per core; 0 runs them in this process). Each worker runs the session and module
+# fixtures itself, so a fixture that writes must write into its own folder (tmp_path_factory, or
+# artifacts/voice-notes/<worker>).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo_root="$(pwd)"
@@ -82,6 +83,6 @@ build_site import-paged "$artifacts/fixtures/import-paged/input" &
 wait
 
 # --- The suite. ---
-workers=(-n "${BROWSER_WORKERS:-2}" --dist loadgroup)
+workers=(-n "${BROWSER_WORKERS:-2}")
 [ "${BROWSER_WORKERS:-2}" = 0 ] && workers=(-p no:xdist)
 exec .venv/bin/python -m pytest Tests/Browser -p no:cacheprovider "${workers[@]}" "$@"

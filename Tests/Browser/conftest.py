@@ -139,23 +139,6 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (scripts/test-browser.sh runs the suite in workers), keeps each module
-    that has a module-scoped fixture on one worker: such a fixture builds or serves something for
-    the whole module (test_voice_notes.py rebuilds one shared folder in artifacts/, test_me.py and
-    test_publishing.py build sites), and every worker would otherwise run it again, or, for a
-    shared folder, delete it under another worker's tests. Runs before xdist's own hook, which
-    reads the `xdist_group` marks (`--dist loadgroup`)."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        definitions = info.name2fixturedefs.values() if info else []
-        if any(chain and chain[-1].scope == "module" for chain in definitions):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-
-
 @pytest.fixture(scope="session")
 def server():
     local = LocalServer()
