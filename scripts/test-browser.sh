@@ -4,6 +4,10 @@
 # Installs what it needs on a fresh Debian machine: chromium and fonts (apt, only when
 # missing) and a pinned Python environment in .venv (scripts/python-env.sh).
 # Extra arguments go to pytest, e.g. `scripts/test-browser.sh -k hostile -x`.
+# The sites are built side by side, and the tests run in BROWSER_WORKERS processes (pytest-xdist;
+# default 2, one per core; 0 runs them in this process). Each worker runs the session and module
+# fixtures itself, so a fixture that writes must write into its own folder (tmp_path_factory, or
+# artifacts/voice-notes/<worker>).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo_root="$(pwd)"
@@ -41,7 +45,8 @@ mkdir -p "$artifacts/sites" "$artifacts/fixtures" "$artifacts/build-logs" "$arti
 .venv/bin/python Tests/Browser/fixture_options.py "$artifacts/fixtures/options"
 
 # Builds one site; its output and exit status are kept for the suite, which fails on a failed
-# build (the other sites are still built and tested).
+# build (the other sites are still built and tested). Each runs in the background: most are a few
+# conversations, where starting the process and writing the assets is most of the time.
 build_site() {
   local name="$1" input="$2"
   local log="$artifacts/build-logs/$name.log"
@@ -52,28 +57,32 @@ build_site() {
   echo "$status" >"$artifacts/build-logs/$name.status"
   echo "browser suite: built $name (exit $status)"
 }
-build_site sample "$repo_root/sample-logs"
-build_site hostile "$artifacts/fixtures/hostile/input"
-build_site long "$artifacts/fixtures/long/input"
-build_site options "$artifacts/fixtures/options/input"
+build_site sample "$repo_root/sample-logs" &
+build_site hostile "$artifacts/fixtures/hostile/input" &
+build_site long "$artifacts/fixtures/long/input" &
+build_site options "$artifacts/fixtures/options/input" &
 # Search (Tests/Browser/test_search.py): the multilingual fixture, and the same with `search: false`.
-build_site search "$repo_root/Tests/Fixtures/search"
-build_site sections "$repo_root/Tests/Fixtures/sections"
+build_site search "$repo_root/Tests/Fixtures/search" &
+build_site sections "$repo_root/Tests/Fixtures/sections" &
 # AI conversations as documents (Tests/Browser/test_ai_document.py).
-build_site ai "$repo_root/Tests/Fixtures/ai"
+build_site ai "$repo_root/Tests/Fixtures/ai" &
 mkdir -p "$artifacts/fixtures/search-off"
 cp -R "$repo_root/Tests/Fixtures/search/." "$artifacts/fixtures/search-off/"
 printf 'search: false\n' >>"$artifacts/fixtures/search-off/scrollback.yml"
-build_site search-off "$artifacts/fixtures/search-off"
+build_site search-off "$artifacts/fixtures/search-off" &
 # Imports (Tests/Browser/test_imports.py): each format's real sample exports, read from
 # $SHARED/samples (never copied), built as a user builds them; and Slack and Telegram imported
 # as logs with a small page size and thread limit, for what shows only across pages.
 samples="$(.venv/bin/python Tests/Fixtures/shared_folder.py)/samples"
 for format in slack discord telegram whatsapp chatgpt messenger instagram claude; do
-  build_site "import-$format" "$samples/$format"
+  build_site "import-$format" "$samples/$format" &
 done
 .venv/bin/python Tests/Browser/fixture_imports.py "$binary" "$artifacts/fixtures/import-paged"
-build_site import-paged "$artifacts/fixtures/import-paged/input"
+build_site import-paged "$artifacts/fixtures/import-paged/input" &
+# (build_site never fails: each site's status is in build-logs/, checked by the suite.)
+wait
 
 # --- The suite. ---
-exec .venv/bin/python -m pytest Tests/Browser -p no:cacheprovider "$@"
+workers=(-n "${BROWSER_WORKERS:-2}")
+[ "${BROWSER_WORKERS:-2}" = 0 ] && workers=(-p no:xdist)
+exec .venv/bin/python -m pytest Tests/Browser -p no:cacheprovider "${workers[@]}" "$@"

@@ -3,7 +3,7 @@ MP4) made by ffmpeg at build time, listed after the original in its <audio>. Chr
 us what Safari does, so this checks the DOM (two <source> children, original first, with their
 types), that the copy is served and that Chromium plays it (a duration near the one second
 generated), and that a build without ffmpeg (SCROLLBACK_FFMPEG=) says so once. Builds its own
-sites (voice notes made here with ffmpeg) under artifacts/voice-notes/, with $SCROLLBACK_BINARY
+sites (voice notes made here with ffmpeg) under artifacts/voice-notes/<worker>/, with $SCROLLBACK_BINARY
 (default: the release binary); screenshots at 390 and 1280 px, light and dark, go to
 artifacts/screenshots/."""
 import json
@@ -19,7 +19,12 @@ from conftest import ARTIFACTS, REPO, SCREENSHOTS
 
 BINARY = pathlib.Path(os.environ.get("SCROLLBACK_BINARY", REPO / ".build" / "release" / "scrollback"))
 FFMPEG = shutil.which("ffmpeg")
-ROOT = ARTIFACTS / "voice-notes"
+# One folder per pytest-xdist worker (scripts/test-browser.sh runs the suite in workers): every
+# worker that runs tests of this module runs the `sites` fixture, which deletes and rebuilds the
+# folder, and a shared one went missing under another worker's test.
+ROOT = ARTIFACTS / "voice-notes" / os.environ.get("PYTEST_XDIST_WORKER", "main")
+# Where the `server` fixture (which serves artifacts/) has ROOT.
+SERVED = ROOT.relative_to(ARTIFACTS).as_posix()
 PAGE = "voices/index.html"
 
 pytestmark = pytest.mark.skipif(FFMPEG is None, reason="ffmpeg is not installed (scripts/install-deps.sh)")
@@ -88,7 +93,7 @@ def audios(page):
 
 
 def test_each_voice_note_lists_the_original_then_its_m4a_copy(open_page, server, sites):
-    watched = open_page(f"{server.origin}/voice-notes/with/{PAGE}")
+    watched = open_page(f"{server.origin}/{SERVED}/with/{PAGE}")
     for audio in audios(watched.page):
         assert audio["controls"] and audio["src"] is None, audio
         assert [(s["tag"], s["type"]) for s in audio["sources"]] == [
@@ -105,7 +110,7 @@ def test_each_voice_note_lists_the_original_then_its_m4a_copy(open_page, server,
 
 
 def test_a_browser_that_plays_ogg_keeps_the_original(open_page, server, sites):
-    watched = open_page(f"{server.origin}/voice-notes/with/{PAGE}")
+    watched = open_page(f"{server.origin}/{SERVED}/with/{PAGE}")
     sources = watched.page.evaluate("""() => Promise.all([...document.querySelectorAll('audio')].map(audio =>
       new Promise(resolve => {
         audio.addEventListener('loadedmetadata', () => resolve(audio.currentSrc));
@@ -129,7 +134,7 @@ def test_without_ffmpeg_one_note_and_the_original_alone(open_page, server, sites
     assert lines == ["note: 2 voice notes in Ogg (.opus, .ogg) will not play in Safari: "
                      "install ffmpeg to add an .m4a copy"], sites["without"]
     assert "Safari" not in sites["with"], sites["with"]
-    watched = open_page(f"{server.origin}/voice-notes/without/{PAGE}")
+    watched = open_page(f"{server.origin}/{SERVED}/without/{PAGE}")
     for audio in audios(watched.page):
         assert audio["sources"] == [] and audio["src"].endswith(".ogg"), audio
     assert not list((ROOT / "without" / "media").glob("*.m4a"))
