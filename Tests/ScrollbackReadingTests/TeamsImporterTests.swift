@@ -99,6 +99,9 @@ import Testing
         guard case .attributedText(let code) = try message("1755192395975").kind else { return }
         #expect(code.html.contains("<pre><code><span>print</span>("), "\(code.html)")
         #expect(code.plainText == #"print("hi")"#)
+        // Teams' `<p>&nbsp;</p>` padding draws no empty lines.
+        let codeHTML = code.html.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(codeHTML.hasPrefix("<pre>") && !quote.html.contains("\u{A0}</p>"), "\(code.html)")
         // `<emoji alt="👻">` is its emoji; the deactivated user is named by the name the message carries.
         let ghost = try message("1760014782392")
         #expect(ghost.kind == .text("Message from a deactivated user!👻"))

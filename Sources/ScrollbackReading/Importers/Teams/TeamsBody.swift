@@ -72,15 +72,16 @@ struct TeamsBody {
                     at: location))
         }
         let plain = result.plainText
-        if plain.isEmpty, !result.html.contains("<img") {
+        let shownHTML = Self.droppingBlankParagraphs(result.html)
+        if plain.isEmpty, !shownHTML.contains("<img") {
             // In italics, so it does not read as something the sender wrote.
             return .attributedText(
                 context.richText(
                     markdown: "*No content in this export*", relativeTo: file, at: location, diagnostics: &diagnostics))
         }
         // One paragraph of plain text (most chat messages) needs no rich text.
-        if result.html == "<p>" + HTMLSanitizer.escape(plain) + "</p>" { return .text(plain) }
-        var rich = RichText(sanitizedHTML: result.html, plainText: plain)
+        if shownHTML == "<p>" + HTMLSanitizer.escape(plain) + "</p>" { return .text(plain) }
+        var rich = RichText(sanitizedHTML: shownHTML, plainText: plain)
         rich.assets = images.assets
         return .attributedText(rich)
     }
@@ -106,6 +107,29 @@ struct TeamsBody {
     static func imageName(_ alt: String?) -> String {
         let alt = ChatMarkup.trimming(alt ?? "", in: .whitespacesAndNewlines)
         return alt.isEmpty ? "image" : alt
+    }
+
+    /// The sanitizer's output without paragraphs that hold only spaces: Teams pads a message
+    /// with `<p>&nbsp;</p>` (before a code block, after a quote), which would draw empty lines in
+    /// the bubble. The sanitizer writes `<p>` with no attribute and escapes every `<` of text,
+    /// so each `<p>` … `</p>` found here is one of its paragraphs.
+    static func droppingBlankParagraphs(_ html: String) -> String {
+        guard html.contains("\u{A0}</p>") else { return html }
+        var result = ""
+        var rest = Substring(html)
+        while let open = rest.range(of: "<p>") {
+            result += rest[..<open.lowerBound]
+            let inside = rest[open.upperBound...]
+            if let close = inside.range(of: "</p>"),
+                inside[..<close.lowerBound].allSatisfy({ $0.isWhitespace })
+            {
+                rest = inside[close.upperBound...]
+            } else {
+                result += "<p>"
+                rest = inside
+            }
+        }
+        return result + rest
     }
 
     /// Plain text (`ContentType: text`) as HTML paragraphs, its line breaks kept.
