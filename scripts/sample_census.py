@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 # Formats Scrollback imports today, and how to count a source file's records independently.
-IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude"]
+IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude", "teams"]
 
 # A WhatsApp message starts a line with a date and a time, in any of the apps' layouts:
 # optional marks, an optional bracket, digits and separators, then a time with a colon or dot.
@@ -93,6 +93,12 @@ def count_claude(path):
     )
 
 
+def count_teams(path):
+    """Elements of a Microsoft Teams `messages_<id>.json` (a team's channels or a user's chats)."""
+    root = load_json(path)
+    return len(root) if isinstance(root, list) else 0
+
+
 def count_whatsapp(path):
     with open(path, "rb") as handle:
         data = handle.read()
@@ -142,6 +148,8 @@ def source_count(fmt, folder):
                 total += count_meta(path)
             elif fmt == "claude" and name.endswith(".json"):
                 total += count_claude(path)
+            elif fmt == "teams" and name.startswith("messages_") and name.endswith(".json"):
+                total += count_teams(path)
             elif fmt == "whatsapp" and name.endswith(".txt"):
                 total += count_whatsapp(path)
     return total

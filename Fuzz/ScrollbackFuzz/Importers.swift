@@ -122,3 +122,10 @@ func fuzzSlackImporter(_ input: UnsafeBufferPointer<UInt8>) {
         readOther: { url in url.path == users.path ? slackUsers : url.path == channels.path ? slackChannels : nil },
         countMessages: { $0.elements?.count })
 }
+
+func fuzzTeamsImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One user's chats file, read as the folder importer reads it: every element is a message in.
+    fuzzImport(
+        TeamsImporter.self, file: exportRoot.appendingPathComponent("users/u1/messages_u1.json"), bytes: Array(input),
+        countMessages: { $0.elements?.count })
+}

@@ -27,6 +27,8 @@ public struct SanitizedHTML: Hashable, Sendable {
 ///   does not run together.
 /// - Dropped with their content: scripts, styles, embedded documents and plugins, templates,
 ///   SVG and MathML, forms and their controls, media players, and everything of `<head>`.
+/// - Microsoft Teams' `<emoji alt="👻">` is written as its `alt` text (the emoji itself), its
+///   children left out: the element has no text of its own, so unwrapping it would lose the emoji.
 /// - Anything else is unwrapped: its children are kept.
 /// - Attributes: `a[href]` (http, https, mailto or `#fragment`; gets
 ///   `rel="nofollow noopener noreferrer"` unless it is a fragment), `img[src]` (http, https or
@@ -45,7 +47,12 @@ public struct HTMLSanitizer: Sendable {
     /// Sanitizes `fragment`. `imageURL` maps each `<img src>` to the URL the page should use,
     /// or `nil` to drop the image (its `alt` text is kept as text). It is only called with an
     /// http(s) URL or a relative path, trimmed; other schemes are dropped before it.
-    public func sanitize(_ fragment: String, imageURL: (String) -> String? = { $0 }) -> SanitizedHTML {
+    /// `droppedImageText`, given the source and `alt` of an image `imageURL` dropped, says what
+    /// text stands in its place instead of the `alt` (an importer's "not in this export" chip).
+    public func sanitize(
+        _ fragment: String, imageURL: (String) -> String? = { $0 },
+        droppedImageText: ((_ source: String, _ alt: String?) -> String?)? = nil
+    ) -> SanitizedHTML {
         // An explicit <body> puts leading text in the body; without it libxml2 wraps it in an implied <p>.
         // Attributes past the limit never reach libxml2, whose parser is quadratic in them.
         guard let document = LibXML2Document(text: "<html><body>" + AttributeBound.limitingAttributes(in: fragment))
@@ -53,7 +60,7 @@ public struct HTMLSanitizer: Sendable {
             return SanitizedHTML(html: "", plainText: "")
         }
         return withoutActuallyEscaping(imageURL) { imageURL in
-            var writer = SanitizingWriter(imageURL: imageURL)
+            var writer = SanitizingWriter(imageURL: imageURL, droppedImageText: droppedImageText)
             document.walk(enter: { writer.enter($0) }, leave: { writer.leave($0) })
             return SanitizedHTML(
                 html: String(decoding: writer.html, as: UTF8.self),
@@ -219,12 +226,15 @@ private struct SanitizingWriter {
     /// so pathological input cannot make a page that browsers or later stages choke on.
     static let maximumDepth = 64
     private let imageURL: (String) -> String?
+    /// What stands in for an image `imageURL` dropped (`nil`: its `alt`).
+    private let droppedImageText: ((String, String?) -> String?)?
     /// Whether a `<details>` was just written and nothing inside it yet: HTML wants its
     /// `<summary>` first, so a log's summary is kept only there and one is written otherwise.
     private var summaryPending = false
 
-    init(imageURL: @escaping (String) -> String?) {
+    init(imageURL: @escaping (String) -> String?, droppedImageText: ((String, String?) -> String?)?) {
         self.imageURL = imageURL
+        self.droppedImageText = droppedImageText
         html.reserveCapacity(256)
     }
 
@@ -242,6 +252,12 @@ private struct SanitizingWriter {
             return false
         case .element:
             let name = node.name
+            if name == "emoji", let alt = node.attribute("alt") {
+                writeSummaryIfPending()
+                appendEscaped(alt)
+                text.append(contentsOf: alt.utf8)
+                return false
+            }
             if ElementPolicy.textSeparatingElements.contains(name) { text.append(UInt8(ascii: " ")) }
             let policy = ElementPolicy.forElement(name)
             if policy == .keep("summary") {
@@ -363,13 +379,17 @@ private struct SanitizingWriter {
     /// Writes `<img>` if its source is allowed and `imageURL` keeps it, else its alt text as text.
     private mutating func writeImage(_ node: HTMLNode) {
         let alt = node.attribute("alt")
-        if let alt {
+        let source = node.attribute("src").flatMap(URLPolicy.imageSource)
+        let url = source.flatMap(imageURL)
+        // The text is what the page shows: the alt, or what stands in for a dropped image.
+        let shown = url == nil ? source.flatMap({ droppedImageText?($0, alt) }) ?? alt : alt
+        if let shown {
             text.append(UInt8(ascii: " "))
-            text.append(contentsOf: alt.utf8)
+            text.append(contentsOf: shown.utf8)
             text.append(UInt8(ascii: " "))
         }
-        guard let source = node.attribute("src").flatMap(URLPolicy.imageSource), let url = imageURL(source) else {
-            if let alt { appendEscaped(alt) }
+        guard let url else {
+            if let shown { appendEscaped(shown) }
             return
         }
         var attributes = [("src", URLPolicy.percentEncodingUnsafeCharacters(url))]

@@ -95,7 +95,7 @@ struct ExportDiscoveryTests {
         "each real export of a format not read yet gets one warning saying what it is",
         arguments: [
             ("signal", "a Signal/LINE/IRC text log"),
-            ("mattermost", "a Mattermost bulk export (JSONL)"), ("teams", "a Microsoft Teams export"),
+            ("mattermost", "a Mattermost bulk export (JSONL)"),
         ])
     func unsupportedSamplesAreNamed(format: String, description: String) throws {
         let samples = try ImportTests.sharedSamples().appendingPathComponent(format)

@@ -11,6 +11,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case meta
     /// Claude.ai's `conversations.json` (`ClaudeImporter`).
     case claude
+    /// A Microsoft Teams tenant export: the `teams/` and `users/` folders (`TeamsImporter`).
+    case teams
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

@@ -10,8 +10,6 @@ import ScrollbackModel
 public enum UnsupportedFormat: String, CaseIterable, Sendable {
     /// A Mattermost bulk export: one JSON object a line.
     case mattermost
-    /// A Microsoft Teams export (Graph API objects with PascalCase keys).
-    case teams
     /// A Google Chat (Takeout) `messages.json` or `group_info.json`.
     case googleChat
     /// A Signal, LINE or IRC text log.
@@ -21,7 +19,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     public var description: String {
         switch self {
         case .mattermost: return "a Mattermost bulk export (JSONL)"
-        case .teams: return "a Microsoft Teams export"
         case .googleChat: return "a Google Chat export"
         case .textLog: return "a Signal/LINE/IRC text log"
         }
@@ -37,9 +34,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
             return .mattermost
         }
-        // Graph API objects: PascalCase keys only Teams' exporters write.
-        let teamsKeys: Set<String> = ["CreatedDateTime", "GroupsId", "UserPrincipalName", "TenantId", "ChatId"]
-        if !elementKeys.isDisjoint(with: teamsKeys) || !keys.isDisjoint(with: teamsKeys) { return .teams }
         if keys.contains("messages"), mentions("creator"), mentions("created_date") || mentions("topic_id") {
             return .googleChat
         }

@@ -1,0 +1,80 @@
+import Foundation
+import ScrollbackModel
+import Testing
+import ZIPFoundation
+
+@testable import ScrollbackReading
+@testable import ScrollbackSite
+
+/// Microsoft Teams tenant exports (issue 43) built as a site: from a folder, a zip and a single
+/// file; every record a message element or left out; `import` + `build` gives the site `build`
+/// gives.
+@Suite struct TeamsImportSiteTests {
+    /// The shared sample (Zulip's test tenant).
+    static func sample() throws -> URL {
+        try ImportTests.sharedSamples().appendingPathComponent(
+            "teams/zulip-microsoft_teams_fixtures/TeamsData_ZulipChat")
+    }
+
+    @Test("a folder, a zip and a single file build; message elements = the ledger's messages; the app pill")
+    func folderZipAndFile() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let site = base.url.appendingPathComponent("site")
+        let report = try build(Self.sample(), site)
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        let counts = MetaImportSiteTests.ledger(report)
+        #expect(counts.read == 16 && counts.built == 16 && counts.leftOut == 0)
+        #expect(report.conversations == 4)
+        #expect(try ExportFixtures.messageElements(in: site) == counts.built)
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(#"<span class="app app-teams">Microsoft Teams</span>"#))
+        let chat = try String(contentsOf: site.appendingPathComponent("dm-alya-abbott/index.html"), encoding: .utf8)
+        #expect(chat.contains("not in this export") && !chat.contains("graph.microsoft.com/v1.0"))
+        let channel = try String(
+            contentsOf: site.appendingPathComponent("core-team-general/index.html"), encoding: .utf8)
+        #expect(channel.contains("👻") && !channel.contains("color:#"))
+
+        // The same export as a zip gives the same counts.
+        let zip = base.url.appendingPathComponent("zipped/TeamsData.zip")
+        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.zipItem(at: Self.sample(), to: zip, shouldKeepParent: true)
+        let zipSite = base.url.appendingPathComponent("zip-site")
+        let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
+        #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
+        #expect(MetaImportSiteTests.ledger(zipReport) == counts)
+        #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
+
+        // One user's messages file as the input: that user's chats.
+        let file = try Self.sample().appendingPathComponent(
+            "users/88cbf3c2-0810-4d32-aa19-863c12bf7be9/messages_88cbf3c2-0810-4d32-aa19-863c12bf7be9.json")
+        let fileSite = base.url.appendingPathComponent("file-site")
+        let fileReport = try build(file, fileSite)
+        #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
+        #expect(MetaImportSiteTests.ledger(fileReport).read == 9 && fileReport.conversations == 3)
+        #expect(try ExportFixtures.messageElements(in: fileSite) == MetaImportSiteTests.ledger(fileReport).built)
+    }
+
+    @Test("`import teams` then `build` gives the site `build` gives, byte for byte")
+    func importThenBuildIsBuild() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let input = base.url.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.sample(), to: input.appendingPathComponent("TeamsData"))
+        let direct = base.url.appendingPathComponent("direct")
+        #expect(try !build(input, direct).hasErrors)
+        let logs = base.url.appendingPathComponent("logs")
+        let imported = try ExportWriter(input: input, format: .teams, output: logs, onDiagnostics: { _ in }).write()
+        #expect(!imported.hasErrors, "\(imported.diagnostics)")
+        #expect(imported.logs == 4)
+        let viaLogs = base.url.appendingPathComponent("via-logs")
+        #expect(try !build(logs, viaLogs).hasErrors)
+        let expected = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback/") }
+        let got = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback/") }
+        #expect(expected.keys.sorted() == got.keys.sorted())
+        for (path, data) in expected { #expect(got[path] == data, "\(path)") }
+        let run = try runScrollback(["import", "teams", "input", "-o", "cli-logs"], in: base.url)
+        #expect(run.status == 0, "\(run.errors)")
+    }
+}
