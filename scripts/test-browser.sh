@@ -40,6 +40,10 @@ fi
 artifacts="$repo_root/artifacts"
 rm -rf "$artifacts/sites" "$artifacts/fixtures" "$artifacts/build-logs" "$artifacts/screenshots"
 mkdir -p "$artifacts/sites" "$artifacts/fixtures" "$artifacts/build-logs" "$artifacts/screenshots"
+# The build caches of every site the suite builds (issue 44: never in the output), fresh each
+# run, under artifacts/: never in the user's ~/.cache (the pytest builds inherit it too).
+export XDG_CACHE_HOME="$artifacts/cache"
+rm -rf "$XDG_CACHE_HOME"
 .venv/bin/python Tests/Fixtures/hostile/generate.py "$artifacts/fixtures/hostile"
 .venv/bin/python Tests/Fixtures/long/generate.py "$artifacts/fixtures/long" --messages 2500
 .venv/bin/python Tests/Browser/fixture_options.py "$artifacts/fixtures/options"

@@ -70,6 +70,20 @@ struct JobsOption: ParsableArguments {
     }
 }
 
+/// `--cache-dir DIR`, shared by `build` and `serve`: where the build cache goes
+/// (`CacheLocation`). `import` keeps no cache: it unpacks into a temporary folder it deletes.
+struct CacheDirOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The folder of the build cache, never published (default: $XDG_CACHE_HOME/scrollback/<output>-<hash>, "
+                + "or ~/.cache/scrollback/...). The output holds only the site.",
+            valueName: "DIR"), completion: .directory)
+    var cacheDir: String?
+
+    /// The folder as the builder takes it.
+    var url: URL? { cacheDir.map { URL(fileURLWithPath: $0) } }
+}
+
 /// `--me NAME`, shared by `build`, `import` and `serve`.
 struct MeOption: ParsableArguments {
     @Option(
@@ -103,9 +117,10 @@ struct Build: ParsableCommand {
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \
             (or is left out when there is none) and the exit status is 1; the other conversations are \
-            still built. The output folder is replaced in one step, never left half-written. A build \
-            that takes more than two seconds shows its progress on a terminal (not with --quiet, nor \
-            when standard error is not a terminal).
+            still built. The output folder is replaced in one step, never left half-written, and holds \
+            only the site: the cache that makes the next build quick lives in the user's cache folder \
+            (see --cache-dir). A build that takes more than two seconds shows its progress on a \
+            terminal (not with --quiet, nor when standard error is not a terminal).
 
             Voice notes in Ogg (.opus, .ogg), which Safari cannot play, get an .m4a copy when ffmpeg is \
             on PATH (or at SCROLLBACK_FFMPEG; set it empty to make none); without ffmpeg the build says \
@@ -153,10 +168,13 @@ struct Build: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @OptionGroup var cacheDir: CacheDirOption
+
     func run() throws {
         let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         var options = SiteBuilder.Options(
             input: URL(fileURLWithPath: input), output: URL(fileURLWithPath: output), ignoresCache: clean)
+        options.cacheDirectory = cacheDir.url
         options.baseURL = baseURL
         options.format = format
         options.me = me.me
@@ -297,6 +315,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @OptionGroup var cacheDir: CacheDirOption
+
     func run() async throws {
         let printer = DiagnosticPrinter(inputRoot: URL(fileURLWithPath: input), verbose: verbose)
         let temporaryFolder: URL? =
@@ -305,6 +325,9 @@ struct Serve: AsyncParsableCommand {
                 "scrollback-serve-\(ProcessInfo.processInfo.processIdentifier)") : nil
         let outputURL = output.map { URL(fileURLWithPath: $0) } ?? temporaryFolder!.appendingPathComponent("site")
         var options = SiteBuilder.Options(input: URL(fileURLWithPath: input), output: outputURL)
+        // A temporary site's cache is temporary too: beside it, deleted with it when serve stops,
+        // so nothing of it stays in the user's cache folder or in /tmp.
+        options.cacheDirectory = cacheDir.url ?? temporaryFolder?.appendingPathComponent("cache")
         options.jobs = jobs.jobs
         options.me = me.me
         options.publishesEmptySite = true

@@ -3,7 +3,7 @@ import ScrollbackLayout
 import ScrollbackModel
 
 /// One conversation's share of the search index and of its date list, made while its pages are
-/// written and cached in `.scrollback/` so an unchanged conversation is not read again.
+/// written and cached in the build cache so an unchanged conversation is not read again.
 ///
 /// Documents come page by page: a timeline page's messages, then the replies of the threads
 /// rooted on it. Each page's documents are bytes of their own beside the part's head (title,
@@ -584,7 +584,7 @@ public struct SearchPart: Equatable, Sendable {
     private static let headMagic: [UInt8] = Array("SBP5".utf8)
     private static let pageMagic: [UInt8] = Array("SBD4".utf8)
 
-    /// The part's head file (`.scrollback/search/<id>.bin`): title, senders, vocabulary, each
+    /// The part's head file (`search/<id>.bin` in the build cache): title, senders, vocabulary, each
     /// page's document count and earliest date, the documents of no page, and the days.
     public func encodedHead() -> [UInt8] {
         var writer = ByteWriter()
@@ -617,7 +617,7 @@ public struct SearchPart: Equatable, Sendable {
     }
 
     /// The bytes of pages `page` and later, in page order: each page's documents, as the site's
-    /// cache files hold them (`.scrollback/search/<id>/`, a few pages to a file).
+    /// cache files hold them (`search/<id>/`, a few pages to a file).
     public func encodedPages(from page: Int) -> [[UInt8]] {
         precondition(page >= firstLoadedPage, "pages before the first one read are not held")
         return Array(pageFiles.dropFirst(page - firstLoadedPage))

@@ -216,7 +216,7 @@ struct SiteFiles: Sendable {
 
     /// The decoded path's segments, or `nil` when the path is refused: not starting with `/`,
     /// an empty segment inside it (`//assets`, which a redirect would turn into another host),
-    /// a segment starting with `.` (`..`, `.scrollback`, `.env`), a backslash or a control character.
+    /// a segment starting with `.` (`..`, `.git`, `.env`), a backslash or a control character.
     static func segments(of rawPath: String) -> (segments: [String], trailingSlash: Bool)? {
         guard let path = rawPath.removingPercentEncoding, path.hasPrefix("/") else { return nil }
         var parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)

@@ -172,7 +172,12 @@ public final class LivePreview: @unchecked Sendable {
 
     /// Watches the input and rebuilds after changes; `preferInotify: false` forces polling.
     public func startWatching(preferInotify: Bool = true) {
-        let watcher = FileWatcher(root: options.input, excluding: [options.output]) { [weak self] in
+        // The build's own writes are no change: the output, and the cache when `--cache-dir`
+        // puts it inside the input.
+        let cache = CacheLocation.resolve(
+            cacheDirectory: options.cacheDirectory, input: options.input, output: options.output)
+        let excluded = [options.output] + (cache.map { [URL(fileURLWithPath: $0.folder)] } ?? [])
+        let watcher = FileWatcher(root: options.input, excluding: excluded) { [weak self] in
             self?.inputChanged()
         }
         lock.lock()

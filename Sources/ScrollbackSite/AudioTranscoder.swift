@@ -101,10 +101,10 @@ final class AudioTranscoder: @unchecked Sendable {
     /// Per site path: two conversations sharing a file wait for one run.
     private var states: [String: State] = [:]
 
-    /// A transcoder whose copies go to the cache of the site folder `siteRoot`, reusing those of
-    /// `previousSiteRoot`.
+    /// A transcoder whose copies go to the cache of the build `siteRoot` (the staging folder),
+    /// reusing those of `previousSiteRoot`.
     init(
-        ffmpeg: String?, siteRoot: String, previousSiteRoot: String?, maximumBytes: Int64,
+        ffmpeg: String?, siteRoot: BuildTree, previousSiteRoot: BuildTree?, maximumBytes: Int64,
         timeoutSeconds: Double = AudioTranscoder.defaultTimeoutSeconds, runner: Runner? = nil
     ) {
         self.ffmpeg = ffmpeg
@@ -115,13 +115,13 @@ final class AudioTranscoder: @unchecked Sendable {
         self.runner = runner ?? Self.processRunner
     }
 
-    /// The copies' folder in the site folder `siteRoot`.
-    static func cacheFolder(in siteRoot: String) -> String {
-        BuildManifest.cacheFolder(in: siteRoot) + "/" + cacheSubfolder
+    /// The copies' folder in the cache of the build `siteRoot`.
+    static func cacheFolder(in siteRoot: BuildTree) -> String {
+        siteRoot.cache + "/" + cacheSubfolder
     }
 
-    /// The cached copy of key `key` in the site folder `siteRoot`.
-    static func cachedCopy(key: String, in siteRoot: String) -> String {
+    /// The cached copy of key `key` in the cache of the build `siteRoot`.
+    static func cachedCopy(key: String, in siteRoot: BuildTree) -> String {
         cacheFolder(in: siteRoot) + "/" + key + ".m4a"
     }
 

@@ -2,25 +2,13 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 
-/// The build cache, kept in the output at `.scrollback/manifest.json`.
+/// The build cache's index, `manifest.json` in the cache (`CacheLocation`, never the output).
 ///
-/// Its presence also marks a folder as Scrollback output, which the builder requires before it
-/// replaces a non-empty folder. It lives inside the output (a dot folder, so the dev server and
-/// most web servers do not serve it) so it moves with the site and is swapped in atomically with
-/// it. Its content is deterministic: entries sorted by path, keys sorted, no build time.
+/// Its content is deterministic: entries sorted by path, keys sorted, no build time, no path of
+/// the build machine.
 struct BuildManifest: Codable, Equatable {
     /// The manifest's own format; another value means "ignore the cache".
     static let currentFormat = 5
-    /// Folder of the marker and the manifest, relative to the output.
-    static let folderName = ".scrollback"
-    /// File name of the manifest inside `folderName`.
-    static let fileName = "manifest.json"
-
-    /// The build cache folder of the site folder `siteRoot` (the output, or the staging folder):
-    /// the one place that says where the cache is.
-    static func cacheFolder(in siteRoot: String) -> String {
-        siteRoot + "/" + folderName
-    }
 
     /// `a` for `a/b/c.html`.
     static func topLevelName(_ path: String) -> String {
@@ -59,12 +47,12 @@ struct BuildManifest: Codable, Equatable {
         /// A one-to-one chat with no `me`: the two names to choose from (`MeSetting.choices`),
         /// kept so the build's one warning names it when it is reused too.
         var meChoices: [String]? = nil
-        /// The conversation's `AppendCheckpoint` header file, relative to the output (JSON logs only).
+        /// The conversation's `AppendCheckpoint` header file, as a cache path (`BuildTree`; JSON logs only).
         var checkpoint: String?
         /// How many block files the checkpoint has (`AppendCheckpoint.blockPath`).
         var checkpointBlocks: Int?
         /// The conversation's cached `SearchPart` (messages for the search index, days for the
-        /// date list): its head file, relative to the output.
+        /// date list): its head file, as a cache path (`BuildTree`).
         var searchPart: String?
         /// How many pages the search part has (their files: `SearchPageFiles`).
         var searchPageCount: Int?
@@ -86,7 +74,7 @@ struct BuildManifest: Codable, Equatable {
 
         /// What placing the conversation in the staged site moves, and what taking it out again
         /// removes, sorted: the top-level folders of its files, and the folder (or file) each
-        /// cached file goes with (`.scrollback/search/<id>` for `.scrollback/search/<id>/3.bin`).
+        /// cached file goes with (`search/<id>` of the cache for its `search/<id>/3.bin`).
         var placementUnits: [String] {
             let cacheUnits = cachedFiles.map {
                 $0.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(
@@ -95,7 +83,7 @@ struct BuildManifest: Codable, Equatable {
             return Set(files.map(BuildManifest.topLevelName) + cacheUnits).sorted()
         }
 
-        /// The files of `.scrollback/` that are the conversation's: its checkpoint, its search
+        /// The files of the cache that are the conversation's: its checkpoint, its search
         /// part's head and pages.
         var cachedFiles: [String] {
             var files: [String] = []
@@ -217,15 +205,34 @@ struct BuildManifest: Codable, Equatable {
         }
     }
 
-    /// Reads the manifest of the output at `outputPath`; `nil` when absent, unreadable or of
-    /// another format (the build is then a clean one).
-    static func load(outputPath: String) -> BuildManifest? {
-        let path = outputPath + "/" + folderName + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path),
-            let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data),
-            manifest.format == currentFormat
-        else { return nil }
-        return manifest
+    /// Where the manifest of the build `tree` is.
+    static func path(in tree: BuildTree) -> String {
+        tree.cache + "/" + CacheLocation.manifestName
+    }
+
+    /// Reads the manifest of the build `tree`; without one (absent, unreadable, damaged or of
+    /// another format: the build is then a clean one), the reason, for the build's summary.
+    static func load(in tree: BuildTree) -> Result<BuildManifest, CacheRefusal> {
+        let path = path(in: tree)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(
+                CacheRefusal(
+                    FileSystem.kind(path) == .missing ? "there is no cache yet" : "its manifest cannot be read"))
+        }
+        struct Format: Decodable { var format: Int }
+        guard let format = try? JSONDecoder().decode(Format.self, from: data) else {
+            return .failure(CacheRefusal("its manifest is damaged"))
+        }
+        guard format.format == currentFormat else {
+            return .failure(
+                CacheRefusal(
+                    "it is from another version of Scrollback (cache format \(format.format); this one reads \(currentFormat))"
+                ))
+        }
+        guard let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data) else {
+            return .failure(CacheRefusal("its manifest is damaged"))
+        }
+        return .success(manifest)
     }
 
     /// The manifest's bytes: sorted keys, so equal manifests are equal files.

@@ -15,20 +15,23 @@ extension BuildRun {
                 notCopied.insert(media.sitePath)
             }
         }
-        let cache = AudioTranscoder.cacheFolder(in: staging)
+        let cache = AudioTranscoder.cacheFolder(in: BuildTree(staging: staging))
         let used = Set(copies.values.map { $0 + ".m4a" })
         for name in FileSystem.entries(cache) where !used.contains(name) { FileSystem.removeTree(cache + "/" + name) }
         // No empty folder either: a clean and an incremental build give the same folders.
         if copies.isEmpty { FileSystem.removeTree(cache) }
         for sitePath in copies.keys.sorted() {
             let key = copies[sitePath]!
-            let cached = AudioTranscoder.cachedCopy(key: key, in: staging)
+            let cached = AudioTranscoder.cachedCopy(key: key, in: BuildTree(staging: staging))
             // A reused conversation's copy is the previous build's.
             if FileSystem.kind(cached) != .file {
                 try FileSystem.makeDirectory(cache)
-                _ = try FileSystem.linkOrCopy(AudioTranscoder.cachedCopy(key: key, in: output!.path), to: cached)
+                _ = try FileSystem.linkOrCopy(
+                    AudioTranscoder.cachedCopy(key: key, in: previousTree ?? BuildTree(staging: output!.path)),
+                    to: cached)
             }
-            let cacheName = BuildManifest.folderName + "/" + AudioTranscoder.cacheSubfolder
+            let cacheName =
+                cacheFolder.map { $0.location.current + "/" + AudioTranscoder.cacheSubfolder } ?? "the build cache"
             // A media file of the site with that name (another file whose content hash is the
             // voice note's) keeps it: one clash never fails the build.
             if FileSystem.kind(staging + "/" + sitePath) != .missing {

@@ -12,15 +12,15 @@ import ScrollbackSearch
 struct ConversationWorker: Sendable {
     let inputRoot: URL
     let config: SiteConfig
-    /// `<staging>/.scrollback/parts`: each log writes under `parts/<number>/`.
+    /// `parts` in the staging folder's cache: each log writes under `parts/<number>/`.
     let partsRoot: String
     /// The staging folder itself, where a reused log's files are linked straight away (see `reuse`).
     let stagingRoot: String
     /// The conversation ids that more than one of `previousEntries` has (none, unless the
     /// manifest was edited): those logs are not linked straight into the staging folder.
     let sharedPreviousIDs: Set<String>
-    /// The current output folder, whose files a reused log links from.
-    let previousOutput: String
+    /// The previous build (the current output and its cache), whose files a reused log links from.
+    let previousOutput: BuildTree
     /// The previous build's entries by input path; empty for a clean build.
     let previousEntries: [String: BuildManifest.Entry]
     /// The previous build's entries by input path even when the settings changed since (empty
@@ -40,13 +40,13 @@ struct ConversationWorker: Sendable {
     /// `write <site path>`; throwing there is a failed write, as a full disk would give.
     var faultInjection: (@Sendable (_ step: String) throws -> Void)?
 
-    /// `<staging>/.scrollback/parts`.
+    /// `parts` in the staging folder's cache.
     static func partsRoot(in stagingRoot: String) -> String {
-        stagingRoot + "/" + BuildManifest.folderName + "/parts"
+        BuildTree(staging: stagingRoot).cache + "/parts"
     }
 
     init(
-        inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, stagingRoot: String, previousOutput: String,
+        inputRoot: URL, config: SiteConfig, renderer: SiteRenderer, stagingRoot: String, previousOutput: BuildTree,
         previousEntries: [String: BuildManifest.Entry], lastGoodEntries: [String: BuildManifest.Entry] = [:],
         reservedTopLevelNames: Set<String>, jobs: Int = 1, transcoder: AudioTranscoder? = nil,
         faultInjection: (@Sendable (_ step: String) throws -> Void)? = nil

@@ -122,10 +122,11 @@ public struct InputDiscovery: Sendable {
         name.hasPrefix("_")
     }
 
-    /// Whether `folder` holds a Scrollback site (an earlier output): its cache manifest, or its
-    /// index page beside the site's stylesheet. Its pages are not logs.
+    /// Whether `folder` holds a Scrollback site (an earlier output): its index page beside the
+    /// site's stylesheet, or the cache manifest outputs built before issue 44 held. Its pages are
+    /// not logs, and a build may replace it.
     static func holdsSite(_ folder: String) -> Bool {
-        FileSystem.kind(folder + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName) == .file
+        FileSystem.kind(CacheLocation.legacyTree(ofOutput: folder).cache + "/" + CacheLocation.manifestName) == .file
             || FileSystem.kind(folder + "/index.html") == .file
                 && FileSystem.kind(folder + "/assets/scrollback.css") == .file
     }

@@ -1,5 +1,5 @@
 /// Fixed-width integers stored least significant byte first, as the build's own binary files
-/// (`.scrollback/`: the append checkpoints, the search part's page files) and the fingerprint's
+/// (the build cache: the append checkpoints, the search part's page files) and the fingerprint's
 /// words have them: written and read here alone.
 extension Array where Element == UInt8 {
     /// Appends `value`'s bytes, least significant first.

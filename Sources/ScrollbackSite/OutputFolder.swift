@@ -21,8 +21,8 @@ struct OutputFolder {
     /// Checks that `output` may be replaced by a site built from `input`, and names its staging folder.
     ///
     /// Refused: the input folder itself, a folder that contains the input, something that is not
-    /// a folder, and a non-empty folder without the `.scrollback` marker of a previous build
-    /// (so `-o ~` cannot wipe a home folder).
+    /// a folder, and a non-empty folder that does not hold a Scrollback site
+    /// (`InputDiscovery.holdsSite`; so `-o ~` cannot wipe a home folder).
     init(output: URL, input: URL) throws {
         let outputPath = FileSystem.canonicalPath(output.path)
         let inputPath = FileSystem.canonicalPath(input.path)
@@ -34,20 +34,26 @@ struct OutputFolder {
         case .file, .other: throw refuse("it exists and is not a folder")
         case .directory:
             let entries = FileSystem.entries(outputPath)
-            if !entries.isEmpty, FileSystem.kind(outputPath + "/" + BuildManifest.folderName) != .directory {
+            if !entries.isEmpty, !InputDiscovery.holdsSite(outputPath) {
                 throw refuse(
-                    "it is not empty and is not a previous Scrollback output (no \(BuildManifest.folderName) folder); "
-                        + "expected an empty or new folder")
+                    "it is not empty and is not a previous Scrollback output (no index.html beside "
+                        + "assets/scrollback.css); expected an empty or new folder")
             }
         }
+        self.init(replacing: outputPath)
+    }
+
+    /// The folder at canonical path `path`, replaced as an output is but without its checks: the
+    /// build cache's `current` folder (`CacheFolder`), which only Scrollback writes.
+    init(replacing path: String) {
         Self.counterLock.lock()
         Self.nextBuildNumber += 1
         let buildNumber = Self.nextBuildNumber
         Self.counterLock.unlock()
-        let parent = PathText.parent(outputPath)
-        let name = PathText.lastComponent(outputPath)
-        self.path = outputPath
-        self.stagingPath = parent + "/.\(name).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(buildNumber)"
+        self.path = path
+        self.stagingPath =
+            PathText.parent(path) + "/.\(PathText.lastComponent(path)).tmp-"
+            + "\(ProcessInfo.processInfo.processIdentifier)-\(buildNumber)"
     }
 
     /// Creates the empty staging folder (and the output's parent when missing), after deleting

@@ -9,20 +9,20 @@ import ScrollbackSearch
 ///
 /// Each conversation's worker makes its `SearchPart` from the plan it renders (its messages and
 /// the first message of each day), writes the conversation's date list from it, and caches it
-/// as `.scrollback/search/<id>.bin` and its pages' files in `.scrollback/search/<id>/`
+/// as `search/<id>.bin` and its pages' files in `search/<id>/` (in the `CacheLocation`)
 /// (`SearchPageFiles`); a reused conversation links the cached part, an appended one writes its
 /// last pages' file again and links the others. The `writeSearchIndex` step merges the published
 /// parts into `search/`.
 enum SearchStep {
-    /// Where a conversation's part's head is cached, relative to the output.
+    /// Where a conversation's part's head is cached, as a cache path (`BuildTree`).
     static func partPath(conversationID: String) -> String {
-        BuildManifest.folderName + "/search/" + conversationID + ".bin"
+        BuildTree.cachePath("search/" + conversationID + ".bin")
     }
 
-    /// The cached part of `conversationID` in the site at `root`, with the documents of pages
+    /// The cached part of `conversationID` in the build `tree`, with the documents of pages
     /// `firstPage` and later; `nil` when a file is missing or damaged.
-    static func readPart(conversationID: String, in root: String, fromPage firstPage: Int = 0) -> SearchPart? {
-        guard let head = LogReader.contents(ofFile: root + "/" + partPath(conversationID: conversationID)) else {
+    static func readPart(conversationID: String, in tree: BuildTree, fromPage firstPage: Int = 0) -> SearchPart? {
+        guard let head = LogReader.contents(ofFile: tree.path(partPath(conversationID: conversationID))) else {
             return nil
         }
         // Pages are asked for in order: each file is read once, when its first page is.
@@ -30,7 +30,7 @@ enum SearchStep {
         return SearchPart(decodingHead: head, fromPage: firstPage) { page in
             let (file, index) = page.quotientAndRemainder(dividingBy: SearchPageFiles.pagesPerFile)
             if held?.file != file {
-                held = SearchPageFiles.readPages(ofFile: file, conversationID: conversationID, in: root).map {
+                held = SearchPageFiles.readPages(ofFile: file, conversationID: conversationID, in: tree).map {
                     (file, $0)
                 }
             }
@@ -83,9 +83,9 @@ enum SearchPageFiles {
     static let pagesPerFile = 16
     private static let magic: [UInt8] = Array("SBF1".utf8)
 
-    /// Where file number `file` of a conversation's pages is cached, relative to the output.
+    /// Where file number `file` of a conversation's pages is cached, as a cache path (`BuildTree`).
     static func path(conversationID: String, file: Int) -> String {
-        BuildManifest.folderName + "/search/" + conversationID + "/\(file).bin"
+        BuildTree.cachePath("search/" + conversationID + "/\(file).bin")
     }
 
     /// How many files hold `pageCount` pages.
@@ -110,20 +110,20 @@ enum SearchPageFiles {
         return bytes
     }
 
-    /// The pages of file number `file` of a conversation in the site at `root`; `nil` when it is
+    /// The pages of file number `file` of a conversation in the build `tree`; `nil` when it is
     /// missing or is not such a file.
-    static func readPages(ofFile file: Int, conversationID: String, in root: String) -> [[UInt8]]? {
-        guard let bytes = LogReader.contents(ofFile: root + "/" + path(conversationID: conversationID, file: file)),
+    static func readPages(ofFile file: Int, conversationID: String, in tree: BuildTree) -> [[UInt8]]? {
+        guard let bytes = LogReader.contents(ofFile: tree.path(path(conversationID: conversationID, file: file))),
             let ranges = pageRanges(header: bytes[...], size: bytes.count)
         else { return nil }
         return ranges.map { Array(bytes[$0]) }
     }
 
-    /// Page `page`'s bytes from its file in the site at `root` (the header, then the page alone,
+    /// Page `page`'s bytes from its file in the build `tree` (the header, then the page alone,
     /// are read); `nil` when the file is missing, is not such a file or holds no such page.
-    static func readPage(_ page: Int, conversationID: String, in root: String) -> [UInt8]? {
+    static func readPage(_ page: Int, conversationID: String, in tree: BuildTree) -> [UInt8]? {
         let (file, index) = page.quotientAndRemainder(dividingBy: pagesPerFile)
-        guard let handle = LogFile(path: root + "/" + path(conversationID: conversationID, file: file)),
+        guard let handle = LogFile(path: tree.path(path(conversationID: conversationID, file: file))),
             let header = handle.bytes(0..<min(handle.size, magic.count + 4 * (1 + pagesPerFile))),
             let ranges = pageRanges(header: header[...], size: handle.size), index < ranges.count
         else { return nil }
@@ -251,7 +251,8 @@ extension BuildRun {
         let read = ConcurrentSlots<SearchPart>(count: entries.count)
         Parallel.forEach(entries.count, jobs: jobs) { number in
             guard entries[number].searchPart != nil,
-                let head = SearchStep.readPart(conversationID: entries[number].conversationID, in: root, fromPage: .max)
+                let head = SearchStep.readPart(
+                    conversationID: entries[number].conversationID, in: BuildTree(staging: root), fromPage: .max)
             else { return }
             read.store(head, at: number)
         }
@@ -264,7 +265,8 @@ extension BuildRun {
             page: { part, page throws(any Error) in
                 let lowestDate = heads[part].pageLowestDates[page]
                 guard
-                    let bytes = SearchPageFiles.readPage(page, conversationID: entries[part].conversationID, in: root),
+                    let bytes = SearchPageFiles.readPage(
+                        page, conversationID: entries[part].conversationID, in: BuildTree(staging: root)),
                     let stored = SearchPart.StoredPage(bytes, tokenCount: heads[part].vocabulary.count),
                     stored.documents.count == heads[part].pageDocumentCounts[page],
                     stored.documents.allSatisfy({ $0.date >= lowestDate })
@@ -286,7 +288,7 @@ extension BuildRun {
     /// rebuild stays quick. `false` (build it all) for any other change, or when a file of the
     /// previous index is gone.
     private func updatePreviousSearchIndex() throws -> Bool {
-        guard let previous = previousManifest, let source = output?.path, !outcomes.isEmpty else { return false }
+        guard let previous = previousManifest, let source = previousTree, !outcomes.isEmpty else { return false }
         let previousParts = Set(previous.entries.filter { $0.searchPart != nil }.map(\.conversationID))
         var changes: [SearchIndex.PartChange] = []
         for outcome in outcomes {
@@ -303,7 +305,7 @@ extension BuildRun {
                     let before = SearchStep.readPart(conversationID: entry.conversationID, in: source)
                 else { return false }
                 guard entry.searchPart != nil,
-                    let now = SearchStep.readPart(conversationID: entry.conversationID, in: staging)
+                    let now = SearchStep.readPart(conversationID: entry.conversationID, in: BuildTree(staging: staging))
                 else { throw Self.damagedSearchPart(entry) }
                 changes.append(.changed(previous: before, current: now))
             }
@@ -311,10 +313,10 @@ extension BuildRun {
         let root = staging
         var missing = false
         let updated = try SearchIndex.update(
-            changes, previous: { LogReader.contents(ofFile: source + "/" + $0) }, jobs: jobs,
+            changes, previous: { LogReader.contents(ofFile: source.path($0)) }, jobs: jobs,
             write: { path, bytes in try FileSystem.writeFile(bytes, to: root + "/" + path) },
             keep: { previousPath, path in
-                if !missing, try !FileSystem.linkOrCopy(source + "/" + previousPath, to: root + "/" + path) {
+                if !missing, try !FileSystem.linkOrCopy(source.path(previousPath), to: root + "/" + path) {
                     missing = true
                 }
             })

@@ -27,8 +27,9 @@ import ScrollbackTemplates
 ///    renderer's static files.
 /// 8. `writeSearchIndex` — `search/`: the conversations' search parts merged (`SearchStep`);
 ///    nothing with `search: false`.
-/// 9. `writeManifest` — `.scrollback/manifest.json`, the next build's cache.
-/// 10. `publish` — swap the staging folder in for the output in one rename.
+/// 9. `writeManifest` — the cache's `manifest.json`, for the next build.
+/// 10. `publish` — move the staged cache out of the staging folder, swap the staging folder in
+///    for the output in one rename, then the cache in for the previous one (`CacheFolder`).
 ///
 /// Any thrown error deletes the staging folder and leaves the previous output as it was.
 /// A log with errors keeps the pages (and index entry) of the last build that read it without
@@ -46,6 +47,9 @@ public struct SiteBuilder: Sendable {
         public var output: URL
         /// Ignore the previous build's cache and rebuild every conversation (`--clean`).
         public var ignoresCache = false
+        /// `--cache-dir`: the folder of the build cache; `nil`: the user's cache folder
+        /// (`CacheLocation.resolve`). Never inside the output.
+        public var cacheDirectory: URL?
         /// The published address (`--base-url`); overrides the config's `baseURL`.
         public var baseURL: String?
         /// `--format`: read exports only as this format (spec §6); `nil` detects each by structure.
@@ -113,6 +117,7 @@ public struct SiteBuilder: Sendable {
         // Released after the staging folder is gone (defers run last first).
         defer { run.lock?.release() }
         defer { run.output.map { $0.discardStaging() } }
+        defer { run.cacheFolder?.discardStaging() }
         defer { if run.output != nil { FileSystem.removeTree(run.unpackFolder.path) } }
         // Every diagnostic at once, sorted by file, line and column: the same input prints the
         // same lines in the same order, whichever worker finished first (also when a step throws).
@@ -140,6 +145,10 @@ struct BuildRun {
     var output: OutputFolder?
     /// The output's lock, held from `checkFolders` to the end of the build.
     var lock: OutputLock?
+    /// The build cache (`nil`: none could be used; the build goes on without one).
+    var cacheFolder: CacheFolder?
+    /// The previous build's site and cache, when its manifest was read.
+    var previousTree: BuildTree?
     var inputs: [InputDiscovery.Input] = []
     /// Exports of other apps found under the input (spec §6).
     var exports: [ExportDiscovery.Found] = []
@@ -240,19 +249,67 @@ struct BuildRun {
         let folder = try OutputFolder(output: options.output, input: inputRoot)
         // Before the previous manifest is read: another build may be about to replace it.
         lock = try OutputLock(outputPath: folder.path, wait: options.lockWaitSeconds)
-        if !options.ignoresCache { previousManifest = BuildManifest.load(outputPath: folder.path) }
+        openCache(outputPath: folder.path)
         lastGoodManifest = previousManifest
         try folder.createStaging()
         output = folder
     }
 
+    /// Opens the build cache (`CacheLocation`) and reads the previous build's manifest from it,
+    /// or from the `.scrollback` folder of an output built before the cache moved out (issue 44).
+    /// A cache that cannot be used is never a failure: the build is a clean one, and says why.
+    mutating func openCache(outputPath: String) {
+        let location = CacheLocation.resolve(
+            cacheDirectory: options.cacheDirectory, input: options.input, output: URL(fileURLWithPath: outputPath))
+        var refusal: CacheRefusal
+        do throws(CacheRefusal) {
+            guard let location else {
+                throw CacheRefusal("no cache folder: neither XDG_CACHE_HOME nor HOME is set (use --cache-dir)")
+            }
+            // The output is swapped out whole by every build, and holds only the site.
+            if location.folder == outputPath || location.folder.hasPrefix(outputPath + "/") {
+                throw CacheRefusal("\(location.folder) is inside the output folder, which holds only the site")
+            }
+            let opened = try CacheFolder(location: location)
+            cacheFolder = opened
+            refusal = CacheRefusal("--clean")
+            if options.ignoresCache { return }
+            switch opened.previous(outputPath: outputPath) {
+            case .success(let previous):
+                previousTree = previous.tree
+                previousManifest = previous.manifest
+                return
+            case .failure(let reason): refusal = reason
+            }
+        } catch {
+            refusal = error
+            record([.warning(.other("cannot use the build cache: \(error.reason); building without one"), at: nil)])
+            report.summaryNotes.append(
+                "built without a cache (\(error.reason)): the next build rebuilds every conversation too")
+        }
+        if options.ignoresCache { return }
+        let legacy = CacheLocation.legacyTree(ofOutput: outputPath)
+        if case .success(let manifest) = BuildManifest.load(in: legacy) {
+            previousTree = legacy
+            previousManifest = manifest
+            return
+        }
+        // A first build into a new folder is clean as a matter of course; say why only otherwise.
+        if cacheFolder != nil, !FileSystem.entries(outputPath).isEmpty {
+            report.summaryNotes.append(
+                "clean build: \(refusal.reason) (cache: \(cacheFolder!.location.folder))")
+        }
+    }
+
     /// Step 2: the exports (spec §6) and the logs, sorted; the output folder is never walked
     /// even when inside the input. Files an export claims are not read as logs.
     mutating func discoverInputs() {
+        // The cache too, when `--cache-dir` puts it inside the input: its files are no logs.
         let outputURL = URL(fileURLWithPath: output!.path)
+        let excluded = [outputURL] + (cacheFolder.map { [URL(fileURLWithPath: $0.location.folder)] } ?? [])
         let found = ExportDiscovery(
             inputRoot: inputFile.map { URL(fileURLWithPath: $0) } ?? inputRoot, format: options.format,
-            unpackFolder: unpackFolder, excluding: [outputURL]
+            unpackFolder: unpackFolder, excluding: excluded
         ).findings()
         exports = found.exports
         // What is said about a file no importer reads waits for the conversations: a log or an
@@ -267,7 +324,7 @@ struct BuildRun {
         let claimed = found.claimed
         // A claimed folder is an export's (a Slack workspace holds thousands of day files): never walked.
         let claimedFolders = claimed.sorted().map { URL(fileURLWithPath: $0) }
-        var logs = InputDiscovery(inputRoot: inputRoot, excluding: [outputURL] + claimedFolders).logs()
+        var logs = InputDiscovery(inputRoot: inputRoot, excluding: excluded + claimedFolders).logs()
         if let inputFile {
             logs = logs.filter { FileSystem.canonicalPath($0.url.path) == inputFile }
         }
@@ -302,8 +359,8 @@ struct BuildRun {
         renderer = SiteRenderer(config: config, templates: templates)
         let allAssets = renderer.assetFiles()
         let transcoder = AudioTranscoder(
-            ffmpeg: AudioTranscoder.locate(options.ffmpeg), siteRoot: staging,
-            previousSiteRoot: options.ignoresCache ? nil : output!.path, maximumBytes: config.maxMediaBytes,
+            ffmpeg: AudioTranscoder.locate(options.ffmpeg), siteRoot: BuildTree(staging: staging),
+            previousSiteRoot: options.ignoresCache ? nil : previousTree, maximumBytes: config.maxMediaBytes,
             runner: options.ffmpegRunner)
         self.transcoder = transcoder
         settingsFingerprint = SettingsFingerprint.compute(
@@ -328,7 +385,8 @@ struct BuildRun {
         try FileSystem.makeDirectory(ConversationWorker.partsRoot(in: staging))
         let worker = ConversationWorker(
             inputRoot: inputRoot, config: config, renderer: renderer, stagingRoot: staging,
-            previousOutput: output!.path, previousEntries: previousEntriesByPath(),
+            previousOutput: previousTree ?? CacheLocation.legacyTree(ofOutput: output!.path),
+            previousEntries: previousEntriesByPath(),
             lastGoodEntries: Self.entriesByPath(lastGoodManifest),
             reservedTopLevelNames: reservedTopLevelNames(), jobs: jobs, transcoder: transcoder,
             faultInjection: options.faultInjection)
@@ -538,14 +596,42 @@ struct BuildRun {
     /// Step 8: the cache for the next build, deterministic for a given input.
     mutating func writeManifest() throws {
         let manifest = BuildManifest(settingsFingerprint: settingsFingerprint, entries: outcomes.compactMap(\.entry))
-        try FileSystem.writeFile(
-            try manifest.encoded(), to: staging + "/" + BuildManifest.folderName + "/" + BuildManifest.fileName)
+        try FileSystem.writeFile(try manifest.encoded(), to: BuildManifest.path(in: BuildTree(staging: staging)))
     }
 
-    /// Step 9: swap the staged site in.
+    /// Step 9: the staged cache leaves the staging folder (the output holds only the site), the
+    /// staged site is swapped in, then the cache. A cache that cannot be kept is a warning: the
+    /// site is published all the same.
     mutating func publish() throws {
         try options.beforePublish?(staging)
+        let stagedCache = BuildTree(staging: staging).cache
+        var cacheStaged = false
+        if let cacheFolder {
+            do {
+                try cacheFolder.stage(stagedCache, stagingSite: staging)
+                cacheStaged = true
+            } catch {
+                keptNoCache("\(error)")
+            }
+        }
+        FileSystem.removeTree(stagedCache)
+        let legacy = CacheLocation.legacyTree(ofOutput: output!.path).cache
+        let hadLegacy = FileSystem.kind(legacy) == .directory
         try output!.publishStaging(jobs: jobs)
+        if hadLegacy {
+            report.summaryNotes.append(
+                "removed the old cache folder \(legacy) from the output; the cache now lives in "
+                    + (cacheFolder?.location.folder ?? "the user's cache folder (none this time)"))
+        }
+        if cacheStaged, let cacheFolder {
+            do { try cacheFolder.publish() } catch { keptNoCache("\(error)") }
+        }
+    }
+
+    /// Reports that this build's cache could not be kept (the next build is then a clean one).
+    private mutating func keptNoCache(_ reason: String) {
+        record([.warning(.other("cannot keep the build cache: \(reason)"), at: nil)])
+        report.summaryNotes.append("the build cache was not kept: the next build rebuilds every conversation")
     }
 
     // MARK: Helpers
@@ -567,7 +653,7 @@ struct BuildRun {
         Set(
             [
                 "index.html", "404.html", "sitemap.xml", "robots.txt", SitePublishing.feedFileName, "media",
-                BuildManifest.folderName,
+                CacheLocation.stagedName,
             ] + (config.search ? [SearchIndex.folder] : [])
                 + assetFiles.map { BuildManifest.topLevelName($0.path) })
     }

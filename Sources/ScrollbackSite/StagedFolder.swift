@@ -39,11 +39,11 @@ struct StagedFolder {
         try FileSystem.linkOrCopy(source, to: try prepare(path))
     }
 
-    /// Hard-links (or copies) each of `files` (relative paths) from the folder `source` to the
-    /// same path here; `false` when one of them is gone.
-    mutating func link(_ files: some Sequence<String>, from source: String) throws -> Bool {
+    /// Hard-links (or copies) each of `files` (site or cache paths) from the build `source` (the
+    /// previous one) to the same path here; `false` when one of them is gone.
+    mutating func link(_ files: some Sequence<String>, from source: BuildTree) throws -> Bool {
         for file in files {
-            guard try link(source + "/" + file, at: file) else { return false }
+            guard try link(source.path(file), at: file) else { return false }
         }
         return true
     }

@@ -39,7 +39,14 @@ def plain(tmp_path_factory):
 
 
 def html_pages(site):
-    return sorted(p for p in site.rglob("*.html") if ".scrollback" not in p.parts)
+    return sorted(site.rglob("*.html"))
+
+
+def test_the_output_holds_only_the_site(published, plain):
+    """Issue 44: `find site -name '.*'` prints nothing; the build cache lives elsewhere."""
+    for site in (published, plain):
+        assert (site / "index.html").is_file()
+        assert [str(p) for p in site.rglob(".*")] == []
 
 
 def test_sitemap_validates_against_the_sitemaps_schema(published):

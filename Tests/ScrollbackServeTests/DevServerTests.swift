@@ -239,7 +239,7 @@ struct DevServerTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(conversationLog(id: "trip", count: 2), to: "logs/trip.json")
-        let options = SiteBuilder.Options(
+        let options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("logs"), output: folder.url.appendingPathComponent("site"))
         let preview = LivePreview(options: options) { _ in }
         preview.build()
@@ -292,7 +292,7 @@ struct DevServerTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(conversationLog(id: "trip", count: 2), to: "logs/trip.json")
-        let options = SiteBuilder.Options(
+        let options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("logs"), output: folder.url.appendingPathComponent("logs/_site"))
         let builds = BuildCounter()
         let preview = LivePreview(options: options) { _ in builds.increment() }
@@ -319,7 +319,7 @@ struct DevServerTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(conversationLog(id: "trip", count: 2), to: "logs/trip.json")
-        let options = SiteBuilder.Options(
+        let options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("logs"), output: folder.url.appendingPathComponent("site"))
         let builds = BuildCounter()
         let preview = LivePreview(options: options) { _ in builds.increment() }

@@ -14,7 +14,7 @@ struct ExportNamesWatchTests {
         defer { folder.remove() }
         let chat = "[1/2/21, 10:00:00] Ana: Hi\n[1/2/21, 10:01:00] Ben: Hello\n"
         try folder.write(chat, to: "logs/WhatsApp Chat - Ana/_chat.txt")
-        let options = SiteBuilder.Options(
+        let options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("logs"), output: folder.url.appendingPathComponent("site"))
         let builds = BuildCounter()
         let preview = LivePreview(options: options) { _ in builds.increment() }

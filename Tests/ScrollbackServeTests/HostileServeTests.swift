@@ -18,6 +18,7 @@ final class ServeProcess {
         process.executableURL = try scrollbackExecutable()
         process.arguments = ["serve", input]
         process.currentDirectoryURL = folder
+        process.environment = commandEnvironment(in: folder)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackSite
 import Testing
 
 @testable import ScrollbackServe
@@ -212,4 +213,26 @@ final class EventStreamClient {
         }
         return nil
     }
+}
+
+extension SiteBuilder.Options {
+    /// A test build's options: the cache goes beside the output (`testCacheFolder`), inside the
+    /// test's temporary folder and deleted with it, never into the user's cache folder.
+    static func test(input: URL, output: URL, ignoresCache: Bool = false) -> SiteBuilder.Options {
+        var options = SiteBuilder.Options(input: input, output: output, ignoresCache: ignoresCache)
+        options.cacheDirectory = testCacheFolder(of: output)
+        return options
+    }
+}
+
+/// The cache folder of test builds into `output`: `.<name>.cache` beside it.
+func testCacheFolder(of output: URL) -> URL {
+    output.deletingLastPathComponent().appendingPathComponent("." + output.lastPathComponent + ".cache")
+}
+
+/// The environment of a `scrollback` process a test runs in `folder`, with `extra`: its cache
+/// (`XDG_CACHE_HOME`) in `folder/.cache`, never the user's.
+func commandEnvironment(in folder: URL, _ extra: [String: String] = [:]) -> [String: String] {
+    ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path + "/.cache"]) { $1 }
+        .merging(extra) { $1 }
 }

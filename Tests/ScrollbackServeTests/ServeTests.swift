@@ -73,6 +73,11 @@ struct ServeCommandTests {
             #expect(process.terminationReason == .exit)
         }
         #expect(!isListening(port))
+        // The temporary site and its cache are gone with it; nothing went to the user's cache folder.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrollback-serve-\(process.processIdentifier)")
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/.cache"))
         let terminal = String(decoding: server.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         // The same error in the terminal, named relative to the current folder.
         #expect(terminal.contains("logs/trip.json:3:"))
@@ -85,6 +90,7 @@ func runScrollback(_ arguments: [String], in folder: URL) throws -> (status: Int
     process.executableURL = try scrollbackExecutable()
     process.arguments = arguments
     process.currentDirectoryURL = folder
+    process.environment = commandEnvironment(in: folder)
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

@@ -11,7 +11,7 @@ func runScrollbackOnTerminal(
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["--quiet", "--return", "--command", quoted, "/dev/null"]
     process.currentDirectoryURL = folder
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.environment = commandEnvironment(in: folder, environment)
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
@@ -66,7 +66,7 @@ struct TerminalProgressTests {
         process.executableURL = try scrollbackExecutable()
         process.arguments = ["build", "logs", "-o", "out"]
         process.currentDirectoryURL = folder.url
-        process.environment = ProcessInfo.processInfo.environment.merging(["SCROLLBACK_PROGRESS_AFTER": "0"]) { $1 }
+        process.environment = commandEnvironment(in: folder.url, ["SCROLLBACK_PROGRESS_AFTER": "0"])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

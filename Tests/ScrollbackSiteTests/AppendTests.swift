@@ -124,7 +124,7 @@ struct AppendTests {
         defer { project.folder.remove() }
         let first = try build(project.input, project.output)
         #expect(first.appendedConversations == 0)
-        #expect(FileManager.default.fileExists(atPath: project.output.path + "/.scrollback/append/chat.bin"))
+        #expect(FileManager.default.fileExists(atPath: testCacheTree(of: project.output) + "/append/chat.bin"))
         lines.append(Line(id: "m7", sender: "alice", minute: 61))
         let report = try project.rebuildMatchesClean(Self.log(lines))
         #expect(report.appendedConversations == 1)
@@ -297,7 +297,7 @@ struct AppendTests {
             let project = try Project(Self.log(lines))
             defer { project.folder.remove() }
             try build(project.input, project.output)
-            let search = project.output.appendingPathComponent(".scrollback/search/chat")
+            let search = URL(fileURLWithPath: testCacheTree(of: project.output) + "/search/chat")
             let files = try FileManager.default.contentsOfDirectory(atPath: search.path).sorted()
             #expect(files == ["0.bin", "1.bin", "2.bin", "3.bin", "4.bin"], "\(count)")
             let inode = { (name: String) in
@@ -320,22 +320,31 @@ struct AppendTests {
         let path = SearchPageFiles.path(conversationID: "chat", file: 2)
         let bytes = SearchPageFiles.encode(pages[...])
         try folder.write(Data(bytes), to: path)
-        #expect(SearchPageFiles.readPages(ofFile: 2, conversationID: "chat", in: folder.path) == pages)
+        #expect(
+            SearchPageFiles.readPages(ofFile: 2, conversationID: "chat", in: BuildTree(staging: folder.path)) == pages)
         for (page, expected) in pages.enumerated() {
             let number = 2 * SearchPageFiles.pagesPerFile + page
-            #expect(SearchPageFiles.readPage(number, conversationID: "chat", in: folder.path) == expected)
+            #expect(
+                SearchPageFiles.readPage(number, conversationID: "chat", in: BuildTree(staging: folder.path))
+                    == expected)
         }
         #expect(
-            SearchPageFiles.readPage(2 * SearchPageFiles.pagesPerFile + 3, conversationID: "chat", in: folder.path)
+            SearchPageFiles.readPage(
+                2 * SearchPageFiles.pagesPerFile + 3, conversationID: "chat", in: BuildTree(staging: folder.path))
                 == nil)
-        #expect(SearchPageFiles.readPage(0, conversationID: "chat", in: folder.path) == nil, "no such file")
+        #expect(
+            SearchPageFiles.readPage(0, conversationID: "chat", in: BuildTree(staging: folder.path)) == nil,
+            "no such file")
         var other = bytes
         other[0] = UInt8(ascii: "X")
         for damaged in [Array(bytes.dropLast()), bytes + [0], other, Array(bytes.prefix(6))] {
             try folder.write(Data(damaged), to: path)
-            #expect(SearchPageFiles.readPages(ofFile: 2, conversationID: "chat", in: folder.path) == nil)
             #expect(
-                SearchPageFiles.readPage(2 * SearchPageFiles.pagesPerFile, conversationID: "chat", in: folder.path)
+                SearchPageFiles.readPages(ofFile: 2, conversationID: "chat", in: BuildTree(staging: folder.path)) == nil
+            )
+            #expect(
+                SearchPageFiles.readPage(
+                    2 * SearchPageFiles.pagesPerFile, conversationID: "chat", in: BuildTree(staging: folder.path))
                     == nil)
         }
     }

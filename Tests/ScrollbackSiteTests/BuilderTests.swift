@@ -41,9 +41,7 @@ struct BuilderTests {
         try FileManager.default.createDirectory(at: project.output, withIntermediateDirectories: true)
         try build(project.input, project.output)
         try build(project.input, project.output)
-        #expect(
-            FileManager.default.fileExists(
-                atPath: project.output.appendingPathComponent(".scrollback/manifest.json").path))
+        #expect(FileManager.default.fileExists(atPath: testCacheTree(of: project.output) + "/manifest.json"))
     }
 
     @Test("a missing input folder is an error, not an empty site")
@@ -69,7 +67,7 @@ struct BuilderTests {
         try project.folder.write(Logs.conversation(id: "trip", title: "Trip changed", count: 9), to: "logs/trip.json")
         try project.folder.write(Logs.conversation(id: "new", title: "New", count: 1), to: "logs/new.json")
         struct InjectedFailure: Error {}
-        var options = SiteBuilder.Options(input: project.input, output: project.output)
+        var options = SiteBuilder.Options.test(input: project.input, output: project.output)
         options.beforePublish = { staging in
             // The new site is complete in the staging folder when publishing fails.
             #expect(FileManager.default.fileExists(atPath: staging + "/index.html"))
@@ -77,10 +75,12 @@ struct BuilderTests {
         }
         #expect(throws: InjectedFailure.self) { try SiteBuilder(options: options).build() }
         #expect(try snapshot(project.output) == before)
+        // The test's cache folder (`testCacheFolder`) aside, and no staged cache left in it.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).filter {
-            $0.hasPrefix(".")
+            $0.hasPrefix(".") && $0 != ".site.cache"
         }
         #expect(leftovers.isEmpty)
+        #expect(FileSystem.entries(testCacheFolder(of: project.output).path).sorted() == ["CACHEDIR.TAG", "current"])
     }
 
     @Test("a failure at any step leaves the previous output byte for byte, and no staging folder")
@@ -93,14 +93,17 @@ struct BuilderTests {
             Logs.conversation(id: "work", title: "Work", count: 4, day: "2024-06-01"), to: "logs/work.json")
         struct InjectedFailure: Error {}
         for step in SiteBuilder.stepNames {
-            var options = SiteBuilder.Options(input: project.input, output: project.output)
+            var options = SiteBuilder.Options.test(input: project.input, output: project.output)
             options.faultInjection = { current in if current == step { throw InjectedFailure() } }
             #expect(throws: InjectedFailure.self, "step \(step)") { try SiteBuilder(options: options).build() }
             #expect(try snapshot(project.output) == before, "step \(step)")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).filter {
-                $0.hasPrefix(".")
+                $0.hasPrefix(".") && $0 != ".site.cache"
             }
             #expect(leftovers.isEmpty, "step \(step)")
+            #expect(
+                FileSystem.entries(testCacheFolder(of: project.output).path).sorted() == ["CACHEDIR.TAG", "current"],
+                "step \(step)")
         }
         // Without a fault the same build goes through.
         #expect(try build(project.input, project.output).rebuiltConversations == 1)

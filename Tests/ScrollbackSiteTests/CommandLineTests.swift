@@ -21,7 +21,7 @@ func runScrollback(
     process.executableURL = try scrollbackExecutable()
     process.arguments = arguments
     process.currentDirectoryURL = folder
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.environment = commandEnvironment(in: folder, environment)
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

@@ -275,7 +275,7 @@ struct ExportDiscoveryTests {
         let site = try snapshot(output)
         #expect(!site.keys.contains { $0.contains("unpack") }, "\(site.keys.sorted())")
         #expect(!site.keys.contains { $0.hasSuffix("_chat.txt") })
-        #expect(FileSystem.entries(folder.path).sorted() == ["input", "site"])
+        #expect(FileSystem.entries(folder.path).sorted() == [".site.cache", "input", "site"])
     }
 
     @Test("import unpacks into a folder of its own, not one an earlier import left behind")
@@ -334,6 +334,7 @@ struct ExportDiscoveryTests {
         process.executableURL = try scrollbackExecutable()
         process.arguments = ["build", "logs", "-o", "out", "--quiet"]
         process.currentDirectoryURL = folder.url
+        process.environment = commandEnvironment(in: folder.url)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         try process.run()
@@ -411,11 +412,10 @@ struct ExportDiscoveryTests {
         let first = try build(
             folder.url.appendingPathComponent("input"), folder.url.appendingPathComponent("input/old-site"))
         #expect(first.conversations == 1)
-        // A copy without the cache folder is known by its index beside the stylesheet.
+        // A copy is known by its index beside the stylesheet (the cache is not in the output).
         try FileManager.default.copyItem(
             at: folder.url.appendingPathComponent("input/old-site"), to: folder.url.appendingPathComponent("input/copy")
         )
-        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("input/copy/.scrollback"))
         let logs = InputDiscovery(inputRoot: folder.url.appendingPathComponent("input")).logs().map(\.relativePath)
         #expect(logs == ["home.json"])
         let report = try build(folder.url.appendingPathComponent("input"), folder.url.appendingPathComponent("site"))

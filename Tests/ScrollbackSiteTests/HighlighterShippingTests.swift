@@ -25,7 +25,7 @@ import Testing
     /// Builds `folder/in` into `folder/site` with the highlighter folder `highlighter`.
     @discardableResult
     static func build(_ folder: TemporaryFolder, highlighter: String) throws -> BuildReport {
-        var options = SiteBuilder.Options(
+        var options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("in"), output: folder.url.appendingPathComponent("site"))
         options.highlighterFolder = highlighter
         let report = try SiteBuilder(options: options).build()
@@ -69,7 +69,7 @@ import Testing
         #expect(Self.shipped(folder) == [])
         // The incremental site is the clean one.
         let incremental = try snapshot(folder.url.appendingPathComponent("site"))
-        var options = SiteBuilder.Options(
+        var options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("in"), output: folder.url.appendingPathComponent("site"),
             ignoresCache: true)
         options.highlighterFolder = highlighter

@@ -166,7 +166,7 @@ struct HostileInputTests {
         let before = try snapshot(project.output)
         try project.folder.write(Logs.conversation(id: "home", title: "Home", count: 3), to: "logs/home.json")
         struct DiskFull: Error {}
-        var options = SiteBuilder.Options(input: project.input, output: project.output)
+        var options = SiteBuilder.Options.test(input: project.input, output: project.output)
         options.faultInjection = { step in if step.hasPrefix("write home/") { throw DiskFull() } }
         #expect(throws: SiteBuildError.self) { try SiteBuilder(options: options).build() }
         #expect(try snapshot(project.output) == before)

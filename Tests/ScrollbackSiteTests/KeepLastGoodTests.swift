@@ -169,7 +169,7 @@ struct KeepLastGoodTests {
         try project.folder.write("title: [unclosed\n", to: "logs/scrollback.yml")
         // A config error stops the build; its diagnostics are still reported.
         let calls = Calls()
-        var options = SiteBuilder.Options(input: project.input, output: project.output)
+        var options = SiteBuilder.Options.test(input: project.input, output: project.output)
         options.onDiagnostics = { calls.append($0) }
         #expect(throws: SiteBuildError.invalidConfig) { try SiteBuilder(options: options).build() }
         #expect(calls.values.count == 1)

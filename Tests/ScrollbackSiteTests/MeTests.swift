@@ -19,7 +19,7 @@ import Testing
 
     /// Builds `input` with `--me` `me` into `output`.
     static func build(_ input: URL, _ output: URL, me: [String] = []) throws -> BuildReport {
-        var options = SiteBuilder.Options(input: input, output: output)
+        var options = SiteBuilder.Options.test(input: input, output: output)
         options.me = me
         return try SiteBuilder(options: options).build()
     }

@@ -67,7 +67,7 @@ struct PipelineReportTests {
         let renderer = SiteRenderer(config: config, templates: TemplateLibrary(siteTemplatesDirectory: nil))
         return ConversationWorker(
             inputRoot: URL(fileURLWithPath: staging), config: config, renderer: renderer, stagingRoot: staging,
-            previousOutput: staging + "/none", previousEntries: [:], reservedTopLevelNames: [])
+            previousOutput: BuildTree(staging: staging + "/none"), previousEntries: [:], reservedTopLevelNames: [])
     }
 
     @Test("a record neither built nor left out with a reason is an error that names the source")
@@ -154,7 +154,7 @@ struct PipelineReportTests {
         let input = folder.url.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         let output = folder.url.appendingPathComponent("site")
-        var options = SiteBuilder.Options(input: input, output: output)
+        var options = SiteBuilder.Options.test(input: input, output: output)
         options.publishesEmptySite = true
         let report = try SiteBuilder(options: options).build()
         #expect(report.conversations == 0)
@@ -224,7 +224,7 @@ struct PipelineReportTests {
         #expect(flock(held, LOCK_EX) == 0)
         _ = "4242\n".withCString { write(held, $0, 5) }
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 4), to: "in/trip.json")
-        var options = SiteBuilder.Options(input: input, output: output)
+        var options = SiteBuilder.Options.test(input: input, output: output)
         options.lockWaitSeconds = 0.2
         #expect {
             try SiteBuilder(options: options).build()
@@ -275,7 +275,7 @@ struct PipelineReportTests {
             first.release()
             done.signal()
         }
-        var options = SiteBuilder.Options(input: folder.url.appendingPathComponent("in"), output: output)
+        var options = SiteBuilder.Options.test(input: folder.url.appendingPathComponent("in"), output: output)
         options.lockWaitSeconds = 30
         let publishedAfterRelease = Flag()
         options.beforePublish = { _ in if released.isSet { publishedAfterRelease.set() } }

@@ -22,7 +22,7 @@ struct TemplateFailureTests {
     /// Builds again; expects `invalidTemplates` and returns the diagnostics it reported.
     func failingBuild(_ folder: TemporaryFolder) throws -> [Diagnostic] {
         let reported = DiagnosticLog()
-        var options = SiteBuilder.Options(
+        var options = SiteBuilder.Options.test(
             input: folder.url.appendingPathComponent("logs"), output: folder.url.appendingPathComponent("out"))
         options.onDiagnostics = { reported.append($0) }
         #expect(throws: SiteBuildError.invalidTemplates) { try SiteBuilder(options: options).build() }

@@ -109,6 +109,9 @@ fi
 log "building the release binary"
 bash "$repo/scripts/build-release.sh"
 scrollback="$repo/.build/release/scrollback"
+# The build caches of the runs (issue 44: never in the output) stay in the bench's work folder,
+# not the user's ~/.cache; an older baseline binary still keeps its own in its output.
+export XDG_CACHE_HOME="$work/cache"
 
 # --- corpus and baseline inputs (cached by size, seed and script contents) --------------
 corpus_stamp="$(cat "$bench/generate_corpus.py" | sha256sum | cut -c1-16)"
@@ -187,7 +190,8 @@ clean_builds() {
 }
 
 # same_site NAME SITE OTHER: writes "identical" or "different" to NAME-identical.txt (the diff to
-# NAME-diff.txt) as the two sites are the same or not, `.scrollback/` (the build's cache) aside.
+# NAME-diff.txt) as the two sites are the same or not; `.scrollback/` aside: a binary from before
+# issue 44 (a baseline) kept its build cache there.
 same_site() {
   if diff -r --exclude=.scrollback "$2" "$3" > "$results/$1-diff.txt" 2>&1; then
     echo identical > "$results/$1-identical.txt"

@@ -6,8 +6,8 @@ import ScrollbackReading
 /// build needs to rebuild only the last pages after messages were appended to the log.
 ///
 /// Kept per conversation in the output, written from every full read of a JSON log: the header
-/// at `.scrollback/append/<conversation-id>.bin` (named by `BuildManifest.Entry.checkpoint`),
-/// the records in blocks of `blockSize` at `.scrollback/append/<conversation-id>/<n>.bin`, so an
+/// at `append/<conversation-id>.bin` in the cache (named by `BuildManifest.Entry.checkpoint`),
+/// the records in blocks of `blockSize` at `append/<conversation-id>/<n>.bin`, so an
 /// append writes the header and the last block again and links the others. The format is
 /// deterministic little-endian fixed-width binary: a clean build and an incremental build of the
 /// same input write the same bytes.
@@ -56,27 +56,27 @@ struct AppendCheckpoint: Equatable {
     /// The messages in file order.
     var records: [Record]
 
-    /// The path of a conversation's checkpoint header, relative to the output.
+    /// The path of a conversation's checkpoint header, as a cache path (`BuildTree`).
     static func relativePath(conversationID: String) -> String {
-        BuildManifest.folderName + "/append/" + conversationID + ".bin"
+        BuildTree.cachePath("append/" + conversationID + ".bin")
     }
 
-    /// The path of block `block` of a conversation's checkpoint, relative to the output.
+    /// The path of block `block` of a conversation's checkpoint, as a cache path (`BuildTree`).
     static func blockPath(conversationID: String, block: Int) -> String {
-        BuildManifest.folderName + "/append/" + conversationID + "/\(block).bin"
+        BuildTree.cachePath("append/" + conversationID + "/\(block).bin")
     }
 
     /// How many block files the records take.
     var blockCount: Int { (records.count + Self.blockSize - 1) / Self.blockSize }
 
-    /// The checkpoint of `conversationID` in the site at `root`; `nil` when a file is missing or
+    /// The checkpoint of `conversationID` in the build `tree`; `nil` when a file is missing or
     /// damaged.
-    static func read(conversationID: String, in root: String) -> AppendCheckpoint? {
-        guard let header = LogReader.contents(ofFile: root + "/" + relativePath(conversationID: conversationID)) else {
+    static func read(conversationID: String, in tree: BuildTree) -> AppendCheckpoint? {
+        guard let header = LogReader.contents(ofFile: tree.path(relativePath(conversationID: conversationID))) else {
             return nil
         }
         return AppendCheckpoint(decodingHeader: header) { block in
-            LogReader.contents(ofFile: root + "/" + blockPath(conversationID: conversationID, block: block))
+            LogReader.contents(ofFile: tree.path(blockPath(conversationID: conversationID, block: block)))
         }
     }
 
