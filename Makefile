@@ -83,10 +83,11 @@ test-fuzz:
 fuzz: deps
 	bash scripts/fuzz.sh --seconds 600
 
-# The bounded fuzz step for CI: every target for FUZZ_SECONDS each (one optimised ASan build first).
+# The bounded fuzz step for CI: every target for FUZZ_SECONDS each, two at a time (one optimised
+# ASan build first, incremental in .build-fuzz).
 FUZZ_SECONDS ?= 20
 fuzz-ci: deps
-	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+	bash scripts/fuzz.sh --seconds $(FUZZ_SECONDS) --parallel 2
 
 # Fails on Swift code that `swift format` would change (fix: swift format -i -r Sources Tests Plugins).
 lint:
@@ -130,4 +131,13 @@ deps-test:
 	bash scripts/install-deps.sh --test
 
 clean:
-	rm -rf .build .build-fuzz _site artifacts bench-work
+	rm -rf .build .build-fuzz .build-fuzz-campaign _site artifacts bench-work
+
+# A long campaign (Fuzz/README.md, "Campaigns"): TARGET to RUNS executions on the coverage build
+# without AddressSanitizer, FORK processes, at low priority; findings are replayed under ASan.
+TARGET ?= SiteBuild
+RUNS ?= 1000000
+FORK ?= 2
+.PHONY: fuzz-campaign
+fuzz-campaign: deps
+	nice -n 10 bash scripts/fuzz.sh --campaign --runs $(RUNS) --fork $(FORK) $(TARGET)
