@@ -11,6 +11,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case meta
     /// Claude.ai's `conversations.json` (`ClaudeImporter`).
     case claude
+    /// Signal chats exported by signal-export, or in the text layout chat-miner reads (`SignalImporter`).
+    case signal
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).
