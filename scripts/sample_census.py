@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 # Formats Scrollback imports today, and how to count a source file's records independently.
-IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude", "teams"]
+IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude", "teams", "signal"]
 
 # A WhatsApp message starts a line with a date and a time, in any of the apps' layouts:
 # optional marks, an optional bracket, digits and separators, then a time with a colon or dot.
@@ -111,6 +111,19 @@ def count_whatsapp(path):
     return sum(1 for line in text.splitlines() if WHATSAPP_START.match(line))
 
 
+# A Signal text message starts a line with `[YYYY-MM-DD, HH:MM] ` (seconds and comma optional).
+SIGNAL_START = re.compile(r"^\ufeff?\[\d{4}-\d{2}-\d{2},? \d{2}:\d{2}(:\d{2})?\] ")
+
+
+def count_signal(path):
+    """signal-export's `data.json`: one record a line; the text layout: stamped lines."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        lines = handle.read().splitlines()
+    if path.endswith(".json"):
+        return sum(1 for line in lines if line.strip())
+    return sum(1 for line in lines if SIGNAL_START.match(line))
+
+
 def count_slack(folder):
     """Records in the day files of every channel folder the export lists."""
     names = []
@@ -150,6 +163,8 @@ def source_count(fmt, folder):
                 total += count_claude(path)
             elif fmt == "teams" and name.startswith("messages_") and name.endswith(".json"):
                 total += count_teams(path)
+            elif fmt == "signal" and (name.endswith(".txt") or name == "data.json"):
+                total += count_signal(path)
             elif fmt == "whatsapp" and name.endswith(".txt"):
                 total += count_whatsapp(path)
     return total

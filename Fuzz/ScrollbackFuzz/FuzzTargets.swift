@@ -26,6 +26,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "MetaImporter", maximumLength: 8192, run: fuzzMetaImporter),
     FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
     FuzzTarget(name: "TeamsImporter", maximumLength: 8192, run: fuzzTeamsImporter),
+    FuzzTarget(name: "SignalImporter", maximumLength: 8192, run: fuzzSignalImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

@@ -79,6 +79,11 @@ func fuzzClaudeImporter(_ input: UnsafeBufferPointer<UInt8>) {
         countMessages: { ($0.elements?.count == 1 ? $0.elements?[0] : $0)?["chat_messages"]?.elements?.count })
 }
 
+func fuzzSignalImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // signal-export's `data.json` or the text layout: the importer tells them by the first byte.
+    fuzzImport(SignalImporter.self, file: exportRoot.appendingPathComponent("data.json"), bytes: Array(input))
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

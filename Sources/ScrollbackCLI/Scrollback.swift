@@ -113,6 +113,7 @@ struct Build: ParsableCommand {
               scrollback build result.json -o _site                 (Telegram Desktop)
               scrollback build facebook-ana.zip -o _site            (Messenger, Instagram: Meta's JSON download)
               scrollback build TeamsData -o _site                   (Microsoft Teams: the teams/ and users/ folders)
+              scrollback build signal-chats -o _site                (Signal: signal-export's folders, or chat text)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \
@@ -243,8 +244,8 @@ struct Import: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude, meta (messenger, instagram) "
-                + "or teams.")
+            "The export's format: " + ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                + " (messenger, instagram and facebook also name meta).")
     )
     var format: ExportFormat
 

@@ -25,5 +25,6 @@ struct SourceApp: Equatable {
         ("messenger", "Messenger"), ("instagram", "Instagram"),
         ("claude", "Claude"),
         ("teams", "Microsoft Teams"),
+        ("signal", "Signal"),
     ]
 }

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "Tests" / "Fixtures"))
 from shared_folder import shared_folder  # noqa: E402
 
 SAMPLES = shared_folder() / "samples"
-FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram", "claude"]
+FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram", "claude", "signal"]
 SLACK_EXPORT = SAMPLES / "slack" / "rusq-slackdump-source_export_dir"
 AXE = Axe()
 
@@ -472,7 +472,8 @@ AXE_PAGES = [("import-slack", "b75b4c7/index.html"), ("import-discord", "deflema
              ("import-telegram", "testcase2-4696915169/index.html"), ("import-whatsapp", "englishandroid24h/index.html"),
              ("import-chatgpt", "sample-conversation-with-branch-conv-123/index.html"),
              ("import-messenger", "alice-aaaaaaaaaa/index.html"),
-             ("import-instagram", "testlog-2765720812686121/index.html")]
+             ("import-instagram", "testlog-2765720812686121/index.html"),
+             ("import-signal", "test-export/index.html")]
 
 
 @pytest.mark.parametrize("site,rel", AXE_PAGES + [("import-paged", "b75b4c7/thread-1736478630-905399.html")])

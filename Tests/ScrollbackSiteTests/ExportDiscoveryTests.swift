@@ -94,7 +94,6 @@ struct ExportDiscoveryTests {
     @Test(
         "each real export of a format not read yet gets one warning saying what it is",
         arguments: [
-            ("signal", "a Signal/LINE/IRC text log"),
             ("mattermost", "a Mattermost bulk export (JSONL)"),
         ])
     func unsupportedSamplesAreNamed(format: String, description: String) throws {

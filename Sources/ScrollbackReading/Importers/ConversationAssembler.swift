@@ -284,6 +284,9 @@ public enum ExportImporters {
         SlackImporter.self,
         DiscordImporter.self,
         TelegramImporter.self,
+        // Before WhatsApp: Signal's `[2019-12-24, 12:23] Name:` lines are a shape WhatsApp's
+        // detection would take too.
+        SignalImporter.self,
         WhatsAppImporter.self,
         ChatGPTImporter.self,
         MetaImporter.self,

@@ -13,6 +13,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case claude
     /// A Microsoft Teams tenant export: the `teams/` and `users/` folders (`TeamsImporter`).
     case teams
+    /// Signal chats exported by signal-export, or in the text layout chat-miner reads (`SignalImporter`).
+    case signal
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

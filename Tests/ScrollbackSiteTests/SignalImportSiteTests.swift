@@ -1,0 +1,128 @@
+import Foundation
+import ScrollbackModel
+import Testing
+import ZIPFoundation
+
+@testable import ScrollbackReading
+@testable import ScrollbackSite
+
+/// Signal chats (issue 43) built as a site: signal-export's folders from a folder and a zip, the
+/// real text sample as a single file; every record a message element or left out; `import` +
+/// `build` gives the site `build` gives; WhatsApp's chats beside them stay WhatsApp's.
+@Suite struct SignalImportSiteTests {
+    /// A signal-export output (the shape its writer makes, field by field): two chat folders, each
+    /// with `data.json`, `chat.md` and `media/`.
+    static func signalExport(in folder: TemporaryFolder, at path: String) throws -> URL {
+        func line(
+            _ date: String, _ sender: String, _ body: String, quote: String = "", attachments: String = "[]"
+        ) -> String {
+            #"{"date": "\#(date)", "sender": "\#(sender)", "body": "\#(body)", "quote": "\#(quote)", "sticker": null, "#
+                + #""reactions": [["Me", "❤️"]], "attachments": \#(attachments), "deleted": false, "call": false, "missed": false}"#
+        }
+        try folder.write(
+            [
+                line("2024-05-01T12:00:05", "Ana", "Hi there  "),
+                line(
+                    "2024-05-01T12:01:00", "Me", "look  ", quote: #"\n\n> Hi there\n\n"#,
+                    attachments: #"[{"name": "photo 1.png", "path": "media/photo%201.png", "missing_kind": null}]"#),
+                "not json",
+            ].joined(separator: "\n") + "\n", to: path + "/Ana/data.json")
+        try folder.write("[2024-05-01 12:00:05] Ana: Hi there  \n", to: path + "/Ana/chat.md")
+        try folder.write(Logs.png, to: path + "/Ana/media/photo 1.png")
+        try folder.write(line("2024-06-01T08:00:00", "Bo", "Trip?") + "\n", to: path + "/Trip/data.json")
+        return folder.url.appendingPathComponent(path)
+    }
+
+    /// The ledger's totals of a build.
+    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
+        report.sources.reduce((0, 0, 0)) {
+            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
+        }
+    }
+
+    @Test("a folder, a zip and a single file build; message elements = the ledger's messages; the app pill")
+    func folderZipAndFile() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let export = try Self.signalExport(in: base, at: "input/signal-chats")
+        let site = base.url.appendingPathComponent("site")
+        let report = try build(base.url.appendingPathComponent("input"), site)
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        let counts = Self.ledger(report)
+        #expect(counts.read == 4 && counts.built == 3 && counts.leftOut == 1)
+        #expect(try ExportFixtures.messageElements(in: site) == counts.built)
+        let page = try String(contentsOf: site.appendingPathComponent("ana/index.html"), encoding: .utf8)
+        #expect(page.contains("Hi there") && page.contains("media/"))
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(#"<span class="app app-signal">Signal</span>"#))
+
+        let zip = base.url.appendingPathComponent("zipped/signal-chats.zip")
+        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.zipItem(at: export, to: zip, shouldKeepParent: false)
+        let zipSite = base.url.appendingPathComponent("zip-site")
+        let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
+        #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
+        #expect(Self.ledger(zipReport) == counts)
+        #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
+
+        let sample = try ImportTests.sharedSamples().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
+        let fileSite = base.url.appendingPathComponent("file-site")
+        let fileReport = try build(sample, fileSite)
+        #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
+        #expect(Self.ledger(fileReport) == (2, 2, 0))
+        #expect(try ExportFixtures.messageElements(in: fileSite) == 2)
+    }
+
+    @Test("every shared Signal sample: records = message elements + left out")
+    func sharedSamples() throws {
+        for folder in try ImportTests.sampleFolders("signal") {
+            let base = try TemporaryFolder()
+            defer { base.remove() }
+            let site = base.url.appendingPathComponent("site")
+            let report = try build(folder, site)
+            #expect(!report.hasErrors, "\(report.diagnostics)")
+            let counts = Self.ledger(report)
+            #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut)
+            #expect(try ExportFixtures.messageElements(in: site) == counts.built, "\(folder.lastPathComponent)")
+            #expect(report.sources.allSatisfy { $0.format == "signal" })
+        }
+    }
+
+    @Test("a Signal chat and a WhatsApp chat in one folder: each read by its own importer")
+    func besideWhatsApp() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let samples = try ImportTests.sharedSamples()
+        try base.write(
+            try Data(contentsOf: samples.appendingPathComponent("signal/joweich-chat-miner/test_export.txt")),
+            to: "input/signal.txt")
+        try base.write("[2019-12-24 12:23] Jane: Hello\n[2019-12-24 12:24] John: Hi\n", to: "input/whatsapp.txt")
+        let report = try build(base.url.appendingPathComponent("input"), base.url.appendingPathComponent("site"))
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        #expect(report.sources.map(\.format).sorted() == ["signal", "whatsapp"])
+    }
+
+    @Test("`import signal` then `build` gives the site `build` gives, byte for byte")
+    func importThenBuildIsBuild() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let input = base.url.appendingPathComponent("input")
+        _ = try Self.signalExport(in: base, at: "input/signal-chats")
+        let sample = try ImportTests.sharedSamples().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
+        try base.write(try Data(contentsOf: sample), to: "input/text/test_export.txt")
+        let direct = base.url.appendingPathComponent("direct")
+        #expect(try !build(input, direct).hasErrors)
+        let logs = base.url.appendingPathComponent("logs")
+        let imported = try ExportWriter(input: input, format: .signal, output: logs, onDiagnostics: { _ in }).write()
+        #expect(!imported.hasErrors, "\(imported.diagnostics)")
+        #expect(imported.logs == 3)
+        let viaLogs = base.url.appendingPathComponent("via-logs")
+        #expect(try !build(logs, viaLogs).hasErrors)
+        let expected = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback/") }
+        let got = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback/") }
+        #expect(expected.keys.sorted() == got.keys.sorted())
+        for (path, data) in expected { #expect(got[path] == data, "\(path)") }
+        let run = try runScrollback(["import", "signal", "input", "-o", "cli-logs"], in: base.url)
+        #expect(run.status == 0, "\(run.errors)")
+    }
+}
