@@ -25,6 +25,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "ChatGPTImporter", maximumLength: 8192, run: fuzzChatGPTImporter),
     FuzzTarget(name: "MetaImporter", maximumLength: 8192, run: fuzzMetaImporter),
     FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
+    FuzzTarget(name: "MattermostImporter", maximumLength: 8192, run: fuzzMattermostImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

@@ -79,6 +79,11 @@ func fuzzClaudeImporter(_ input: UnsafeBufferPointer<UInt8>) {
         countMessages: { ($0.elements?.count == 1 ? $0.elements?[0] : $0)?["chat_messages"]?.elements?.count })
 }
 
+func fuzzMattermostImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One JSON object a line, many conversations: messages in = out + left out is checked.
+    fuzzImport(MattermostImporter.self, file: exportRoot.appendingPathComponent("import.jsonl"), bytes: Array(input))
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

@@ -98,6 +98,7 @@ struct Build: ParsableCommand {
               scrollback build conversations.json -o _site         (ChatGPT or Claude.ai)
               scrollback build result.json -o _site                 (Telegram Desktop)
               scrollback build facebook-ana.zip -o _site            (Messenger, Instagram: Meta's JSON download)
+              scrollback build mattermost-export.zip -o _site       (Mattermost's bulk export, import.jsonl)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \
@@ -223,7 +224,8 @@ struct Import: ParsableCommand {
             """)
 
     @Argument(
-        help: "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude or meta (messenger, instagram)."
+        help:
+            "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude, meta (messenger, instagram) or mattermost."
     )
     var format: ExportFormat
 

@@ -24,5 +24,6 @@ struct SourceApp: Equatable {
         // One format (`meta`), two apps: the importer writes which one a thread came from.
         ("messenger", "Messenger"), ("instagram", "Instagram"),
         ("claude", "Claude"),
+        ("mattermost", "Mattermost"),
     ]
 }

@@ -288,6 +288,7 @@ public enum ExportImporters {
         ChatGPTImporter.self,
         MetaImporter.self,
         ClaudeImporter.self,
+        MattermostImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

@@ -11,6 +11,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case meta
     /// Claude.ai's `conversations.json` (`ClaudeImporter`).
     case claude
+    /// Mattermost's bulk export, one JSON object a line (`MattermostImporter`).
+    case mattermost
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

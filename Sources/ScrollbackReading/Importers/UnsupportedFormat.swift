@@ -8,8 +8,6 @@ import ScrollbackModel
 /// and the importer's `detect` takes over. Detection is as cheap as an importer's: the first
 /// bytes of the file (`ExportCandidate.head`, `topLevelJSONKeys`) and its path.
 public enum UnsupportedFormat: String, CaseIterable, Sendable {
-    /// A Mattermost bulk export: one JSON object a line.
-    case mattermost
     /// A Microsoft Teams export (Graph API objects with PascalCase keys).
     case teams
     /// A Google Chat (Takeout) `messages.json` or `group_info.json`.
@@ -20,7 +18,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     /// What the warning says the file looks like.
     public var description: String {
         switch self {
-        case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .teams: return "a Microsoft Teams export"
         case .googleChat: return "a Google Chat export"
         case .textLog: return "a Signal/LINE/IRC text log"
@@ -34,9 +31,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         let head = candidate.trimmedHead
         func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
-        if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
-            return .mattermost
-        }
         // Graph API objects: PascalCase keys only Teams' exporters write.
         let teamsKeys: Set<String> = ["CreatedDateTime", "GroupsId", "UserPrincipalName", "TenantId", "ChatId"]
         if !elementKeys.isDisjoint(with: teamsKeys) || !keys.isDisjoint(with: teamsKeys) { return .teams }
@@ -81,14 +75,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
             }
         }
         return nil
-    }
-
-    /// Whether the first two non-empty lines each hold one JSON object (JSON Lines).
-    static func isJSONLines(_ head: ArraySlice<UInt8>) -> Bool {
-        let lines = head.split(separator: 0x0A).prefix(2).map { line in
-            line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-        }
-        return lines.count == 2 && lines.allSatisfy { $0.first == UInt8(ascii: "{") }
     }
 
     /// Whether the first lines read as a Signal, LINE or IRC log.
