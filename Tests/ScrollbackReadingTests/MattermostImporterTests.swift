@@ -46,7 +46,7 @@ import Testing
         #"{"type":"emoji","emoji":{"name":"ghost_emoji","image":"exported_emoji/def/image.png"}}"#,
         #"{"type":"post","post":{"team":"crew","channel":"ops","user":"bo","message":"Deploy at **noon** :rocket:","create_at":1714557700000,"edit_at":1714557760000,"is_pinned":true,"reactions":[{"user":"ana","emoji_name":"+1","create_at":1714557701000},{"user":"bo","emoji_name":"+1","create_at":1714557702000},{"user":"ana","emoji_name":"partyparrot","create_at":1714557703000},{"user":"bo","emoji_name":"ghost_emoji","create_at":1714557704000}],"replies":[{"user":"ana","message":"ok","create_at":1714557800000},{"user":"bo","message":"see log","create_at":1714557900000,"attachments":[{"path":"20240501/teams/t/channels/c/users/u/f/deploy.log"}]},7]}}"#,
         #"{"type":"post","post":{"team":"crew","channel":"ops","user":"ana","type":"system_join_channel","message":"ana joined the channel.","create_at":1714557600000}}"#,
-        #"{"type":"post","post":{"team":"crew","channel":"ops","user":"ana","message":"same ms","create_at":1714557700000,"attachments":[{"path":"20240501/teams/t/channels/c/users/u/g/chart.png"}]}}"#,
+        #"{"type":"post","post":{"team":"crew","channel":"ops","user":"ana","message":"same *ms* :chart_with_upwards_trend:","create_at":1714557700000,"attachments":[{"path":"20240501/teams/t/channels/c/users/u/g/chart.png"}]}}"#,
         #"{"type":"post","post":{"team":"crew","channel":"ops","user":"ana","message":"no time","create_at":"soon"}}"#,
         "this line is not JSON",
         #"{"type":"post","post":{"user":"ana","message":"where?","create_at":1714557700000}}"#,
@@ -98,7 +98,7 @@ import Testing
         guard case .photo(let chart)? = byID["1714557700000"]?.kind, case .local = chart.source else {
             throw Failure("the chart is not a photo of the export: \(String(describing: byID["1714557700000"]?.kind))")
         }
-        #expect(chart.caption == "same ms")
+        #expect(chart.caption == "same ms 📈", "a caption is the text, not its markup")
         guard case .file(let log)? = byID["1714557900000"]?.kind, case .unavailable = log.source else {
             throw Failure("the missing log is not a placeholder")
         }

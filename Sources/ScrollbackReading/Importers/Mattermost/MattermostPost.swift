@@ -118,7 +118,13 @@ struct MattermostPost {
         if resolved.count == 1 {
             let single = kind(of: resolved[0].0, source: resolved[0].1.source)
             if text.isEmpty { return single }
-            if let captioned = single.withCaption(text) { return captioned }
+            // A caption is plain text: Markdown is read for it (its text, not its markup).
+            let caption =
+                Self.needsMarkdown(text)
+                ? context.richText(
+                    markdown: Self.markdown(text), relativeTo: file, at: location, diagnostics: &diagnostics
+                ).plainText : Self.withEmoji(text)
+            if let captioned = single.withCaption(caption) { return captioned }
         }
         var markdown = Self.markdown(Self.needsMarkdown(text) ? text : ChatMarkup.escapeMarkdown(Self.withEmoji(text)))
         var linked: [LocalAsset] = []
