@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 # Formats Scrollback imports today, and how to count a source file's records independently.
-IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude", "teams", "signal"]
+IMPORTED = ["telegram", "whatsapp", "slack", "discord", "chatgpt", "messenger", "instagram", "claude", "teams", "signal", "mattermost"]
 
 # A WhatsApp message starts a line with a date and a time, in any of the apps' layouts:
 # optional marks, an optional bracket, digits and separators, then a time with a colon or dot.
@@ -144,6 +144,20 @@ def count_slack(folder):
     return total
 
 
+def count_mattermost(path):
+    """Posts and their replies in a Mattermost bulk export (one JSON object a line)."""
+    total = 0
+    with open(path, encoding="utf-8-sig") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            kind = record.get("type")
+            if kind in ("post", "direct_post") and isinstance(record.get(kind), dict):
+                total += 1 + len(record[kind].get("replies") or [])
+    return total
+
+
 def source_count(fmt, folder):
     total = 0
     if fmt == "slack":
@@ -165,6 +179,8 @@ def source_count(fmt, folder):
                 total += count_teams(path)
             elif fmt == "signal" and (name.endswith(".txt") or name == "data.json"):
                 total += count_signal(path)
+            elif fmt == "mattermost" and (name.endswith(".json") or name.endswith(".jsonl")):
+                total += count_mattermost(path)
             elif fmt == "whatsapp" and name.endswith(".txt"):
                 total += count_whatsapp(path)
     return total

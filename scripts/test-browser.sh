@@ -78,7 +78,7 @@ build_site search-off "$artifacts/fixtures/search-off" &
 # $SHARED/samples (never copied), built as a user builds them; and Slack and Telegram imported
 # as logs with a small page size and thread limit, for what shows only across pages.
 samples="$(.venv/bin/python Tests/Fixtures/shared_folder.py)/samples"
-for format in slack discord telegram whatsapp chatgpt messenger instagram claude teams signal; do
+for format in slack discord telegram whatsapp chatgpt messenger instagram claude teams signal mattermost; do
   build_site "import-$format" "$samples/$format" &
 done
 .venv/bin/python Tests/Browser/fixture_imports.py "$binary" "$artifacts/fixtures/import-paged"

@@ -27,6 +27,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
     FuzzTarget(name: "TeamsImporter", maximumLength: 8192, run: fuzzTeamsImporter),
     FuzzTarget(name: "SignalImporter", maximumLength: 8192, run: fuzzSignalImporter),
+    FuzzTarget(name: "MattermostImporter", maximumLength: 8192, run: fuzzMattermostImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

@@ -84,6 +84,11 @@ func fuzzSignalImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(SignalImporter.self, file: exportRoot.appendingPathComponent("data.json"), bytes: Array(input))
 }
 
+func fuzzMattermostImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One JSON object a line, many conversations: messages in = out + left out is checked.
+    fuzzImport(MattermostImporter.self, file: exportRoot.appendingPathComponent("import.jsonl"), bytes: Array(input))
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

@@ -114,6 +114,7 @@ struct Build: ParsableCommand {
               scrollback build facebook-ana.zip -o _site            (Messenger, Instagram: Meta's JSON download)
               scrollback build TeamsData -o _site                   (Microsoft Teams: the teams/ and users/ folders)
               scrollback build signal-chats -o _site                (Signal: signal-export's folders, or chat text)
+              scrollback build mattermost-export.zip -o _site       (Mattermost's bulk export, import.jsonl)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \

@@ -26,5 +26,6 @@ struct SourceApp: Equatable {
         ("claude", "Claude"),
         ("teams", "Microsoft Teams"),
         ("signal", "Signal"),
+        ("mattermost", "Mattermost"),
     ]
 }

@@ -116,7 +116,10 @@ public struct ExportWriter {
                     number += 1
                 }
                 written.insert(name)
-                let text = writer.write(conversation)
+                // A second conversation of one id is `<id>-2` in the log as on the site `build` makes.
+                var renamed = conversation
+                renamed.id = name
+                let text = writer.write(renamed)
                 do {
                     try Data(text.utf8).write(
                         to: URL(fileURLWithPath: outputPath + "/" + name + ".json"), options: .atomic)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "Tests" / "Fixtures"))
 from shared_folder import shared_folder  # noqa: E402
 
 SAMPLES = shared_folder() / "samples"
-FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram", "claude", "signal"]
+FORMATS = ["slack", "discord", "telegram", "whatsapp", "chatgpt", "messenger", "instagram", "claude", "signal", "mattermost"]
 SLACK_EXPORT = SAMPLES / "slack" / "rusq-slackdump-source_export_dir"
 AXE = Axe()
 
@@ -361,6 +361,16 @@ def missing_file_names(format_name):
         return [f["file_name"] for path in sorted((SAMPLES / "claude").rglob("*.json"))
                 for m in json.loads(path.read_text(encoding="utf-8"))["chat_messages"]
                 for f in m.get("attachments", []) + m.get("files", [])]
+    if format_name == "mattermost":
+        # The samples hold no `data/` folder: every attachment of a post or reply is missing.
+        names = []
+        for path in sorted((SAMPLES / "mattermost").rglob("*.json")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                post = record.get(record["type"]) if record["type"] in ("post", "direct_post") else None
+                for item in [post] + (post.get("replies") or []) if post else []:
+                    names += [a["path"].rsplit("/", 1)[-1] for a in item.get("attachments") or []]
+        return names
     return []
 
 
@@ -473,7 +483,9 @@ AXE_PAGES = [("import-slack", "b75b4c7/index.html"), ("import-discord", "deflema
              ("import-chatgpt", "sample-conversation-with-branch-conv-123/index.html"),
              ("import-messenger", "alice-aaaaaaaaaa/index.html"),
              ("import-instagram", "testlog-2765720812686121/index.html"),
-             ("import-signal", "test-export/index.html")]
+             ("import-signal", "test-export/index.html"),
+
+             ("import-mattermost", "gryffindor-gryffindor-quidditch-team/index.html")]
 
 
 @pytest.mark.parametrize("site,rel", AXE_PAGES + [("import-paged", "b75b4c7/thread-1736478630-905399.html")])

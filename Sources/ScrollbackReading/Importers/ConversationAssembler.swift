@@ -293,6 +293,7 @@ public enum ExportImporters {
         ClaudeImporter.self,
         TeamsImporter.self,
         TeamsFileImporter.self,
+        MattermostImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

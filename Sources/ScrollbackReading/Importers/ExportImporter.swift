@@ -15,6 +15,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case teams
     /// Signal chats exported by signal-export, or in the text layout chat-miner reads (`SignalImporter`).
     case signal
+    /// Mattermost's bulk export, one JSON object a line (`MattermostImporter`).
+    case mattermost
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

@@ -8,8 +8,6 @@ import ScrollbackModel
 /// and the importer's `detect` takes over. Detection is as cheap as an importer's: the first
 /// bytes of the file (`ExportCandidate.head`, `topLevelJSONKeys`) and its path.
 public enum UnsupportedFormat: String, CaseIterable, Sendable {
-    /// A Mattermost bulk export: one JSON object a line.
-    case mattermost
     /// A Google Chat (Takeout) `messages.json` or `group_info.json`.
     case googleChat
     /// A Signal, LINE or IRC text log.
@@ -18,7 +16,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     /// What the warning says the file looks like.
     public var description: String {
         switch self {
-        case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .googleChat: return "a Google Chat export"
         case .textLog: return "a Signal/LINE/IRC text log"
         }
@@ -31,9 +28,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         let head = candidate.trimmedHead
         func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
-        if keys == ["type", "version"] || keys.contains("type") && mentions("version") && isJSONLines(head) {
-            return .mattermost
-        }
         if keys.contains("messages"), mentions("creator"), mentions("created_date") || mentions("topic_id") {
             return .googleChat
         }
@@ -76,14 +70,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
             }
         }
         return nil
-    }
-
-    /// Whether the first two non-empty lines each hold one JSON object (JSON Lines).
-    static func isJSONLines(_ head: ArraySlice<UInt8>) -> Bool {
-        let lines = head.split(separator: 0x0A).prefix(2).map { line in
-            line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-        }
-        return lines.count == 2 && lines.allSatisfy { $0.first == UInt8(ascii: "{") }
     }
 
     /// Whether the first lines read as a Signal, LINE or IRC log.
