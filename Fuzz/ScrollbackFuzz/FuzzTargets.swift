@@ -25,6 +25,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "ChatGPTImporter", maximumLength: 8192, run: fuzzChatGPTImporter),
     FuzzTarget(name: "MetaImporter", maximumLength: 8192, run: fuzzMetaImporter),
     FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
+    FuzzTarget(name: "MatrixImporter", maximumLength: 8192, run: fuzzMatrixImporter),
+    FuzzTarget(name: "GoogleChatImporter", maximumLength: 8192, run: fuzzGoogleChatImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

@@ -79,6 +79,20 @@ func fuzzClaudeImporter(_ input: UnsafeBufferPointer<UInt8>) {
         countMessages: { ($0.elements?.count == 1 ? $0.elements?[0] : $0)?["chat_messages"]?.elements?.count })
 }
 
+func fuzzMatrixImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One room per file: every event of `messages` is a message in (or folded into another, left out).
+    fuzzImport(
+        MatrixImporter.self, file: exportRoot.appendingPathComponent("export.json"), bytes: Array(input),
+        countMessages: { $0["messages"]?.elements?.count })
+}
+
+func fuzzGoogleChatImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One conversation's folder (the export), its `messages.json` the input: every entry is a message in.
+    fuzzImport(
+        GoogleChatImporter.self, file: exportRoot.appendingPathComponent("messages.json"), bytes: Array(input),
+        items: [exportRoot], countMessages: { $0["messages"]?.elements?.count })
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

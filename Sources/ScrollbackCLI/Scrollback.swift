@@ -98,6 +98,8 @@ struct Build: ParsableCommand {
               scrollback build conversations.json -o _site         (ChatGPT or Claude.ai)
               scrollback build result.json -o _site                 (Telegram Desktop)
               scrollback build facebook-ana.zip -o _site            (Messenger, Instagram: Meta's JSON download)
+              scrollback build matrix-export.zip -o _site           (Element's Matrix room export, JSON)
+              scrollback build "Google Chat" -o _site               (Google Takeout's Google Chat folder or zip)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \
@@ -223,7 +225,8 @@ struct Import: ParsableCommand {
             """)
 
     @Argument(
-        help: "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude or meta (messenger, instagram)."
+        help:
+            "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude, meta (messenger, instagram), matrix or googlechat."
     )
     var format: ExportFormat
 

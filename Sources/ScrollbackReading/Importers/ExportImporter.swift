@@ -11,6 +11,10 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case meta
     /// Claude.ai's `conversations.json` (`ClaudeImporter`).
     case claude
+    /// Element's "Export chat" JSON of a Matrix room (`MatrixImporter`).
+    case matrix
+    /// Google Takeout's Google Chat folder (`GoogleChatImporter`).
+    case googlechat
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

@@ -12,8 +12,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
     case mattermost
     /// A Microsoft Teams export (Graph API objects with PascalCase keys).
     case teams
-    /// A Google Chat (Takeout) `messages.json` or `group_info.json`.
-    case googleChat
     /// A Signal, LINE or IRC text log.
     case textLog
 
@@ -22,7 +20,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         switch self {
         case .mattermost: return "a Mattermost bulk export (JSONL)"
         case .teams: return "a Microsoft Teams export"
-        case .googleChat: return "a Google Chat export"
         case .textLog: return "a Signal/LINE/IRC text log"
         }
     }
@@ -40,13 +37,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         // Graph API objects: PascalCase keys only Teams' exporters write.
         let teamsKeys: Set<String> = ["CreatedDateTime", "GroupsId", "UserPrincipalName", "TenantId", "ChatId"]
         if !elementKeys.isDisjoint(with: teamsKeys) || !keys.isDisjoint(with: teamsKeys) { return .teams }
-        if keys.contains("messages"), mentions("creator"), mentions("created_date") || mentions("topic_id") {
-            return .googleChat
-        }
-        // `group_info.json` and `Users/*/user_info.json` beside it.
-        if keys.contains("members") || keys.contains("user"), keys.count <= 3, mentions("user_type") {
-            return .googleChat
-        }
         if keys.isEmpty, elementKeys.isEmpty, head.first != UInt8(ascii: "{"), looksLikeTextLog(head) {
             return .textLog
         }
