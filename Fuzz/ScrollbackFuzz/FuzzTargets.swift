@@ -28,6 +28,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "TeamsImporter", maximumLength: 8192, run: fuzzTeamsImporter),
     FuzzTarget(name: "SignalImporter", maximumLength: 8192, run: fuzzSignalImporter),
     FuzzTarget(name: "MattermostImporter", maximumLength: 8192, run: fuzzMattermostImporter),
+    FuzzTarget(name: "MatrixImporter", maximumLength: 8192, run: fuzzMatrixImporter),
+    FuzzTarget(name: "GoogleChatImporter", maximumLength: 8192, run: fuzzGoogleChatImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

@@ -89,6 +89,20 @@ func fuzzMattermostImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(MattermostImporter.self, file: exportRoot.appendingPathComponent("import.jsonl"), bytes: Array(input))
 }
 
+func fuzzMatrixImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One room per file: every event of `messages` is a message in (or folded into another, left out).
+    fuzzImport(
+        MatrixImporter.self, file: exportRoot.appendingPathComponent("export.json"), bytes: Array(input),
+        countMessages: { $0["messages"]?.elements?.count })
+}
+
+func fuzzGoogleChatImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // One conversation's folder (the export), its `messages.json` the input: every entry is a message in.
+    fuzzImport(
+        GoogleChatImporter.self, file: exportRoot.appendingPathComponent("messages.json"), bytes: Array(input),
+        items: [exportRoot], countMessages: { $0["messages"]?.elements?.count })
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

@@ -115,6 +115,8 @@ struct Build: ParsableCommand {
               scrollback build TeamsData -o _site                   (Microsoft Teams: the teams/ and users/ folders)
               scrollback build signal-chats -o _site                (Signal: signal-export's folders, or chat text)
               scrollback build mattermost-export.zip -o _site       (Mattermost's bulk export, import.jsonl)
+              scrollback build matrix-export.zip -o _site           (Element's Matrix room export, JSON)
+              scrollback build "Google Chat" -o _site               (Google Takeout's Google Chat folder or zip)
 
             Diagnostics go to standard error as file:line:column: error: message, sorted by file, line \
             and column. A log with errors keeps the pages of the last build that read it without errors \

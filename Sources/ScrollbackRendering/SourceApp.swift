@@ -27,5 +27,7 @@ struct SourceApp: Equatable {
         ("teams", "Microsoft Teams"),
         ("signal", "Signal"),
         ("mattermost", "Mattermost"),
+        ("matrix", "Matrix"),
+        ("googlechat", "Google Chat"),
     ]
 }

@@ -294,6 +294,8 @@ public enum ExportImporters {
         TeamsImporter.self,
         TeamsFileImporter.self,
         MattermostImporter.self,
+        MatrixImporter.self,
+        GoogleChatImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

@@ -17,6 +17,10 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case signal
     /// Mattermost's bulk export, one JSON object a line (`MattermostImporter`).
     case mattermost
+    /// Element's "Export chat" JSON of a Matrix room (`MatrixImporter`).
+    case matrix
+    /// Google Takeout's Google Chat folder (`GoogleChatImporter`).
+    case googlechat
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

@@ -8,15 +8,12 @@ import ScrollbackModel
 /// and the importer's `detect` takes over. Detection is as cheap as an importer's: the first
 /// bytes of the file (`ExportCandidate.head`, `topLevelJSONKeys`) and its path.
 public enum UnsupportedFormat: String, CaseIterable, Sendable {
-    /// A Google Chat (Takeout) `messages.json` or `group_info.json`.
-    case googleChat
     /// A Signal, LINE or IRC text log.
     case textLog
 
     /// What the warning says the file looks like.
     public var description: String {
         switch self {
-        case .googleChat: return "a Google Chat export"
         case .textLog: return "a Signal/LINE/IRC text log"
         }
     }
@@ -28,13 +25,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         let head = candidate.trimmedHead
         func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
-        if keys.contains("messages"), mentions("creator"), mentions("created_date") || mentions("topic_id") {
-            return .googleChat
-        }
-        // `group_info.json` and `Users/*/user_info.json` beside it.
-        if keys.contains("members") || keys.contains("user"), keys.count <= 3, mentions("user_type") {
-            return .googleChat
-        }
         if keys.isEmpty, elementKeys.isEmpty, head.first != UInt8(ascii: "{"), looksLikeTextLog(head) {
             return .textLog
         }
