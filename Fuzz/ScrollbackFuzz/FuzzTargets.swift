@@ -25,6 +25,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "ChatGPTImporter", maximumLength: 8192, run: fuzzChatGPTImporter),
     FuzzTarget(name: "MetaImporter", maximumLength: 8192, run: fuzzMetaImporter),
     FuzzTarget(name: "ClaudeImporter", maximumLength: 8192, run: fuzzClaudeImporter),
+    FuzzTarget(name: "LineImporter", maximumLength: 8192, run: fuzzLineImporter),
+    FuzzTarget(name: "IrcImporter", maximumLength: 8192, run: fuzzIrcImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

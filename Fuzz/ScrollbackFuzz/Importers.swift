@@ -79,6 +79,17 @@ func fuzzClaudeImporter(_ input: UnsafeBufferPointer<UInt8>) {
         countMessages: { ($0.elements?.count == 1 ? $0.elements?[0] : $0)?["chat_messages"]?.elements?.count })
 }
 
+func fuzzLineImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // A text format: messages in = out + left out (checked for every importer) is the count.
+    fuzzImport(
+        LineImporter.self, file: exportRoot.appendingPathComponent("[LINE] Chat with Kaori.txt"), bytes: Array(input))
+}
+
+func fuzzIrcImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // A text format: messages in = out + left out (checked for every importer) is the count.
+    fuzzImport(IrcImporter.self, file: exportRoot.appendingPathComponent("libera/#chan.log"), bytes: Array(input))
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

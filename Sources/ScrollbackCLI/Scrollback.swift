@@ -223,7 +223,8 @@ struct Import: ParsableCommand {
             """)
 
     @Argument(
-        help: "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude or meta (messenger, instagram)."
+        help:
+            "The export's format: slack, discord, telegram, whatsapp, chatgpt, claude, meta (messenger, instagram), line or irc."
     )
     var format: ExportFormat
 

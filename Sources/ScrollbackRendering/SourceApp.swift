@@ -24,5 +24,7 @@ struct SourceApp: Equatable {
         // One format (`meta`), two apps: the importer writes which one a thread came from.
         ("messenger", "Messenger"), ("instagram", "Instagram"),
         ("claude", "Claude"),
+        ("line", "LINE"),
+        ("irc", "IRC"),
     ]
 }

@@ -288,6 +288,8 @@ public enum ExportImporters {
         ChatGPTImporter.self,
         MetaImporter.self,
         ClaudeImporter.self,
+        LineImporter.self,
+        IrcImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

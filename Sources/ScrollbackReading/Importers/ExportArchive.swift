@@ -82,8 +82,9 @@ public enum ExportArchive {
         head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06])
     }
 
-    /// The file extensions an export file may have: a zip holding none is not unpacked.
-    public static let exportFileExtensions: Set<String> = ["json", "txt", "zip"]
+    /// The file extensions an export file may have (IRC logs: `.log`, WeeChat's `.weechatlog`):
+    /// a zip holding none is not unpacked.
+    public static let exportFileExtensions: Set<String> = ["json", "txt", "zip", "log", "weechatlog"]
 
     /// Opens `path` for writing a new file (never through a link, never over a file): the
     /// default of `unpack`'s `open`, a seam the tests use to write to `/dev/full`.

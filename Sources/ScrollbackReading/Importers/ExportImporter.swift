@@ -11,6 +11,10 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case meta
     /// Claude.ai's `conversations.json` (`ClaudeImporter`).
     case claude
+    /// LINE's "Export chat history" text (`LineImporter`).
+    case line
+    /// irssi, ZNC, WeeChat and HexChat logs (`IrcImporter`).
+    case irc
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

@@ -53,12 +53,12 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         return nil
     }
 
-    /// A text log whose shape belongs to Signal, LINE or IRC and never to WhatsApp (both WhatsApp
+    /// A text log whose shape belongs to Signal and never to WhatsApp (both WhatsApp
     /// apps write seconds inside brackets, and no brackets without them): discovery asks this
     /// before the WhatsApp importer, so such a file is named, not read as a WhatsApp chat.
     public static func preemptsImporters(_ candidate: ExportCandidate) -> Bool {
         guard !candidate.isDirectory, let line = firstLine(candidate.trimmedHead) else { return false }
-        return signalLine(line) || lineHeader(line)
+        return signalLine(line)
     }
 
     /// The time stamp of a text file that reads like a WhatsApp chat (`[stamp] Name: text` or
