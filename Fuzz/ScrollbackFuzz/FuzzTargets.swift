@@ -30,6 +30,8 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "MattermostImporter", maximumLength: 8192, run: fuzzMattermostImporter),
     FuzzTarget(name: "MatrixImporter", maximumLength: 8192, run: fuzzMatrixImporter),
     FuzzTarget(name: "GoogleChatImporter", maximumLength: 8192, run: fuzzGoogleChatImporter),
+    FuzzTarget(name: "LineImporter", maximumLength: 8192, run: fuzzLineImporter),
+    FuzzTarget(name: "IrcImporter", maximumLength: 8192, run: fuzzIrcImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

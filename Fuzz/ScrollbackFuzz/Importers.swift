@@ -103,6 +103,17 @@ func fuzzGoogleChatImporter(_ input: UnsafeBufferPointer<UInt8>) {
         items: [exportRoot], countMessages: { $0["messages"]?.elements?.count })
 }
 
+func fuzzLineImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // A text format: messages in = out + left out (checked for every importer) is the count.
+    fuzzImport(
+        LineImporter.self, file: exportRoot.appendingPathComponent("[LINE] Chat with Kaori.txt"), bytes: Array(input))
+}
+
+func fuzzIrcImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // A text format: messages in = out + left out (checked for every importer) is the count.
+    fuzzImport(IrcImporter.self, file: exportRoot.appendingPathComponent("libera/#chan.log"), bytes: Array(input))
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

@@ -29,5 +29,7 @@ struct SourceApp: Equatable {
         ("mattermost", "Mattermost"),
         ("matrix", "Matrix"),
         ("googlechat", "Google Chat"),
+        ("line", "LINE"),
+        ("irc", "IRC"),
     ]
 }

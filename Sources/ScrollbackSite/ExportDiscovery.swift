@@ -9,7 +9,7 @@ import ScrollbackReading
 /// DiscordChatExporter-frontend's `_threads/`), so the `_` rule of the site's own folders
 /// never hides an export file. Folders that hold a Scrollback site (an earlier output) are
 /// skipped with a note. A folder an importer of `.folder` shape recognises is one export and
-/// is not walked further; a `.json`, `.txt` or `.zip` file is shown to the `.file` importers; a
+/// is not walked further; a `.json`, `.txt`, `.zip` or `.log` file is shown to the `.file` importers; a
 /// zip whose entry names could hold an export is unpacked (`ExportArchive`) into `unpackFolder`,
 /// spending one `ExportArchive.Budget` for the whole input, and searched the same way. Files of
 /// one format in one folder come together in one `DetectedExport`, whose media root is that
@@ -219,12 +219,8 @@ public struct ExportDiscovery: Sendable {
             }
         }
 
-        /// The importer format of `candidate`, unless its shape is one no importer reads
-        /// (`UnsupportedFormat.preemptsImporters`).
-        func fileFormat(_ candidate: ExportCandidate) -> ExportFormat? {
-            if UnsupportedFormat.preemptsImporters(candidate) { return nil }
-            return discovery.fileFormat(candidate)
-        }
+        /// The importer format of `candidate`.
+        func fileFormat(_ candidate: ExportCandidate) -> ExportFormat? { discovery.fileFormat(candidate) }
 
         /// What to say about a candidate file no importer claims, or `nil` for a log the log
         /// reader reads (it reports its own errors).
@@ -261,6 +257,9 @@ public struct ExportDiscovery: Sendable {
                 if NotAChatFile.isDocumentation(name) {
                     return Diagnostic(.note, .other("a text file, not a chat export; skipped"), at: location)
                 }
+            case "log", "weechatlog":
+                // Read as exports only for IRC logs: any other log (a program's) is no chat.
+                return Diagnostic(.note, .other("a log file, not an IRC log; skipped"), at: location)
             default: break
             }
             return .warning(.other("not a chat export Scrollback reads; it is not built"), at: location)

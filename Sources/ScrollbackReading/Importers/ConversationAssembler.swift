@@ -296,6 +296,8 @@ public enum ExportImporters {
         MattermostImporter.self,
         MatrixImporter.self,
         GoogleChatImporter.self,
+        LineImporter.self,
+        IrcImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

@@ -83,8 +83,8 @@ public enum ExportArchive {
     }
 
     /// The file extensions an export file may have: a zip holding none is not unpacked.
-    /// (`jsonl`: Mattermost's `import.jsonl`.)
-    public static let exportFileExtensions: Set<String> = ["json", "txt", "zip", "jsonl"]
+    /// (`jsonl`: Mattermost's `import.jsonl`; IRC logs: `.log`, WeeChat's `.weechatlog`.)
+    public static let exportFileExtensions: Set<String> = ["json", "txt", "zip", "jsonl", "log", "weechatlog"]
 
     /// Opens `path` for writing a new file (never through a link, never over a file): the
     /// default of `unpack`'s `open`, a seam the tests use to write to `/dev/full`.

@@ -21,6 +21,10 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case matrix
     /// Google Takeout's Google Chat folder (`GoogleChatImporter`).
     case googlechat
+    /// LINE's "Export chat history" text (`LineImporter`).
+    case line
+    /// irssi, ZNC, WeeChat and HexChat logs (`IrcImporter`).
+    case irc
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).

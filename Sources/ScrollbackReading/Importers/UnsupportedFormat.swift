@@ -31,14 +31,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         return nil
     }
 
-    /// A text log whose shape belongs to LINE or IRC and never to WhatsApp (both WhatsApp
-    /// apps write seconds inside brackets, and no brackets without them): discovery asks this
-    /// before the WhatsApp importer, so such a file is named, not read as a WhatsApp chat.
-    /// (Signal's lines are `SignalImporter`'s, asked before WhatsApp's.)
-    public static func preemptsImporters(_ candidate: ExportCandidate) -> Bool {
-        guard !candidate.isDirectory, let line = firstLine(candidate.trimmedHead) else { return false }
-        return lineHeader(line)
-    }
 
     /// The time stamp of a text file that reads like a WhatsApp chat (`[stamp] Name: text` or
     /// `stamp - Name: text`) whose stamp the WhatsApp importer did not recognise: what the

@@ -24,6 +24,9 @@ struct WhatsAppLineReader {
     /// so a very long line is never copied from one growing buffer into the next.
     private var sizeHint: Int?
 
+    /// Whether a line that is not valid UTF-8 is read as Latin-1 (each byte one character)
+    /// instead of with U+FFFD: IRC logs mix encodings, and a Latin-1 line loses nothing so.
+    var invalidAsLatin1 = false
     /// The encoding, once the first bytes are read.
     var detectedEncoding: Encoding? { encoding }
 
@@ -59,7 +62,7 @@ struct WhatsAppLineReader {
             while scanned < buffer.count {
                 let byte = buffer[scanned]
                 if byte == 0x0A || byte == 0x0D {
-                    let line = Self.decode(buffer[lineStart..<scanned])
+                    let line = decode(buffer[lineStart..<scanned])
                     scanned += 1
                     lineStart = scanned
                     afterCR = byte == 0x0D
@@ -73,7 +76,7 @@ struct WhatsAppLineReader {
             }
             if finished {
                 guard lineStart < buffer.count else { return nil }
-                let line = Self.decode(buffer[lineStart...])
+                let line = decode(buffer[lineStart...])
                 lineStart = buffer.count
                 scanned = buffer.count
                 return line
@@ -135,8 +138,9 @@ struct WhatsAppLineReader {
         }
     }
 
-    private static func decode(_ bytes: ArraySlice<UInt8>) -> (String, Bool) {
+    private func decode(_ bytes: ArraySlice<UInt8>) -> (String, Bool) {
         if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        if invalidAsLatin1 { return (String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })), false) }
         return (String(decoding: bytes, as: UTF8.self), false)
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import ScrollbackModel
+import Testing
+import ZIPFoundation
+
+@testable import ScrollbackReading
+@testable import ScrollbackSite
+
+/// IRC logs (issue 43) built as a site: from a folder, a zip and a single file; every line a
+/// message element or left out; `import` + `build` gives the site `build` gives. No public
+/// sample is in the shared samples: the fixtures follow the clients' default layouts.
+@Suite struct IrcImportSiteTests {
+    /// A ZNC channel folder of two days, an irssi log and a WeeChat log, with one line left out.
+    static func logs(in folder: TemporaryFolder, at path: String) throws -> URL {
+        try folder.write(
+            "[10:00:00] *** Joins: ana (~ana@host)\n[10:01:00] <ana> hi\n", to: path + "/libera/#chan/2023-01-15.log")
+        try folder.write("[09:00:00] * bo waves\n", to: path + "/libera/#chan/2023-01-16.log")
+        try folder.write(
+            """
+            --- Log opened Sun Jan 15 10:00:00 2023
+            10:00 <@ana> hello
+            10:01 -!- bo is now known as bob
+            not a line
+            --- Log closed Sun Jan 15 11:00:00 2023
+            """, to: path + "/irclogs/oftc/#dev.log")
+        try folder.write(
+            "2023-01-15 10:00:00\t@ana\thi\n2023-01-15 10:02:00\t *\tana waves\n",
+            to: path + "/weechat/irc.libera.bo.weechatlog")
+        return folder.url.appendingPathComponent(path)
+    }
+
+    @Test("a folder, a zip and a single file build; message elements = the ledger's messages; the app pill")
+    func folderZipAndFile() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let input = try Self.logs(in: base, at: "input")
+        try base.write("INFO a program's log, not IRC\n", to: "input/build.log")
+        let site = base.url.appendingPathComponent("site")
+        let report = try build(input, site)
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        #expect(report.conversations == 3)
+        let counts = MetaImportSiteTests.ledger(report)
+        #expect(counts.read == 8 && counts.built == 7 && counts.leftOut == 1)
+        #expect(try ExportFixtures.messageElements(in: site) == counts.built)
+        let programLog = report.diagnostics.filter { $0.location?.file.hasSuffix("build.log") == true }
+        #expect(programLog.map(\.severity) == [.note], "\(programLog)")
+        let page = try String(contentsOf: site.appendingPathComponent("libera-chan/index.html"), encoding: .utf8)
+        #expect(page.contains("<em>waves</em>"))
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(#"<span class="app app-irc">IRC</span>"#))
+
+        let zip = base.url.appendingPathComponent("zipped/logs.zip")
+        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.zipItem(at: input, to: zip, shouldKeepParent: false)
+        let zipSite = base.url.appendingPathComponent("zip-site")
+        let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
+        #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
+        #expect(MetaImportSiteTests.ledger(zipReport) == counts)
+        #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
+
+        let fileSite = base.url.appendingPathComponent("file-site")
+        let fileReport = try build(input.appendingPathComponent("irclogs/oftc/#dev.log"), fileSite)
+        #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
+        #expect(MetaImportSiteTests.ledger(fileReport).read == 3)
+        #expect(try ExportFixtures.messageElements(in: fileSite) == 2)
+    }
+
+    @Test("`import irc` then `build` gives the site `build` gives, byte for byte")
+    func importThenBuildIsBuild() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let input = try Self.logs(in: base, at: "input")
+        let direct = base.url.appendingPathComponent("direct")
+        #expect(try !build(input, direct).hasErrors)
+        let logs = base.url.appendingPathComponent("logs")
+        let imported = try ExportWriter(input: input, format: .irc, output: logs, onDiagnostics: { _ in }).write()
+        #expect(!imported.hasErrors, "\(imported.diagnostics)")
+        #expect(imported.logs == 3)
+        let viaLogs = base.url.appendingPathComponent("via-logs")
+        #expect(try !build(logs, viaLogs).hasErrors)
+        let expected = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback/") }
+        let got = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback/") }
+        #expect(expected.keys.sorted() == got.keys.sorted())
+        for (path, data) in expected { #expect(got[path] == data, "\(path)") }
+    }
+}
