@@ -31,7 +31,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         return nil
     }
 
-
     /// The time stamp of a text file that reads like a WhatsApp chat (`[stamp] Name: text` or
     /// `stamp - Name: text`) whose stamp the WhatsApp importer did not recognise: what the
     /// warning quotes (`[3/18/2565 BE, 14:56:01]`). `nil` when none of the first lines is so shaped.
