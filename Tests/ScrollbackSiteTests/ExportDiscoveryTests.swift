@@ -91,31 +91,6 @@ struct ExportDiscoveryTests {
 
     // MARK: 41.4: unrecognised input is named
 
-    @Test(
-        "each real export of a format not read yet gets one warning saying what it is",
-        arguments: [
-        ])
-    func unsupportedSamplesAreNamed(format: String, description: String) throws {
-        let samples = try ImportTests.sharedSamples().appendingPathComponent(format)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let found = find(samples, unpackInto: folder.url)
-        let files =
-            ImportTests.files(under: samples, ending: ".json") + ImportTests.files(under: samples, ending: ".txt")
-        #expect(!files.isEmpty)
-        #expect(found.exports.isEmpty)
-        for file in files {
-            let shown = ReadingContextPaths.display(file, inputRoot: samples)
-            let said = found.diagnostics.filter { $0.location?.file == shown }
-            #expect(said.count == 1, "\(shown): \(said)")
-            #expect(said.allSatisfy { $0.severity == .warning && $0.problem.message.hasPrefix(description) }, "\(said)")
-            #expect(said.allSatisfy { $0.problem.message.contains("not supported yet") })
-            #expect(said.allSatisfy { $0.location?.line == 1 })
-            // Claimed: the log reader does not read it as a broken log as well.
-            #expect(found.claimed.contains(FileSystem.canonicalPath(file.path)))
-        }
-    }
-
     @Test("the documented shapes of LINE and IRC are named; other chats (Google Chat: read) are not")
     func sniffedShapes() {
         func sniff(_ text: String, _ name: String = "x.json") -> UnsupportedFormat? {
