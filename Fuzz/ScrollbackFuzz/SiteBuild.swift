@@ -416,12 +416,17 @@ enum ZipMaker {
     /// and making them (ZIPFoundation's CRC-32 in Swift over up to 8 MiB of zeros, then deflate)
     /// was 29 % of an input's time without ASan (session 29, `perf`). The same nodes always give
     /// the same bytes (one fixed date), so the build sees exactly what it would without the cache.
+    /// Only in campaigns (`scripts/fuzz.sh --campaign` sets `SCROLLBACK_FUZZ_ZIP_CACHE`): under
+    /// ASan, LeakSanitizer cannot follow Swift's dictionary storage and reports the kept zips as
+    /// leaks, so `fuzz-ci` makes every zip afresh.
     nonisolated(unsafe) private static var made: [[ExportTree.Node]: Data?] = [:]
     private static let mostMade = 256
+    private static let keepsZips = getenv("SCROLLBACK_FUZZ_ZIP_CACHE") != nil
 
     /// The bytes of a zip holding `nodes` (a nested zip is an entry holding its bytes); `nil`
     /// when ZIPFoundation refuses (the input then has no such file).
     static func archive(of nodes: [ExportTree.Node]) -> Data? {
+        guard keepsZips else { return makeArchive(of: nodes) }
         if let known = made[nodes] { return known }
         let bytes = makeArchive(of: nodes)
         if made.count >= mostMade { made.removeAll() }
