@@ -5,6 +5,13 @@ import ZIPFoundation
 
 /// Small exports written from each format's documented shape, for the pipeline's tests.
 enum ExportFixtures {
+    /// The ledger's totals of a build: records read, messages built, records left out.
+    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
+        report.sources.reduce((0, 0, 0)) {
+            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
+        }
+    }
+
     /// A Slack workspace export at `path` in `folder`: `#general` with `count` messages on
     /// 2024-06-10 (one day file), `#random` with one.
     static func slack(in folder: TemporaryFolder, at path: String, count: Int = 3) throws {

@@ -47,13 +47,6 @@ import ZIPFoundation
         return folder.url.appendingPathComponent(path)
     }
 
-    /// The ledger's totals of a build.
-    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
-        report.sources.reduce((0, 0, 0)) {
-            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
-        }
-    }
-
     @Test("a Takeout folder, its zip and one conversation's folder build; elements = the ledger; the app pill")
     func folderZipAndGroup() throws {
         let base = try TemporaryFolder()
@@ -64,7 +57,7 @@ import ZIPFoundation
         #expect(!report.hasErrors, "\(report.diagnostics)")
         let unread = report.diagnostics.filter { $0.description.contains("not a chat export") }
         #expect(unread.isEmpty, "\(unread)")
-        let counts = Self.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 5 && counts.built == 4 && counts.leftOut == 1)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
         let page = try String(contentsOf: site.appendingPathComponent("trip/index.html"), encoding: .utf8)
@@ -80,7 +73,7 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip, zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(Self.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         // One conversation's folder as the input.
@@ -88,8 +81,8 @@ import ZIPFoundation
         let groupSite = base.url.appendingPathComponent("group-site")
         let groupReport = try build(group, groupSite)
         #expect(!groupReport.hasErrors, "\(groupReport.diagnostics)")
-        #expect(Self.ledger(groupReport).read == 4)
-        #expect(try ExportFixtures.messageElements(in: groupSite) == Self.ledger(groupReport).built)
+        #expect(ExportFixtures.ledger(groupReport).read == 4)
+        #expect(try ExportFixtures.messageElements(in: groupSite) == ExportFixtures.ledger(groupReport).built)
     }
 
     @Test("`import googlechat` then `build` gives the site `build` gives, byte for byte")

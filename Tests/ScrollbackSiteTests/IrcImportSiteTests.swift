@@ -39,7 +39,7 @@ import ZIPFoundation
         let report = try build(input, site)
         #expect(!report.hasErrors, "\(report.diagnostics)")
         #expect(report.conversations == 3)
-        let counts = MetaImportSiteTests.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 8 && counts.built == 7 && counts.leftOut == 1)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
         let programLog = report.diagnostics.filter { $0.location?.file.hasSuffix("build.log") == true }
@@ -55,13 +55,13 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(MetaImportSiteTests.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(input.appendingPathComponent("irclogs/oftc/#dev.log"), fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        #expect(MetaImportSiteTests.ledger(fileReport).read == 3)
+        #expect(ExportFixtures.ledger(fileReport).read == 3)
         #expect(try ExportFixtures.messageElements(in: fileSite) == 2)
     }
 

@@ -44,7 +44,7 @@ import ZIPFoundation
         let site = base.url.appendingPathComponent("site")
         let report = try build(input, site)
         #expect(!report.hasErrors, "\(report.diagnostics)")
-        let counts = MetaImportSiteTests.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 8 && counts.built == 7 && counts.leftOut == 1)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
         let page = try String(contentsOf: site.appendingPathComponent("kaori/index.html"), encoding: .utf8)
@@ -58,13 +58,13 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(MetaImportSiteTests.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(input.appendingPathComponent("[LINE] Chat with Kaori.txt"), fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        #expect(MetaImportSiteTests.ledger(fileReport).read == 4)
+        #expect(ExportFixtures.ledger(fileReport).read == 4)
         #expect(try ExportFixtures.messageElements(in: fileSite) == 4)
     }
 

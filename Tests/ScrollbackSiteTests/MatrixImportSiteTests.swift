@@ -55,13 +55,6 @@ import ZIPFoundation
         return folder.url.appendingPathComponent(path)
     }
 
-    /// The ledger's totals of a build.
-    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
-        report.sources.reduce((0, 0, 0)) {
-            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
-        }
-    }
-
     @Test("a single file, a zip and a folder build; message elements = the ledger's messages; the app pill")
     func fileZipAndFolder() throws {
         let base = try TemporaryFolder()
@@ -71,7 +64,7 @@ import ZIPFoundation
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(single, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        let counts = Self.ledger(fileReport)
+        let counts = ExportFixtures.ledger(fileReport)
         #expect(counts.read == 7 && counts.built == 5 && counts.leftOut == 2)
         #expect(try ExportFixtures.messageElements(in: fileSite) == counts.built)
         let page = try String(contentsOf: fileSite.appendingPathComponent("crab-club/index.html"), encoding: .utf8)
@@ -85,7 +78,7 @@ import ZIPFoundation
         let folderSite = base.url.appendingPathComponent("folder-site")
         let folderReport = try build(base.url.appendingPathComponent("input"), folderSite)
         #expect(!folderReport.hasErrors, "\(folderReport.diagnostics)")
-        #expect(Self.ledger(folderReport) == counts)
+        #expect(ExportFixtures.ledger(folderReport) == counts)
         #expect(try ExportFixtures.messageElements(in: folderSite) == counts.built)
         let folderPage = try String(
             contentsOf: folderSite.appendingPathComponent("crab-club/index.html"), encoding: .utf8)
@@ -98,7 +91,7 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip, zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(Self.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
         #expect(try snapshot(zipSite).keys.contains { $0.hasPrefix("media/") })
     }

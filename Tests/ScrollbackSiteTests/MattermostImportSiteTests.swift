@@ -28,13 +28,6 @@ import ZIPFoundation
         return folder.url.appendingPathComponent(path)
     }
 
-    /// The ledger's totals of a build.
-    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
-        report.sources.reduce((0, 0, 0)) {
-            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
-        }
-    }
-
     @Test("a folder, a zip and a single file build; message elements = the ledger's messages; the app pill")
     func folderZipAndFile() throws {
         let base = try TemporaryFolder()
@@ -46,7 +39,7 @@ import ZIPFoundation
         // The only warning: a bulk export does not say who made it, so the DM asks for `me`.
         let warnings = report.diagnostics.filter { $0.severity == .warning }
         #expect(warnings.count == 1 && warnings[0].description.contains("does not say who you are"), "\(warnings)")
-        let counts = Self.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 4 && counts.built == 4 && counts.leftOut == 0)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
         let page = try String(contentsOf: site.appendingPathComponent("crew-town-square/index.html"), encoding: .utf8)
@@ -63,7 +56,7 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(Self.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
         let zipPage = try String(
             contentsOf: zipSite.appendingPathComponent("crew-town-square/index.html"), encoding: .utf8)
@@ -75,8 +68,8 @@ import ZIPFoundation
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(sample, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        #expect(Self.ledger(fileReport).read == 21)  // 20 posts and a reply
-        #expect(try ExportFixtures.messageElements(in: fileSite) == Self.ledger(fileReport).built)
+        #expect(ExportFixtures.ledger(fileReport).read == 21)  // 20 posts and a reply
+        #expect(try ExportFixtures.messageElements(in: fileSite) == ExportFixtures.ledger(fileReport).built)
     }
 
     @Test("every shared Mattermost sample: records = message elements + left out")
@@ -87,7 +80,7 @@ import ZIPFoundation
             let site = base.url.appendingPathComponent("site")
             let report = try build(folder, site)
             #expect(!report.hasErrors, "\(report.diagnostics)")
-            let counts = Self.ledger(report)
+            let counts = ExportFixtures.ledger(report)
             #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut)
             #expect(try ExportFixtures.messageElements(in: site) == counts.built, "\(folder.lastPathComponent)")
         }

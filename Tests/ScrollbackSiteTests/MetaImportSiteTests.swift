@@ -31,13 +31,6 @@ import ZIPFoundation
         return folder.url.appendingPathComponent(path)
     }
 
-    /// The ledger's totals of a build.
-    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
-        report.sources.reduce((0, 0, 0)) {
-            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
-        }
-    }
-
     @Test("a folder, a zip and a single file build; message elements = the ledger's messages; the app pill")
     func folderZipAndFile() throws {
         let base = try TemporaryFolder()
@@ -46,7 +39,7 @@ import ZIPFoundation
         let site = base.url.appendingPathComponent("site")
         let report = try build(base.url.appendingPathComponent("input"), site)
         #expect(!report.hasErrors, "\(report.diagnostics)")
-        let counts = Self.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 5 && counts.built == 4 && counts.leftOut == 1)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
         let page = try String(contentsOf: site.appendingPathComponent("ana-42/index.html"), encoding: .utf8)
@@ -62,7 +55,7 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(Self.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         // A single thread file as the input: the shared Instagram sample.
@@ -70,8 +63,8 @@ import ZIPFoundation
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(sample, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        #expect(Self.ledger(fileReport).read == 13)
-        #expect(try ExportFixtures.messageElements(in: fileSite) == Self.ledger(fileReport).built)
+        #expect(ExportFixtures.ledger(fileReport).read == 13)
+        #expect(try ExportFixtures.messageElements(in: fileSite) == ExportFixtures.ledger(fileReport).built)
         let fileIndex = try String(contentsOf: fileSite.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(fileIndex.contains(#"<span class="app app-instagram">Instagram</span>"#))
     }
@@ -118,7 +111,7 @@ import ZIPFoundation
                 let site = base.url.appendingPathComponent("site")
                 let report = try build(folder, site)
                 #expect(!report.hasErrors, "\(report.diagnostics)")
-                let counts = Self.ledger(report)
+                let counts = ExportFixtures.ledger(report)
                 #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut)
                 #expect(try ExportFixtures.messageElements(in: site) == counts.built, "\(folder.lastPathComponent)")
             }

@@ -33,13 +33,6 @@ import ZIPFoundation
         return folder.url.appendingPathComponent(path)
     }
 
-    /// The ledger's totals of a build.
-    static func ledger(_ report: BuildReport) -> (read: Int, built: Int, leftOut: Int) {
-        report.sources.reduce((0, 0, 0)) {
-            ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
-        }
-    }
-
     @Test("a folder, a zip and a single file build; message elements = the ledger's messages; the app pill")
     func folderZipAndFile() throws {
         let base = try TemporaryFolder()
@@ -48,7 +41,7 @@ import ZIPFoundation
         let site = base.url.appendingPathComponent("site")
         let report = try build(base.url.appendingPathComponent("input"), site)
         #expect(!report.hasErrors, "\(report.diagnostics)")
-        let counts = Self.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 4 && counts.built == 3 && counts.leftOut == 1)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
         let page = try String(contentsOf: site.appendingPathComponent("ana/index.html"), encoding: .utf8)
@@ -62,14 +55,14 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(Self.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         let sample = try ImportTests.sharedSamples().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(sample, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        #expect(Self.ledger(fileReport) == (2, 2, 0))
+        #expect(ExportFixtures.ledger(fileReport) == (2, 2, 0))
         #expect(try ExportFixtures.messageElements(in: fileSite) == 2)
     }
 
@@ -81,7 +74,7 @@ import ZIPFoundation
             let site = base.url.appendingPathComponent("site")
             let report = try build(folder, site)
             #expect(!report.hasErrors, "\(report.diagnostics)")
-            let counts = Self.ledger(report)
+            let counts = ExportFixtures.ledger(report)
             #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut)
             #expect(try ExportFixtures.messageElements(in: site) == counts.built, "\(folder.lastPathComponent)")
             #expect(report.sources.allSatisfy { $0.format == "signal" })

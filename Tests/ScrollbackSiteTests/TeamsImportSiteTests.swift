@@ -23,7 +23,7 @@ import ZIPFoundation
         let site = base.url.appendingPathComponent("site")
         let report = try build(Self.sample(), site)
         #expect(!report.hasErrors, "\(report.diagnostics)")
-        let counts = MetaImportSiteTests.ledger(report)
+        let counts = ExportFixtures.ledger(report)
         #expect(counts.read == 16 && counts.built == 16 && counts.leftOut == 0)
         #expect(report.conversations == 4)
         #expect(try ExportFixtures.messageElements(in: site) == counts.built)
@@ -42,7 +42,7 @@ import ZIPFoundation
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
-        #expect(MetaImportSiteTests.ledger(zipReport) == counts)
+        #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         // One user's messages file as the input: that user's chats.
@@ -51,8 +51,8 @@ import ZIPFoundation
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(file, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
-        #expect(MetaImportSiteTests.ledger(fileReport).read == 9 && fileReport.conversations == 3)
-        #expect(try ExportFixtures.messageElements(in: fileSite) == MetaImportSiteTests.ledger(fileReport).built)
+        #expect(ExportFixtures.ledger(fileReport).read == 9 && fileReport.conversations == 3)
+        #expect(try ExportFixtures.messageElements(in: fileSite) == ExportFixtures.ledger(fileReport).built)
     }
 
     @Test("`import teams` then `build` gives the site `build` gives, byte for byte")
