@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import ZIPFoundation
 
 @testable import ScrollbackSite
@@ -10,6 +11,17 @@ enum ExportFixtures {
         report.sources.reduce((0, 0, 0)) {
             ($0.0 + $1.ledger.recordsRead, $0.1 + $1.ledger.messagesBuilt, $0.2 + $1.ledger.leftOut.count)
         }
+    }
+
+    /// Expects the sites in `expected` and `got` to hold the same files, byte for byte (the build
+    /// cache lives outside both): what `import` + `build` = `build` means.
+    static func expectSameSite(
+        _ expected: URL, _ got: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let expectedFiles = try snapshot(expected)
+        let gotFiles = try snapshot(got)
+        #expect(expectedFiles.keys.sorted() == gotFiles.keys.sorted(), sourceLocation: sourceLocation)
+        for (path, data) in expectedFiles { #expect(gotFiles[path] == data, "\(path)", sourceLocation: sourceLocation) }
     }
 
     /// A Slack workspace export at `path` in `folder`: `#general` with `count` messages on

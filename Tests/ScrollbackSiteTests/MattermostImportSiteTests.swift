@@ -104,9 +104,6 @@ import ZIPFoundation
         #expect(run.status == 0, "\(run.errors)")
         let viaLogs = base.url.appendingPathComponent("via-logs")
         #expect(try !build(logs, viaLogs).hasErrors)
-        let expected = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback/") }
-        let got = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback/") }
-        #expect(expected.keys.sorted() == got.keys.sorted())
-        for (path, data) in expected { #expect(got[path] == data, "\(path)") }
+        try ExportFixtures.expectSameSite(direct, viaLogs)
     }
 }

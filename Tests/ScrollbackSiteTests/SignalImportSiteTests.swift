@@ -111,10 +111,7 @@ import ZIPFoundation
         #expect(imported.logs == 3)
         let viaLogs = base.url.appendingPathComponent("via-logs")
         #expect(try !build(logs, viaLogs).hasErrors)
-        let expected = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback/") }
-        let got = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback/") }
-        #expect(expected.keys.sorted() == got.keys.sorted())
-        for (path, data) in expected { #expect(got[path] == data, "\(path)") }
+        try ExportFixtures.expectSameSite(direct, viaLogs)
         let run = try runScrollback(["import", "signal", "input", "-o", "cli-logs"], in: base.url)
         #expect(run.status == 0, "\(run.errors)")
     }
