@@ -23,7 +23,6 @@ public enum UnsupportedFormat: String, CaseIterable, Sendable {
         guard !candidate.isDirectory, !candidate.head.isEmpty else { return nil }
         let keys = candidate.topLevelJSONKeys
         let head = candidate.trimmedHead
-        func mentions(_ key: String) -> Bool { head.firstRange(of: Array("\"\(key)\"".utf8)) != nil }
         let elementKeys = JSONSniff.firstArrayElementKeys(head)
         if keys.isEmpty, elementKeys.isEmpty, head.first != UInt8(ascii: "{"), looksLikeTextLog(head) {
             return .textLog
