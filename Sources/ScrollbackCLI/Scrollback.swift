@@ -157,6 +157,12 @@ struct Build: ParsableCommand {
     var timings = false
 
     @Flag(
+        help:
+            "Also print, per conversation, whether it was reused, appended to or built again, and why (to standard error)."
+    )
+    var explain = false
+
+    @Flag(
         name: .shortAndLong,
         help:
             "Also report files that are skipped because they are not logs (a README.md), a line per log, and what each source left out and why."
@@ -210,6 +216,9 @@ struct Build: ParsableCommand {
             printer.line(
                 "  conversations: \(report.rebuiltConversations) rebuilt "
                     + "(\(report.appendedConversations) by the append fast path), \(report.reusedConversations) reused")
+        }
+        if explain {
+            for line in report.work { printer.line("  " + line.line) }
         }
         if !quiet {
             // A line per export's conversation; with --verbose, per log too, and what was left out.

@@ -164,7 +164,8 @@ public struct SiteConfig: Hashable, Sendable {
     public var description: String?
     /// Layout defaults for every conversation.
     public var layout = LayoutOptions()
-    /// Messages per page of a conversation.
+    /// Messages per page of a conversation: at least 1 (`ConfigReader` refuses less; the
+    /// append path divides by it).
     public var pageSize = 1000
     /// Whether media a log names by `http(s)` URL is loaded; off shows a placeholder with the link.
     public var remoteMedia = true

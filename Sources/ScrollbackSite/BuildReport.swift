@@ -45,6 +45,20 @@ public enum SiteBuildError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// One conversation's line of `build --explain`: where it comes from and what the build did.
+public struct ConversationWorkLine: Equatable, Sendable {
+    /// The log's path in the input, or the export's.
+    public var source: String
+    /// The conversation's id (`nil` for a source left out before it had one).
+    public var conversationID: String?
+    public var work: ConversationWork
+
+    /// `chat.json (chat): appended`.
+    public var line: String {
+        source + (conversationID.map { " (\($0))" } ?? "") + ": " + work.description
+    }
+}
+
 /// What a build did: counts for the summary line, and every diagnostic in a stable order.
 public struct BuildReport: Sendable {
     /// Conversations published (built now or reused from the previous build).
@@ -63,6 +77,9 @@ public struct BuildReport: Sendable {
     /// Conversations whose log has errors and which kept the pages of the last good build
     /// (counted in `conversations`, not in `rebuiltConversations` or `reusedConversations`).
     public var keptConversations = 0
+    /// What the build did with each conversation, and why (`build --explain`): logs in input
+    /// order, then exports' conversations.
+    public var work: [ConversationWorkLine] = []
     /// Whether the search index was updated from the previous one (`SearchIndex.update`) rather
     /// than built from every conversation.
     public var searchIndexUpdated = false

@@ -12,6 +12,8 @@ struct ConversationOutcome: Sendable {
     var reused: Bool
     /// Whether the append fast path rebuilt only the last pages.
     var appended = false
+    /// Why its pages were made from its whole source (`nil` when reused, appended or not read).
+    var rebuildReason: RebuildReason?
     /// For an appended conversation: its search part before and after (the index is updated
     /// from them, not from the cache files read again).
     var searchChange: SearchIndex.PartChange?

@@ -146,9 +146,12 @@ struct ConversationWorker: Sendable {
                     bytes = LogReader.contents(ofFile: input.url.path)
                     contentHash = bytes.map { ContentFingerprint.hex(of: $0[...]) }
                 }
-                if contentHash == nil || contentHash == previous.contentHash,
-                    let (entry, stagedDirectly) = reuse(previous, stamp: stamp, into: parts)
-                {
+                if contentHash == nil || contentHash == previous.contentHash {
+                    guard let (entry, stagedDirectly) = reuse(previous, stamp: stamp, into: parts) else {
+                        return buildWhole(
+                            input, bytes: bytes, contentHash: contentHash, stamp: stamp, displayPath: displayPath,
+                            outcome: outcome, reason: .previousPagesUnusable)
+                    }
                     outcome.entry = entry
                     outcome.reused = true
                     outcome.stagedDirectly = stagedDirectly
@@ -157,16 +160,39 @@ struct ConversationWorker: Sendable {
                 }
             }
         }
+        var reason = RebuildReason.logChanged
         // A log that grew may only have gained messages: the append path reads just what it needs.
-        if let previous = previousEntries[input.relativePath], stamp.size > previous.size,
-            let (entry, searchChange) = appendFast(input, previous: previous, stamp: stamp, into: parts)
-        {
-            outcome.entry = entry
-            outcome.appended = true
-            outcome.searchChange = searchChange
-            outcome.diagnostics = entry.warnings.map(\.diagnostic)
-            return outcome
+        if let previous = previousEntries[input.relativePath] {
+            if stamp.size > previous.size {
+                switch appendFast(input, previous: previous, stamp: stamp, into: parts) {
+                case .appended(let entry, let searchChange):
+                    outcome.entry = entry
+                    outcome.appended = true
+                    outcome.searchChange = searchChange
+                    outcome.diagnostics = entry.warnings.map(\.diagnostic)
+                    return outcome
+                case .fallback(let fallback):
+                    reason = .append(fallback)
+                }
+            }
+        } else {
+            // The last good entries outlive a change of settings; the previous entries do not.
+            reason = lastGoodEntries[input.relativePath] == nil ? .noPreviousBuild : .settingsChanged
         }
+        return buildWhole(
+            input, bytes: bytes, contentHash: contentHash, stamp: stamp, displayPath: displayPath, outcome: outcome,
+            reason: reason)
+    }
+
+    /// Builds `input` from all of its bytes (read now unless `bytes` holds them), for `reason`.
+    private func buildWhole(
+        _ input: InputDiscovery.Input, bytes: [UInt8]?, contentHash: String?, stamp: FileSystem.Stamp,
+        displayPath: String, outcome: ConversationOutcome, reason: RebuildReason
+    ) -> ConversationOutcome {
+        var outcome = outcome
+        outcome.rebuildReason = reason
+        let parts = outcome.partsFolder
+        let location = SourceLocation(file: displayPath, line: 1, column: 1)
         guard let bytes = bytes ?? LogReader.contents(ofFile: input.url.path) else {
             outcome.diagnostics = [.error(.fileSystem("cannot read file"), at: location)]
             return outcome

@@ -15,7 +15,8 @@ extension ConversationWorker {
     /// Rebuilds a JSON log that only gained messages at the end of its `messages` array since
     /// the previous build, re-rendering only the pages from the one that held the previous last
     /// message; every other file is linked from the previous output. `nil` means "take the full
-    /// path" (which is always right, only slower): the caller then rebuilds from scratch.
+    /// path" (which is always right, only slower): the caller then rebuilds from scratch, and
+    /// `--explain` says which check sent it there (`AppendFallback`).
     ///
     /// The log is never held whole: its fingerprints are taken a chunk at a time, and the reader
     /// reads its unchanged head, the old messages the re-rendered pages need (their own, the one
@@ -32,32 +33,36 @@ extension ConversationWorker {
     /// updates the index from them).
     func appendFast(
         _ input: InputDiscovery.Input, previous: BuildManifest.Entry, stamp: FileSystem.Stamp, into parts: String
-    ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
+    ) -> AppendAttempt {
         // A published site's feed lists the latest messages: that takes the full path.
-        guard config.baseURL == nil, Self.isJSON(input), previous.checkpoint != nil, config.pageSize > 0,
-            let checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
-            checkpoint.idsAreOwnAnchors, !checkpoint.records.isEmpty,
-            let log = LogFile(path: input.url.path)
-        else { return nil }
+        guard config.baseURL == nil else { return .fallback(.publishedFeed) }
+        guard Self.isJSON(input) else { return .fallback(.notJSON) }
+        guard previous.checkpoint != nil else { return .fallback(.noCheckpoint) }
+        guard let checkpoint = AppendCheckpoint.read(conversationID: previous.conversationID, in: previousOutput),
+            !checkpoint.records.isEmpty
+        else { return .fallback(.checkpointUnreadable) }
+        guard checkpoint.idsAreOwnAnchors else { return .fallback(.idsNotOwnAnchors) }
+        // The log was just measured (`stamp`): one that cannot be opened now is the full read's to report.
+        guard let log = LogFile(path: input.url.path) else { return .fallback(.newDiagnostics) }
         for media in previous.media {
             guard
                 FileSystem.stamp(BuildManifest.absoluteSource(media.sourcePath, inputRoot: inputRoot))
                     == FileSystem.Stamp(size: media.size, modifiedNanoseconds: media.modifiedNanoseconds)
-            else { return nil }
+            else { return .fallback(.mediaChanged) }
         }
         // An append keeps what followed the last message, so the new messages end where that
         // suffix starts: one pass fingerprints the old part, the new part and the whole log.
         let newPrefixLength = log.size - checkpoint.suffixLength
-        guard newPrefixLength > checkpoint.prefixLength,
-            checkpoint.arrayOpenOffset < checkpoint.prefixLength
-        else { return nil }
+        // (The log grew and the checkpoint matched its previous size: only a damaged one fails this.)
+        guard newPrefixLength > checkpoint.prefixLength, checkpoint.arrayOpenOffset < checkpoint.prefixLength
+        else { return .fallback(.checkpointUnreadable) }
         // The new tail must go on with `,` (then the new messages): anything else is no append.
         // (Checked before the fingerprints: it costs nothing, they read the whole log.)
         // (Whitespace that long is no append a tool makes: the full path takes it.)
         guard let between = log.bytes(checkpoint.prefixLength..<min(newPrefixLength, checkpoint.prefixLength + 4096)),
             let comma = between.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
             between[comma] == UInt8(ascii: ",")
-        else { return nil }
+        else { return .fallback(.notAddedAtEnd) }
         let tailStart = checkpoint.prefixLength + comma
         // The fingerprints read the whole log: an idle thread takes them while the messages are
         // read, laid out and rendered into `parts`, and nothing is kept until the old part's
@@ -73,7 +78,7 @@ extension ConversationWorker {
         let firstPage = (oldCount - 1) / perPage
         var fileIndexOfSorted = [Int](repeating: 0, count: oldCount)
         for (fileIndex, record) in checkpoint.records.enumerated() {
-            guard record.sortedIndex < oldCount else { return nil }
+            guard record.sortedIndex < oldCount else { return .fallback(.checkpointUnreadable) }
             fileIndexOfSorted[record.sortedIndex] = fileIndex
         }
         var subset = Set<Int>()
@@ -98,7 +103,7 @@ extension ConversationWorker {
                 let read = reader.read(
                     log, of: input.url, arrayOpenOffset: checkpoint.arrayOpenOffset, messageRanges: ranges,
                     tailStart: tailStart)
-            else { return nil }
+            else { return .fallback(.newDiagnostics) }
             // An unknown field is reported once per file, at its first use: when the previous
             // build reported it, that first use is in the unchanged head, and a full read reports
             // it there again (the previous warnings are kept as they are).
@@ -115,14 +120,14 @@ extension ConversationWorker {
                             checkpoint.records[$0].idHash == AppendCheckpoint.idHash(id)
                         }),
                         !subset.contains(fileIndex)
-                    else { return nil }
+                    else { return .fallback(.newDiagnostics) }
                     subset.insert(fileIndex)
                     added = true
                 }
                 if added { continue }
             }
             guard diagnostics.isEmpty, let conversation = read.conversation, let trace = read.messageTrace
-            else { return nil }
+            else { return .fallback(.newDiagnostics) }
             return appendedEntry(
                 input, previous: previous, stamp: stamp, log: log, checkpoint: consume checkpoint,
                 fingerprints: fingerprints, chosen: chosen,
@@ -137,15 +142,16 @@ extension ConversationWorker {
         checkpoint: consuming AppendCheckpoint, fingerprints: Pending<[String]?>, chosen: [Int],
         conversation: Conversation, trace: JSONMessageTrace,
         firstPage: Int, into parts: String
-    ) -> (entry: BuildManifest.Entry, search: SearchIndex.PartChange)? {
+    ) -> AppendAttempt {
         let oldCount = checkpoint.records.count
         let chosenCount = chosen.count
         let messages = conversation.messages
         let newCount = messages.count - chosenCount
         // The same conversation (its cached files are named by its id), before any work.
-        guard conversation.id == previous.conversationID, newCount > 0, trace.elementRanges.count == messages.count,
+        guard conversation.id == previous.conversationID else { return .fallback(.conversationIDChanged) }
+        guard newCount > 0, trace.elementRanges.count == messages.count,
             trace.elementRanges[chosenCount].lowerBound > checkpoint.prefixLength
-        else { return nil }
+        else { return .fallback(.notAddedAtEnd) }
         // The new messages must sort after every old one: dated no earlier than the old last one
         // (ties keep file order, and they come last in the file).
         let sortedPosition = { (readIndex: Int) in trace.sortedPositions?[readIndex] ?? readIndex }
@@ -153,35 +159,40 @@ extension ConversationWorker {
         var newHashes = Set<UInt64>()
         for readIndex in chosenCount..<messages.count {
             let position = sortedPosition(readIndex)
-            guard position >= chosenCount else { return nil }
+            guard position >= chosenCount else { return .fallback(.earlierDate) }
             let message = messages[position]
-            guard message.date.timeIntervalSinceReferenceDate >= checkpoint.maxDate,
-                SiteRenderer.hasOwnAnchor(message.id),
-                !previousWarnings.contains(Problem.unknownReplyTarget(message.id).message)
-            else { return nil }
+            guard message.date.timeIntervalSinceReferenceDate >= checkpoint.maxDate else {
+                return .fallback(.earlierDate)
+            }
+            guard SiteRenderer.hasOwnAnchor(message.id) else { return .fallback(.idsNotOwnAnchors) }
+            guard !previousWarnings.contains(Problem.unknownReplyTarget(message.id).message) else {
+                return .fallback(.idSeenBefore)
+            }
             newHashes.insert(AppendCheckpoint.idHash(message.id))
         }
         // One pass over the old records (a set of every old id would cost more than the append).
-        guard !checkpoint.records.contains(where: { newHashes.contains($0.idHash) }) else { return nil }
-        for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return nil }
-        guard !Self.reachesBack(messages) else { return nil }
+        guard !checkpoint.records.contains(where: { newHashes.contains($0.idHash) }) else {
+            return .fallback(.idSeenBefore)
+        }
+        for message in messages where !SiteRenderer.hasOwnAnchor(message.id) { return .fallback(.idsNotOwnAnchors) }
+        guard !Self.reachesBack(messages) else { return .fallback(.reachesBack) }
         // The rest of the file after the last message must be what followed the old last one.
         let newPrefixLength = trace.elementRanges[messages.count - 1].upperBound
         guard log.size - newPrefixLength == checkpoint.suffixLength,
             let suffix = log.bytes(newPrefixLength..<log.size),
             ContentFingerprint.hex(of: suffix[...]) == checkpoint.suffixFingerprint
-        else { return nil }
+        else { return .fallback(.tailChanged) }
         let totalCount = oldCount + newCount
         let perPage = config.pageSize
         let pageCount = (totalCount + perPage - 1) / perPage
         // More pages change the pagination of every earlier page (it links the last page): then
         // the full path renders them all.
-        guard pageCount == previous.pageCount else { return nil }
+        guard pageCount == previous.pageCount else { return .fallback(.newPage) }
 
         // The voice notes of the messages read (cached copies are linked, new ones made); a
         // failed copy's warning is the full path's to give.
         let audio = transcoder?.prepare(conversation) ?? AudioTranscoder.Prepared()
-        guard audio.warnings.isEmpty else { return nil }
+        guard audio.warnings.isEmpty else { return .fallback(.audioWarnings) }
 
         // Global positions: old messages keep theirs, new ones follow in their own order.
         var globalIndexes = chosen.map { checkpoint.records[$0].sortedIndex }.sorted()
@@ -221,7 +232,7 @@ extension ConversationWorker {
         let fileStart = SearchPageFiles.firstPage(ofFileHolding: firstPage)
         guard previous.searchPart != nil,
             var part = SearchStep.readPart(conversationID: id, in: previousOutput, fromPage: fileStart)
-        else { return nil }
+        else { return .fallback(.searchPartUnreadable) }
         let leadingPages = part.encodedPages(from: part.firstLoadedPage).prefix(firstPage - part.firstLoadedPage)
         part.forgetPages(before: part.firstLoadedPage + leadingPages.count)
         let previousSearchPart = part
@@ -259,13 +270,13 @@ extension ConversationWorker {
             renderedCode = rendering.hasCode
             guard rendering.diagnostics.isEmpty else {
                 FileSystem.removeTree(parts)
-                return nil
+                return .fallback(.newDiagnostics)
             }
             try SearchStep.writePages(of: part, from: firstPage, after: leadingPages, finished: true, into: &folder)
             // What was read is the log's only if its old part is the one the checkpoint knew.
             guard let fingerprinted = fingerprints.result(), fingerprinted[0] == checkpoint.prefixFingerprint else {
                 FileSystem.removeTree(parts)
-                return nil
+                return .fallback(.headChanged)
             }
             hexes = fingerprinted
             newCheckpoint = AppendCheckpoint(
@@ -287,12 +298,12 @@ extension ConversationWorker {
                 + (0..<keptBlocks).map { AppendCheckpoint.blockPath(conversationID: id, block: $0) }
             guard try folder.link(kept, from: previousOutput) else {
                 FileSystem.removeTree(parts)
-                return nil
+                return .fallback(.previousFilesMissing)
             }
             try folder.write(dateList.result().contents, at: dateListPath)
         } catch {
             FileSystem.removeTree(parts)
-            return nil
+            return .fallback(.writeFailed)
         }
 
         // Media: the previous ones, and those of the messages read now (the same site path keeps
@@ -320,6 +331,15 @@ extension ConversationWorker {
         entry.checkpointBlocks = newCheckpoint.blockCount
         entry.searchPart = SearchStep.partPath(conversationID: id)
         entry.searchPageCount = searchPageCount
-        return (entry, .changed(previous: previousSearchPart, current: part))
+        return .appended(entry: entry, search: .changed(previous: previousSearchPart, current: part))
     }
+}
+
+/// What the append path did with a grown log.
+enum AppendAttempt {
+    /// Only the last pages were rendered again: the conversation's entry, and its search part
+    /// before and after.
+    case appended(entry: BuildManifest.Entry, search: SearchIndex.PartChange)
+    /// The full build takes it, for this reason.
+    case fallback(AppendFallback)
 }
