@@ -97,19 +97,24 @@ let package = Package(
                 "ScrollbackSite", "ScrollbackServe", "CMallocOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // What the test targets share: temporary folders, the shared samples, the executable.
+        .target(name: "ScrollbackTestSupport", path: "Tests/ScrollbackTestSupport"),
         .testTarget(name: "ScrollbackMarkdownTests", dependencies: ["ScrollbackMarkdown"]),
-        .testTarget(name: "ScrollbackHTMLTests", dependencies: ["ScrollbackHTML"]),
-        .testTarget(name: "ScrollbackReadingTests", dependencies: ["ScrollbackReading", "ScrollbackLayout"]),
+        .testTarget(name: "ScrollbackHTMLTests", dependencies: ["ScrollbackHTML", "ScrollbackTestSupport"]),
+        .testTarget(
+            name: "ScrollbackReadingTests",
+            dependencies: ["ScrollbackReading", "ScrollbackLayout", "ScrollbackTestSupport"]),
         .testTarget(name: "ScrollbackLayoutTests", dependencies: ["ScrollbackLayout"]),
         .testTarget(name: "ScrollbackRenderingTests", dependencies: ["ScrollbackRendering", "ScrollbackTemplates"]),
         .testTarget(
             name: "ScrollbackSiteTests",
             dependencies: [
                 "ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "ScrollbackTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(
-            name: "ScrollbackServeTests", dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel"]),
+            name: "ScrollbackServeTests",
+            dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel", "ScrollbackTestSupport"]),
         .testTarget(name: "ScrollbackSearchTests", dependencies: ["ScrollbackSearch", "ScrollbackLayout"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackHTML
@@ -7,7 +8,7 @@ import Testing
 @Suite("Big List of Naughty Strings")
 struct BLNSTests {
     static func naughtyStrings() throws -> [String] {
-        let file = try SanitizerSafety.sharedSamples().appendingPathComponent("security/blns/blns.json")
+        let file = try SharedSamples.folder().appendingPathComponent("security/blns/blns.json")
         let data = try Data(contentsOf: file)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String])
     }

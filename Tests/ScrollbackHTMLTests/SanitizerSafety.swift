@@ -79,15 +79,4 @@ enum SanitizerSafety {
         URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// The shared samples folder: `../shared/samples` next to the repository root, or next to
-    /// the folder holding it (a git worktree such as `/work/wt/html` shares `/work/shared`).
-    static func sharedSamples() throws -> URL {
-        var folder = repositoryRoot().deletingLastPathComponent()
-        for _ in 0..<2 {
-            let samples = folder.appendingPathComponent("shared/samples")
-            if FileManager.default.fileExists(atPath: samples.path) { return samples }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "../shared/samples"])
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -16,7 +17,7 @@ import Testing
 
     /// The one conversation of the shared sample at `path` (under `../shared/samples`).
     static func sample(_ path: String) throws -> Conversation {
-        let file = try TelegramSampleFolder.samples().appendingPathComponent(path)
+        let file = try SharedSamples.folder().appendingPathComponent(path)
         let conversations = imported(file)
         #expect(conversations.count == 1, "\(path)")
         return try #require(conversations.first, "\(path)")

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -42,7 +43,7 @@ import Testing
     }
 
     static func sample(_ name: String) throws -> (conversation: ImportedConversation, diagnostics: [Diagnostic]) {
-        let folder = try TelegramSampleFolder.samples().appendingPathComponent("claude/sinity-polylogue")
+        let folder = try SharedSamples.folder().appendingPathComponent("claude/sinity-polylogue")
         let file = folder.appendingPathComponent(name)
         let context = ImportContext(root: folder, config: SiteConfig())
         var conversations: [ImportedConversation] = []
@@ -56,7 +57,7 @@ import Testing
 
     /// Messages the raw file holds, counted with Foundation's parser (not the importer's).
     static func rawCount(_ name: String) throws -> Int {
-        let url = try TelegramSampleFolder.samples().appendingPathComponent("claude/sinity-polylogue/" + name)
+        let url = try SharedSamples.folder().appendingPathComponent("claude/sinity-polylogue/" + name)
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         return (root?["chat_messages"] as? [Any])?.count ?? -1
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -114,7 +115,7 @@ import Testing
 
     @Test("every shared Mattermost sample: records in = messages out + left out, one conversation per channel")
     func sharedSamples() throws {
-        let folder = try TelegramSampleFolder.samples().appendingPathComponent("mattermost")
+        let folder = try SharedSamples.folder().appendingPathComponent("mattermost")
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
         #expect(files.count == 3)

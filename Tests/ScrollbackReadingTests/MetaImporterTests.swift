@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -47,7 +48,7 @@ import Testing
 
     @Test("every shared Messenger and Instagram sample: records in = messages out + left out, names decoded")
     func sharedSamples() throws {
-        let samples = try TelegramSampleFolder.samples()
+        let samples = try SharedSamples.folder()
         var checked = 0
         for format in ["messenger", "instagram"] {
             let folder = samples.appendingPathComponent(format)
@@ -79,7 +80,7 @@ import Testing
 
     @Test("the Instagram sample: decoded names and reactions, the join notice, the share card")
     func instagramSample() throws {
-        let file = try TelegramSampleFolder.samples().appendingPathComponent(
+        let file = try SharedSamples.folder().appendingPathComponent(
             "instagram/joweich-chat-miner/testlog.json")
         let conversation = try #require(
             Self.read([file], root: file.deletingLastPathComponent()).conversations.first?.conversation)
@@ -105,7 +106,7 @@ import Testing
 
     @Test("a Messenger one-to-one chat: the exporter is the one the title does not name; stickers are photos")
     func messengerSample() throws {
-        let file = try TelegramSampleFolder.samples().appendingPathComponent(
+        let file = try SharedSamples.folder().appendingPathComponent(
             "messenger/mlomb-chat-analytics/2A_7M.json")
         let (conversations, _) = Self.read([file], root: file.deletingLastPathComponent())
         let imported = try #require(conversations.first)

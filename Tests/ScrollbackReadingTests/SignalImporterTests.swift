@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -35,7 +36,7 @@ import Testing
 
     @Test("the shared text sample: two messages, the second continued on the next line, in the site's zone")
     func sharedSample() throws {
-        let file = try TelegramSampleFolder.samples().appendingPathComponent(
+        let file = try SharedSamples.folder().appendingPathComponent(
             "signal/joweich-chat-miner/test_export.txt")
         let (conversations, diagnostics) = Self.read([file], root: file.deletingLastPathComponent())
         #expect(diagnostics.isEmpty)
@@ -193,7 +194,7 @@ import Testing
         #expect(
             !claims(#"{"version": "1.1", "date": 1, "sender": "a", "body": "", "reactions": [], "attachments": []}"#)
                 .contains(.signal))
-        let samples = try TelegramSampleFolder.samples().appendingPathComponent("whatsapp")
+        let samples = try SharedSamples.folder().appendingPathComponent("whatsapp")
         let chats = FileManager.default.enumerator(at: samples, includingPropertiesForKeys: nil)!.compactMap {
             $0 as? URL
         }

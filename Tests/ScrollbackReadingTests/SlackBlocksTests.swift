@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -180,14 +181,6 @@ import Testing
 /// Where the shared samples are, from this test target.
 enum SlackSamples {
     static func fragments() throws -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        for _ in 0..<2 {
-            let samples = folder.appendingPathComponent(
-                "shared/samples/fragments/slack/zulip-slack-message-fixtures-more")
-            if FileManager.default.fileExists(atPath: samples.path) { return samples }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "../shared/samples"])
+        try SharedSamples.folder().appendingPathComponent("fragments/slack/zulip-slack-message-fixtures-more")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -10,7 +11,7 @@ import Testing
 @Suite struct TeamsImporterTests {
     /// The shared sample's export folder.
     static func sample() throws -> URL {
-        try TelegramSampleFolder.samples().appendingPathComponent(
+        try SharedSamples.folder().appendingPathComponent(
             "teams/zulip-microsoft_teams_fixtures/TeamsData_ZulipChat")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -88,7 +89,7 @@ import Testing
     /// object, misspelt keys, an unknown `media_type` and a duplicate id. Every record is on the
     /// site, each problem a located warning.
     @Test func theBrokenSampleKeepsEveryRecordWithLocatedWarnings() throws {
-        let samples = try TelegramSampleFolder.samples()
+        let samples = try SharedSamples.folder()
         let file = samples.appendingPathComponent(
             "broken/telegram/innerdvations-telegram-chat-parser/error-unexpected.json")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
@@ -303,7 +304,7 @@ import Testing
     /// counted here with Foundation's JSON parser, are the ledger's records read, and each is
     /// built or left out with a reason.
     @Test func everySampleRecordIsBuiltOrLeftOutWithAReason() throws {
-        let folder = try TelegramSampleFolder.samples().appendingPathComponent("telegram")
+        let folder = try SharedSamples.folder().appendingPathComponent("telegram")
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count >= 13)
@@ -331,20 +332,5 @@ import Testing
         #expect(total > 0)
         // Four chats of the samples are all called "test": the chat id keeps them apart.
         #expect(Set(ids).count == ids.count, "\(ids)")
-    }
-}
-
-/// Where the reading tests find `../shared/samples` (the one finder of this test target).
-enum TelegramSampleFolder {
-    /// `../shared/samples` next to the repository root or next to the folder holding it (a worktree).
-    static func samples() throws -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        for _ in 0..<2 {
-            let samples = folder.appendingPathComponent("shared/samples")
-            if FileManager.default.fileExists(atPath: samples.path) { return samples }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "../shared/samples"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -50,7 +51,7 @@ import Testing
 
     @Test("every shared Telegram sample reads the same streamed as from one tree")
     func everySharedSampleReadsTheSame() throws {
-        let folder = try TelegramSampleFolder.samples().appendingPathComponent("telegram")
+        let folder = try SharedSamples.folder().appendingPathComponent("telegram")
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
         #expect(files.count >= 10)

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackReading
@@ -8,8 +9,8 @@ import Testing
 /// messages in the export (counted here from the raw files, independently of the importers) =
 /// messages out, media resolved or named by a placeholder, ids unique and stable.
 struct TelegramWhatsAppSampleTests {
-    /// `../shared/samples` (`TelegramSampleFolder`); the tests fail where it is missing.
-    static func samples() throws -> URL { try TelegramSampleFolder.samples() }
+    /// `../shared/samples` (`SharedSamples`); the tests fail where it is missing.
+    static func samples() throws -> URL { try SharedSamples.folder() }
 
     static func files(in format: String) throws -> [URL] {
         let folder = try samples().appendingPathComponent(format)

@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackLayout
 import ScrollbackModel
 import Testing
+
 @testable import ScrollbackSearch
 
 /// The index's update after an append, and the posting lists it moves and extends.

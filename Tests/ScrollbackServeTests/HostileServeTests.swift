@@ -15,10 +15,10 @@ final class ServeProcess {
 
     /// Starts `scrollback serve input` in `folder` and waits for its "Serving … at" line.
     init(input: String, in folder: URL) throws {
-        process.executableURL = try scrollbackExecutable()
+        process.executableURL = try ScrollbackProcess.executable()
         process.arguments = ["serve", input]
         process.currentDirectoryURL = folder
-        process.environment = commandEnvironment(in: folder)
+        process.environment = ScrollbackProcess.environment(in: folder)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -1,5 +1,8 @@
 import Foundation
 import ScrollbackSite
+// The helpers every test target shares (`TemporaryFolder`, `ScrollbackProcess`), for every file
+// of this target.
+@_exported import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackServe
@@ -7,38 +10,6 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A fresh folder under the system temporary folder, deleted by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "scrollback-serve-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// Writes `data` to `relativePath`, creating folders.
-    @discardableResult
-    func write(_ data: Data, to relativePath: String) throws -> URL {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-        return file
-    }
-
-    /// Writes `text` to `relativePath`, creating folders.
-    @discardableResult
-    func write(_ text: String, to relativePath: String) throws -> URL {
-        try write(Data(text.utf8), to: relativePath)
-    }
-}
 
 /// A spec §1 JSON log with `count` text messages ("Message N of ID"), one a minute.
 func conversationLog(id: String, count: Int) -> String {
@@ -228,11 +199,4 @@ extension SiteBuilder.Options {
 /// The cache folder of test builds into `output`: `.<name>.cache` beside it.
 func testCacheFolder(of output: URL) -> URL {
     output.deletingLastPathComponent().appendingPathComponent("." + output.lastPathComponent + ".cache")
-}
-
-/// The environment of a `scrollback` process a test runs in `folder`, with `extra`: its cache
-/// (`XDG_CACHE_HOME`) in `folder/.cache`, never the user's.
-func commandEnvironment(in folder: URL, _ extra: [String: String] = [:]) -> [String: String] {
-    ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path + "/.cache"]) { $1 }
-        .merging(extra) { $1 }
 }

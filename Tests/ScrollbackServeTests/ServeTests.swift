@@ -5,15 +5,6 @@ import Testing
 import Glibc
 #endif
 
-/// The `scrollback` executable SwiftPM built next to the test bundle.
-func scrollbackExecutable() throws -> URL {
-    var folder = Bundle.main.bundleURL
-    if folder.pathExtension == "xctest" { folder = folder.deletingLastPathComponent() }
-    let candidates = [folder, Bundle.main.executableURL?.deletingLastPathComponent()].compactMap { $0 }
-        .map { $0.appendingPathComponent("scrollback") }
-    return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-}
-
 /// Whether something listens on `port` of the loopback address.
 func isListening(_ port: Int) -> Bool {
     (try? LoopbackSocket(port: port, receiveTimeout: 1)) != nil
@@ -84,34 +75,13 @@ struct ServeCommandTests {
     }
 }
 
-/// Runs `scrollback` with `arguments` in `folder`; returns status, stdout and stderr.
-func runScrollback(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String, errors: String) {
-    let process = Process()
-    process.executableURL = try scrollbackExecutable()
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    process.environment = commandEnvironment(in: folder)
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-        String(decoding: errorData, as: UTF8.self)
-    )
-}
-
 @Suite("scrollback init (acceptance)")
 struct InitCommandTests {
     @Test("init then build works with no edit: two conversations, no warning; every setting listed with its default")
     func initThenBuild() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let created = try runScrollback(["init", "site"], in: folder.url)
+        let created = try ScrollbackProcess.run(["init", "site"], in: folder.url)
         #expect(created.status == 0)
         #expect(created.output.contains("Next: scrollback serve site"))
         let config = try String(contentsOfFile: folder.path + "/site/scrollback.yml", encoding: .utf8)
@@ -122,7 +92,7 @@ struct InitCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/site/templates") == ["README.md"])
         #expect(try String(contentsOfFile: folder.path + "/site/.gitignore", encoding: .utf8).contains("/_site/"))
 
-        let built = try runScrollback(["build", "site", "-o", "site/_site"], in: folder.url)
+        let built = try ScrollbackProcess.run(["build", "site", "-o", "site/_site"], in: folder.url)
         #expect(built.status == 0, "\(built.errors)")
         #expect(built.errors.isEmpty, "warnings: \(built.errors)")
         #expect(built.output.contains("built 2 conversations"))
@@ -130,6 +100,6 @@ struct InitCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/site/_site/first-steps/index.html"))
         #expect(FileManager.default.fileExists(atPath: folder.path + "/site/_site/404.html"))
         // A second init refuses to overwrite.
-        #expect(try runScrollback(["init", "site"], in: folder.url).status == 1)
+        #expect(try ScrollbackProcess.run(["init", "site"], in: folder.url).status == 1)
     }
 }

@@ -6,12 +6,12 @@ import Testing
 func runScrollbackOnTerminal(
     _ arguments: [String], in folder: URL, environment: [String: String] = [:]
 ) throws -> (status: Int32, output: String) {
-    let quoted = ([try scrollbackExecutable().path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+    let quoted = ([try ScrollbackProcess.executable().path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["--quiet", "--return", "--command", quoted, "/dev/null"]
     process.currentDirectoryURL = folder
-    process.environment = commandEnvironment(in: folder, environment)
+    process.environment = ScrollbackProcess.environment(in: folder, environment)
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
@@ -51,7 +51,7 @@ struct TerminalProgressTests {
             run.output.contains(
                 "site: out/index.html (open it in a browser, or preview it with: scrollback serve logs)"))
         // The site does not hold it: the same site as a build without a terminal.
-        let plain = try runScrollback(["build", "logs", "-o", "plain", "--clean"], in: folder.url)
+        let plain = try ScrollbackProcess.run(["build", "logs", "-o", "plain", "--clean"], in: folder.url)
         #expect(plain.status == 0)
         let page = try String(contentsOfFile: folder.path + "/out/chat3/index.html", encoding: .utf8)
         #expect(page == (try String(contentsOfFile: folder.path + "/plain/chat3/index.html", encoding: .utf8)))
@@ -63,10 +63,10 @@ struct TerminalProgressTests {
         defer { folder.remove() }
         try Self.manyLogs(folder)
         let process = Process()
-        process.executableURL = try scrollbackExecutable()
+        process.executableURL = try ScrollbackProcess.executable()
         process.arguments = ["build", "logs", "-o", "out"]
         process.currentDirectoryURL = folder.url
-        process.environment = commandEnvironment(in: folder.url, ["SCROLLBACK_PROGRESS_AFTER": "0"])
+        process.environment = ScrollbackProcess.environment(in: folder.url, ["SCROLLBACK_PROGRESS_AFTER": "0"])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -131,21 +131,23 @@ struct CacheLocationTests {
     func commandLineCacheFolder() throws {
         let folder = try Self.project()
         defer { folder.remove() }
-        let first = try runScrollback(["build", "logs", "-o", "site"], in: folder.url)
+        let first = try ScrollbackProcess.run(["build", "logs", "-o", "site"], in: folder.url)
         #expect(first.status == 0, "\(first.errors)")
         let caches = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/.cache/scrollback")
         #expect(caches.count == 1 && caches[0].hasPrefix("site-"), "\(caches)")
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.path + "/.cache/scrollback/\(caches[0])/current/manifest.json"))
-        let second = try runScrollback(["build", "logs", "-o", "site"], in: folder.url)
+        let second = try ScrollbackProcess.run(["build", "logs", "-o", "site"], in: folder.url)
         #expect(second.output.contains("(2 reused)"), "\(second.output)")
 
-        let given = try runScrollback(["build", "logs", "-o", "other", "--cache-dir", "my-cache"], in: folder.url)
+        let given = try ScrollbackProcess.run(
+            ["build", "logs", "-o", "other", "--cache-dir", "my-cache"], in: folder.url)
         #expect(given.status == 0, "\(given.errors)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/my-cache/current/manifest.json"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/.cache/scrollback") == caches)
-        let again = try runScrollback(["build", "logs", "-o", "other", "--cache-dir", "my-cache"], in: folder.url)
+        let again = try ScrollbackProcess.run(
+            ["build", "logs", "-o", "other", "--cache-dir", "my-cache"], in: folder.url)
         #expect(again.output.contains("(2 reused)"), "\(again.output)")
         #expect(try Self.hiddenNames(in: folder.url.appendingPathComponent("other")) == "")
     }

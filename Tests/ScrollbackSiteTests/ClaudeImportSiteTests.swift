@@ -10,7 +10,7 @@ import Testing
 /// `import claude` + `build` gives the same site; the answers read as documents.
 @Suite struct ClaudeImportSiteTests {
     static func samples() throws -> URL {
-        try ImportTests.sharedSamples().appendingPathComponent("claude/sinity-polylogue")
+        try SharedSamples.folder().appendingPathComponent("claude/sinity-polylogue")
     }
 
     /// A branched conversation (the prompt m3 edited into m3b), beside the two samples.
@@ -120,20 +120,7 @@ import Testing
         defer { base.remove() }
         for (name, data) in try Self.exportFiles() { try base.write(data, to: "export/" + name) }
         let export = base.url.appendingPathComponent("export")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(!(try build(export, direct)).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: export, format: .claude, output: logs, onDiagnostics: { _ in }).write()
-        #expect(!imported.hasErrors)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        let report = try build(logs, viaLogs)
-        #expect(!report.hasErrors, "\(report.diagnostics)")
-        let left = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback") }
-        let right = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback") }
-        #expect(left.keys.sorted() == right.keys.sorted())
-        for (path, bytes) in left where right[path] != bytes {
-            Issue.record("\(path) differs")
-        }
+        try ExportFixtures.expectImportThenBuildIsBuild(export, format: .claude, in: base)
     }
 
     @Test func theAnswerReadsAsADocumentAndThePromptAsABubble() throws {

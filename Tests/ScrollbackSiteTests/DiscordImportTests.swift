@@ -345,7 +345,7 @@ import Testing
     @Test func hostileContentConvertsQuicklyAndSafely() throws {
         let blns =
             try ImportTests.json(
-                ImportTests.sharedSamples().appendingPathComponent("security/blns/blns.json")) as? [String] ?? []
+                SharedSamples.folder().appendingPathComponent("security/blns/blns.json")) as? [String] ?? []
         #expect(blns.count > 500)
         let runs = [
             String(repeating: "`", count: 25_000), String(repeating: "||", count: 25_000),
@@ -420,7 +420,7 @@ import Testing
     /// one message: the ledger explains all, nothing is left out, and `SV_5A_5M.json`'s two
     /// messages with one id are both kept.
     @Test func everySampleRecordIsBuilt() throws {
-        let root = try ImportTests.sharedSamples().appendingPathComponent("discord")
+        let root = try SharedSamples.folder().appendingPathComponent("discord")
         var byFolder: [URL: [String]] = [:]
         for file in ImportTests.files(under: root, ending: ".json") {
             guard let object = try ImportTests.json(file) as? [String: Any], object["guild"] != nil else { continue }

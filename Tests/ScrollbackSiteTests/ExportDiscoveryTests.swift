@@ -119,7 +119,7 @@ struct ExportDiscoveryTests {
     func unsupportedExportBesideLogsIsOneWarning() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let sample = try ImportTests.sharedSamples().appendingPathComponent(
+        let sample = try SharedSamples.folder().appendingPathComponent(
             "mattermost/zulip-mattermost_fixtures/direct_channel/export.json")
         try folder.write(try Data(contentsOf: sample), to: "input/mattermost/export.json")
         try folder.write(Logs.conversation(id: "home", title: "Home", count: 2), to: "input/home.json")
@@ -149,7 +149,7 @@ struct ExportDiscoveryTests {
     func sideFilesOfAnExportAreNoted() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let sample = try ImportTests.sharedSamples().appendingPathComponent(
+        let sample = try SharedSamples.folder().appendingPathComponent(
             "chatgpt/mitkury-chatgpt-export-parser/example-conversation.json")
         try folder.write(try Data(contentsOf: sample), to: "input/chatgpt/conversations.json")
         try folder.write(
@@ -307,10 +307,10 @@ struct ExportDiscoveryTests {
         try folder.write(Logs.conversation(id: "home", title: "Home", count: 2), to: "logs/home.json")
         try folder.write("shopping: eggs, milk", to: "logs/notes.txt")
         let process = Process()
-        process.executableURL = try scrollbackExecutable()
+        process.executableURL = try ScrollbackProcess.executable()
         process.arguments = ["build", "logs", "-o", "out", "--quiet"]
         process.currentDirectoryURL = folder.url
-        process.environment = commandEnvironment(in: folder.url)
+        process.environment = ScrollbackProcess.environment(in: folder.url)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         try process.run()

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackReading
 import Testing
 import ZIPFoundation
 
@@ -22,6 +23,36 @@ enum ExportFixtures {
         let gotFiles = try snapshot(got)
         #expect(expectedFiles.keys.sorted() == gotFiles.keys.sorted(), sourceLocation: sourceLocation)
         for (path, data) in expectedFiles { #expect(gotFiles[path] == data, "\(path)", sourceLocation: sourceLocation) }
+    }
+
+    /// Expects `import <format>` of `input` then `build` of the logs to give the site `build` of
+    /// `input` gives, byte for byte, both without errors (and `logs` logs written, when given).
+    /// The sites go to `direct` and `via-logs` in `base`.
+    static func expectImportThenBuildIsBuild(
+        _ input: URL, format: ExportFormat, in base: TemporaryFolder, logs expectedLogs: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let direct = base.url.appendingPathComponent("direct")
+        let directReport = try build(input, direct)
+        #expect(!directReport.hasErrors, "\(directReport.diagnostics)", sourceLocation: sourceLocation)
+        let logs = base.url.appendingPathComponent("logs")
+        let imported = try ExportWriter(input: input, format: format, output: logs, onDiagnostics: { _ in }).write()
+        #expect(!imported.hasErrors, "\(imported.diagnostics)", sourceLocation: sourceLocation)
+        if let expectedLogs { #expect(imported.logs == expectedLogs, sourceLocation: sourceLocation) }
+        let viaLogs = base.url.appendingPathComponent("via-logs")
+        let logsReport = try build(logs, viaLogs)
+        #expect(!logsReport.hasErrors, "\(logsReport.diagnostics)", sourceLocation: sourceLocation)
+        try expectSameSite(direct, viaLogs, sourceLocation: sourceLocation)
+    }
+
+    /// `folder` zipped (its contents at the zip's top, or the folder itself with `keepingParent`)
+    /// into `zipped/<name>` in `base`, a folder that holds only that zip; returns the zip.
+    static func zip(_ folder: URL, as name: String, in base: TemporaryFolder, keepingParent: Bool = false) throws -> URL
+    {
+        let zip = base.url.appendingPathComponent("zipped/" + name)
+        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.zipItem(at: folder, to: zip, shouldKeepParent: keepingParent)
+        return zip
     }
 
     /// A Slack workspace export at `path` in `folder`: `#general` with `count` messages on

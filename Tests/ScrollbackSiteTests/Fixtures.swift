@@ -1,39 +1,10 @@
 import Foundation
+// The helpers every test target shares (`TemporaryFolder`, `SharedSamples`, `ScrollbackProcess`),
+// for every file of this target.
+@_exported import ScrollbackTestSupport
 import Testing
 
 @testable import ScrollbackSite
-
-/// A fresh folder under the system temporary folder, deleted by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "scrollback-site-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// Writes `text` to `relativePath`, creating folders.
-    @discardableResult
-    func write(_ text: String, to relativePath: String) throws -> URL {
-        try write(Data(text.utf8), to: relativePath)
-    }
-
-    /// Writes `data` to `relativePath`, creating folders.
-    @discardableResult
-    func write(_ data: Data, to relativePath: String) throws -> URL {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-        return file
-    }
-}
 
 /// Spec §1 JSON logs for the tests.
 enum Logs {
@@ -122,13 +93,6 @@ extension SiteBuilder.Options {
 /// The cache folder of test builds into `output`: `.<name>.cache` beside it.
 func testCacheFolder(of output: URL) -> URL {
     output.deletingLastPathComponent().appendingPathComponent("." + output.lastPathComponent + ".cache")
-}
-
-/// The environment of a `scrollback` process a test runs in `folder`, with `extra`: its cache
-/// (`XDG_CACHE_HOME`) in `folder/.cache`, never the user's.
-func commandEnvironment(in folder: URL, _ extra: [String: String] = [:]) -> [String: String] {
-    ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path + "/.cache"]) { $1 }
-        .merging(extra) { $1 }
 }
 
 /// The last build's cache tree of test builds into `output` (`CacheLocation.current`).

@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -67,9 +66,7 @@ import ZIPFoundation
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("bo/index.html").path))
 
         // The Takeout zip gives the same counts.
-        let zip = base.url.appendingPathComponent("zipped/takeout-20230401T000000Z-001.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: takeout, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(takeout, as: "takeout-20230401T000000Z-001.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip, zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -91,15 +88,6 @@ import ZIPFoundation
         defer { base.remove() }
         let input = base.url.appendingPathComponent("input")
         _ = try Self.takeout(in: base, at: "input/takeout")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .googlechat, output: logs, onDiagnostics: { _ in })
-            .write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 2)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .googlechat, in: base, logs: 2)
     }
 }

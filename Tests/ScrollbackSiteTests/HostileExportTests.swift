@@ -27,7 +27,7 @@ struct HostileExportTests {
 
     @Test("the Telegram export of saved messages with id 1 (shared sample) builds")
     func telegramSavedMessagesWithOneCharacterID() throws {
-        let sample = try ImportTests.sharedSamples()
+        let sample = try SharedSamples.folder()
             .appendingPathComponent("telegram/innerdvations-telegram-chat-parser/users_test.json")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -102,7 +102,7 @@ struct HostileExportTests {
 struct BrokenExportBesideGoodTests {
     @Test("the shared broken Telegram sample: error.json is a located error")
     func brokenTelegramBesideGood() throws {
-        let folder = try ImportTests.sharedSamples().appendingPathComponent("broken")
+        let folder = try SharedSamples.folder().appendingPathComponent("broken")
         let output = try TemporaryFolder()
         defer { output.remove() }
         let report = try build(folder, output.url.appendingPathComponent("site"))

@@ -14,21 +14,21 @@ struct ImportCommandTests {
         defer { folder.remove() }
         try ExportFixtures.slack(in: folder, at: "export")
         try folder.write("my edited log", to: "logs/general.json")
-        let refused = try runScrollback(["import", "slack", "export", "-o", "logs"], in: folder.url)
+        let refused = try ScrollbackProcess.run(["import", "slack", "export", "-o", "logs"], in: folder.url)
         #expect(refused.status == 1)
         #expect(refused.errors.contains("/logs': it is not empty"), "\(refused.errors)")
         #expect(refused.errors.contains("--force"))
         #expect(try String(contentsOfFile: folder.path + "/logs/general.json", encoding: .utf8) == "my edited log")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/logs") == ["general.json"])
 
-        let forced = try runScrollback(["import", "slack", "export", "-o", "logs", "--force"], in: folder.url)
+        let forced = try ScrollbackProcess.run(["import", "slack", "export", "-o", "logs", "--force"], in: folder.url)
         #expect(forced.status == 0, "\(forced.errors)")
         #expect(try String(contentsOfFile: folder.path + "/logs/general.json", encoding: .utf8) != "my edited log")
         // An empty or new folder needs no --force.
         try FileManager.default.createDirectory(
             atPath: folder.path + "/empty", withIntermediateDirectories: true)
-        #expect(try runScrollback(["import", "slack", "export", "-o", "empty"], in: folder.url).status == 0)
-        #expect(try runScrollback(["import", "slack", "export", "-o", "new/logs"], in: folder.url).status == 0)
+        #expect(try ScrollbackProcess.run(["import", "slack", "export", "-o", "empty"], in: folder.url).status == 0)
+        #expect(try ScrollbackProcess.run(["import", "slack", "export", "-o", "new/logs"], in: folder.url).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.path + "/new/logs/random.json"))
     }
 

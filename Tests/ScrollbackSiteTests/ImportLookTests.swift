@@ -8,7 +8,7 @@ import Testing
 @Suite struct ImportLookTests {
     /// The built site of the sample folder `format/name`, as the text of its conversation pages.
     static func site(_ format: String, _ name: String) throws -> [String] {
-        let folder = try ImportTests.sharedSamples().appendingPathComponent(format).appendingPathComponent(name)
+        let folder = try SharedSamples.folder().appendingPathComponent(format).appendingPathComponent(name)
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         let output = scratch.url.appendingPathComponent("site")

@@ -7,20 +7,9 @@ import Testing
 
 /// The exports of `../shared/samples` (spec §6), built as a user would build them.
 @Suite struct ImportTests {
-    /// `../shared/samples` next to the repository root or next to the folder holding it.
-    static func sharedSamples() throws -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        for _ in 0..<2 {
-            let samples = folder.appendingPathComponent("shared/samples")
-            if FileManager.default.fileExists(atPath: samples.path) { return samples }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "../shared/samples"])
-    }
 
     static func sampleFolders(_ format: String) throws -> [URL] {
-        let root = try sharedSamples().appendingPathComponent(format)
+        let root = try SharedSamples.folder().appendingPathComponent(format)
         return try FileManager.default.contentsOfDirectory(atPath: root.path).sorted().map {
             root.appendingPathComponent($0)
         }

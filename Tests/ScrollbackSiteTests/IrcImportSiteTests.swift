@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -49,9 +48,7 @@ import ZIPFoundation
         let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains(#"<span class="app app-irc">IRC</span>"#))
 
-        let zip = base.url.appendingPathComponent("zipped/logs.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: input, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(input, as: "logs.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -70,14 +67,6 @@ import ZIPFoundation
         let base = try TemporaryFolder()
         defer { base.remove() }
         let input = try Self.logs(in: base, at: "input")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .irc, output: logs, onDiagnostics: { _ in }).write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 3)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .irc, in: base, logs: 3)
     }
 }

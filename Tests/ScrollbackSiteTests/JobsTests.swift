@@ -19,7 +19,7 @@ struct JobsTests {
         // times, so with 4 jobs they finish out of order.
         let input = folder.url.appendingPathComponent("input")
         try FileManager.default.copyItem(at: sampleLogs, to: input)
-        let samples = try ImportTests.sharedSamples()
+        let samples = try SharedSamples.folder()
         try FileManager.default.copyItem(
             at: samples.appendingPathComponent("slack/rusq-slackdump-source_export_dir"),
             to: input.appendingPathComponent("slack-export"))
@@ -126,13 +126,13 @@ struct JobsTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
-        let one = try runScrollback(["build", "logs", "-o", "out", "--jobs", "1"], in: folder.url)
+        let one = try ScrollbackProcess.run(["build", "logs", "-o", "out", "--jobs", "1"], in: folder.url)
         #expect(one.status == 0, "\(one.errors)")
         #expect(one.output.contains("built 1 conversation, 3 messages"))
-        let none = try runScrollback(["build", "logs", "-o", "out", "--jobs", "0"], in: folder.url)
+        let none = try ScrollbackProcess.run(["build", "logs", "-o", "out", "--jobs", "0"], in: folder.url)
         #expect(none.status != 0)
         #expect(none.errors.contains("--jobs must be at least 1, got 0"))
-        let help = try runScrollback(["serve", "--help"], in: folder.url)
+        let help = try ScrollbackProcess.run(["serve", "--help"], in: folder.url)
         #expect(help.output.contains("--jobs <N>"))
     }
 

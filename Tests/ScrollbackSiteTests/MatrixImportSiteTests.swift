@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -85,9 +84,7 @@ import ZIPFoundation
         #expect(folderPage.contains("media/"), "the photo is copied")
 
         // Element's zip.
-        let zip = base.url.appendingPathComponent("zipped/matrix-export-2024-05-02.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: folder, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(folder, as: "matrix-export-2024-05-02.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip, zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -102,16 +99,8 @@ import ZIPFoundation
         defer { base.remove() }
         let input = base.url.appendingPathComponent("input")
         _ = try Self.exportFolder(in: base, at: "input/matrix-export")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .matrix, output: logs, onDiagnostics: { _ in }).write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 1)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
-        let run = try runScrollback(["import", "matrix", "input", "-o", "cli-logs"], in: base.url)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .matrix, in: base, logs: 1)
+        let run = try ScrollbackProcess.run(["import", "matrix", "input", "-o", "cli-logs"], in: base.url)
         #expect(run.status == 0, "\(run.errors)")
     }
 }

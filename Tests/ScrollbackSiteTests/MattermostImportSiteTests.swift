@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -50,9 +49,7 @@ import ZIPFoundation
         #expect(index.contains(#"<span class="app app-mattermost">Mattermost</span>"#))
 
         // The same export as the zip `mmctl export create --attachments` makes gives the same pages.
-        let zip = base.url.appendingPathComponent("zipped/export.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: export, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(export, as: "export.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -63,7 +60,7 @@ import ZIPFoundation
         #expect(zipPage == page)
 
         // A single file as the input: the shared sample, named `.json`.
-        let sample = try ImportTests.sharedSamples().appendingPathComponent(
+        let sample = try SharedSamples.folder().appendingPathComponent(
             "mattermost/zulip-mattermost_fixtures/export.json")
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(sample, fileSite)
@@ -93,14 +90,14 @@ import ZIPFoundation
         let input = base.url.appendingPathComponent("input")
         _ = try Self.export(in: base, at: "input/mattermost-export")
         // The shared samples: two exports of one server (the same channels: `-2`, `-3` ids) and a third.
-        let samples = try ImportTests.sharedSamples().appendingPathComponent("mattermost/zulip-mattermost_fixtures")
+        let samples = try SharedSamples.folder().appendingPathComponent("mattermost/zulip-mattermost_fixtures")
         for name in ["export.json", "guestExport.json", "direct_channel/export.json"] {
             try base.write(try Data(contentsOf: samples.appendingPathComponent(name)), to: "input/zulip/" + name)
         }
         let direct = base.url.appendingPathComponent("direct")
         #expect(try !build(input, direct).hasErrors)
         let logs = base.url.appendingPathComponent("logs")
-        let run = try runScrollback(["import", "mattermost", input.path, "-o", logs.path], in: base.url)
+        let run = try ScrollbackProcess.run(["import", "mattermost", input.path, "-o", logs.path], in: base.url)
         #expect(run.status == 0, "\(run.errors)")
         let viaLogs = base.url.appendingPathComponent("via-logs")
         #expect(try !build(logs, viaLogs).hasErrors)

@@ -11,7 +11,7 @@ import Testing
     /// The shared sample at `relativePath` (under `../shared/samples`), as text.
     static func sample(_ relativePath: String) throws -> String {
         try String(
-            contentsOf: ImportTests.sharedSamples().appendingPathComponent(relativePath), encoding: .utf8)
+            contentsOf: SharedSamples.folder().appendingPathComponent(relativePath), encoding: .utf8)
     }
 
     static let whatsAppSample = "whatsapp/langchain-example_data/whatsapp_chat.txt"
@@ -217,7 +217,7 @@ import Testing
     @Test func groupsAndChannelsWhereTwoPeopleWroteAreNotAskedAbout() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let samples = try ImportTests.sharedSamples()
+        let samples = try SharedSamples.folder()
         let input = folder.url.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         for sample in ["discord/mlomb-chat-analytics", "telegram/innerdvations-telegram-chat-parser"] {

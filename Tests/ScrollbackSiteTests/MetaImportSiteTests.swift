@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -49,9 +48,7 @@ import ZIPFoundation
         #expect(index.contains(#"<span class="app app-messenger">Messenger</span>"#))
 
         // The same download as a zip gives the same pages.
-        let zip = base.url.appendingPathComponent("zipped/facebook-ana.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: download, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(download, as: "facebook-ana.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -59,7 +56,7 @@ import ZIPFoundation
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
         // A single thread file as the input: the shared Instagram sample.
-        let sample = try ImportTests.sharedSamples().appendingPathComponent("instagram/joweich-chat-miner/testlog.json")
+        let sample = try SharedSamples.folder().appendingPathComponent("instagram/joweich-chat-miner/testlog.json")
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(sample, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
@@ -96,10 +93,10 @@ import ZIPFoundation
         let base = try TemporaryFolder()
         defer { base.remove() }
         _ = try Self.facebookDownload(in: base, at: "download")
-        let run = try runScrollback(["import", name, "download", "-o", "logs"], in: base.url)
+        let run = try ScrollbackProcess.run(["import", name, "download", "-o", "logs"], in: base.url)
         #expect(run.status == 0, "\(run.errors)")
         #expect(FileManager.default.fileExists(atPath: base.url.appendingPathComponent("logs/ana-42.json").path))
-        #expect(try runScrollback(["import", "myspace", "download", "-o", "other"], in: base.url).status != 0)
+        #expect(try ScrollbackProcess.run(["import", "myspace", "download", "-o", "other"], in: base.url).status != 0)
     }
 
     @Test("every shared Messenger and Instagram sample: records = message elements + left out")
@@ -124,17 +121,9 @@ import ZIPFoundation
         defer { base.remove() }
         let input = base.url.appendingPathComponent("input")
         _ = try Self.facebookDownload(in: base, at: "input/facebook-ana")
-        let sample = try ImportTests.sharedSamples().appendingPathComponent("instagram/joweich-chat-miner/testlog.json")
+        let sample = try SharedSamples.folder().appendingPathComponent("instagram/joweich-chat-miner/testlog.json")
         try base.write(
             try Data(contentsOf: sample), to: "input/instagram/messages/inbox/testlog_2765720812686121/message_1.json")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .meta, output: logs, onDiagnostics: { _ in }).write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 2)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .meta, in: base, logs: 2)
     }
 }

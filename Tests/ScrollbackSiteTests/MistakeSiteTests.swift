@@ -109,10 +109,10 @@ struct MistakeSiteTests {
         defer { folder.remove() }
         try folder.write(Logs.conversation(id: "trip", title: "Trip", count: 3), to: "logs/trip.json")
         try folder.write("# Read me\n", to: "logs/README.md")
-        let quiet = try runScrollback(["build", "logs", "-o", "out"], in: folder.url)
+        let quiet = try ScrollbackProcess.run(["build", "logs", "-o", "out"], in: folder.url)
         #expect(quiet.status == 0)
         #expect(quiet.errors.isEmpty)
-        let verbose = try runScrollback(["build", "logs", "-o", "out", "--verbose"], in: folder.url)
+        let verbose = try ScrollbackProcess.run(["build", "logs", "-o", "out", "--verbose"], in: folder.url)
         #expect(verbose.status == 0)
         #expect(verbose.errors.hasPrefix("logs/README.md:1:1: note: not a conversation log, skipped"))
     }

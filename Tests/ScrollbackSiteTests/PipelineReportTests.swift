@@ -44,7 +44,7 @@ struct PipelineReportTests {
         "on real samples, each source's ledger adds up and its messages are the conversation's elements",
         arguments: ["whatsapp/gesiscss-WhatsR", "chatgpt"])
     func ledgerMatchesTheSite(sample: String) throws {
-        let input = try ImportTests.sharedSamples().appendingPathComponent(sample)
+        let input = try SharedSamples.folder().appendingPathComponent(sample)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let output = folder.url.appendingPathComponent("site")
@@ -107,13 +107,13 @@ struct PipelineReportTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write(ExportFixtures.chatGPT, to: "in/conversations.json")
-        let quiet = try runScrollback(["build", "in", "-o", "site"], in: folder.url)
+        let quiet = try ScrollbackProcess.run(["build", "in", "-o", "site"], in: folder.url)
         #expect(quiet.status == 0, "\(quiet.errors)")
         #expect(
             quiet.output.contains(
                 "  chatgpt in/conversations.json (trip-plans-abcdef12): 4 records → 2 messages, 2 left out"))
         #expect(!quiet.output.contains("left out 1 ×"))
-        let verbose = try runScrollback(["build", "in", "-o", "site", "--verbose"], in: folder.url)
+        let verbose = try ScrollbackProcess.run(["build", "in", "-o", "site", "--verbose"], in: folder.url)
         #expect(verbose.status == 0, "\(verbose.errors)")
         #expect(
             verbose.output.contains(
@@ -172,11 +172,11 @@ struct PipelineReportTests {
         defer { folder.remove() }
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
-        let empty = try runScrollback(["build", "empty", "-o", "site"], in: folder.url)
+        let empty = try ScrollbackProcess.run(["build", "empty", "-o", "site"], in: folder.url)
         #expect(empty.status == 1)
         #expect(empty.errors.contains("error: no logs or exports found under 'empty'"), "\(empty.errors)")
         try folder.write("just some text\n", to: "docs/notes.txt")
-        let file = try runScrollback(["build", "docs/notes.txt", "-o", "site"], in: folder.url)
+        let file = try ScrollbackProcess.run(["build", "docs/notes.txt", "-o", "site"], in: folder.url)
         #expect(file.status == 1)
         #expect(file.errors.contains("'notes.txt' is not a log or an export Scrollback reads"), "\(file.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/site"))

@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -49,16 +48,14 @@ import ZIPFoundation
         let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains(#"<span class="app app-signal">Signal</span>"#))
 
-        let zip = base.url.appendingPathComponent("zipped/signal-chats.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: export, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(export, as: "signal-chats.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
         #expect(ExportFixtures.ledger(zipReport) == counts)
         #expect(try ExportFixtures.messageElements(in: zipSite) == counts.built)
 
-        let sample = try ImportTests.sharedSamples().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
+        let sample = try SharedSamples.folder().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
         let fileSite = base.url.appendingPathComponent("file-site")
         let fileReport = try build(sample, fileSite)
         #expect(!fileReport.hasErrors, "\(fileReport.diagnostics)")
@@ -85,7 +82,7 @@ import ZIPFoundation
     func besideWhatsApp() throws {
         let base = try TemporaryFolder()
         defer { base.remove() }
-        let samples = try ImportTests.sharedSamples()
+        let samples = try SharedSamples.folder()
         try base.write(
             try Data(contentsOf: samples.appendingPathComponent("signal/joweich-chat-miner/test_export.txt")),
             to: "input/signal.txt")
@@ -101,18 +98,10 @@ import ZIPFoundation
         defer { base.remove() }
         let input = base.url.appendingPathComponent("input")
         _ = try Self.signalExport(in: base, at: "input/signal-chats")
-        let sample = try ImportTests.sharedSamples().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
+        let sample = try SharedSamples.folder().appendingPathComponent("signal/joweich-chat-miner/test_export.txt")
         try base.write(try Data(contentsOf: sample), to: "input/text/test_export.txt")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .signal, output: logs, onDiagnostics: { _ in }).write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 3)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
-        let run = try runScrollback(["import", "signal", "input", "-o", "cli-logs"], in: base.url)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .signal, in: base, logs: 3)
+        let run = try ScrollbackProcess.run(["import", "signal", "input", "-o", "cli-logs"], in: base.url)
         #expect(run.status == 0, "\(run.errors)")
     }
 }

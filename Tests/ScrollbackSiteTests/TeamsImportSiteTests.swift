@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -12,7 +11,7 @@ import ZIPFoundation
 @Suite struct TeamsImportSiteTests {
     /// The shared sample (Zulip's test tenant).
     static func sample() throws -> URL {
-        try ImportTests.sharedSamples().appendingPathComponent(
+        try SharedSamples.folder().appendingPathComponent(
             "teams/zulip-microsoft_teams_fixtures/TeamsData_ZulipChat")
     }
 
@@ -36,9 +35,7 @@ import ZIPFoundation
         #expect(channel.contains("👻") && !channel.contains("color:#"))
 
         // The same export as a zip gives the same counts.
-        let zip = base.url.appendingPathComponent("zipped/TeamsData.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: Self.sample(), to: zip, shouldKeepParent: true)
+        let zip = try ExportFixtures.zip(Self.sample(), as: "TeamsData.zip", in: base, keepingParent: true)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -62,16 +59,8 @@ import ZIPFoundation
         let input = base.url.appendingPathComponent("input")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.sample(), to: input.appendingPathComponent("TeamsData"))
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .teams, output: logs, onDiagnostics: { _ in }).write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 4)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
-        let run = try runScrollback(["import", "teams", "input", "-o", "cli-logs"], in: base.url)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .teams, in: base, logs: 4)
+        let run = try ScrollbackProcess.run(["import", "teams", "input", "-o", "cli-logs"], in: base.url)
         #expect(run.status == 0, "\(run.errors)")
     }
 }

@@ -7,16 +7,7 @@ import Testing
 /// the message elements there against the messages of the raw files, counted here
 /// independently of the importers.
 @Suite struct TelegramWhatsAppSiteTests {
-    static func samples() -> URL? {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        for _ in 0..<2 {
-            let samples = folder.appendingPathComponent("shared/samples")
-            if FileManager.default.fileExists(atPath: samples.path) { return samples }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static func samples() -> URL? { try? SharedSamples.folder() }
 
     static func files(_ folder: URL) -> [URL] {
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!

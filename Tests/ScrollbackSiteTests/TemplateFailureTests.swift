@@ -62,7 +62,7 @@ struct TemplateFailureTests {
             try folder.write(Data(file.contents), to: "shipped/" + file.path)
         }
         let environment = ["SCROLLBACK_TEMPLATES": folder.path + "/shipped"]
-        let same = try runScrollback(
+        let same = try ScrollbackProcess.run(
             ["build", "logs", "-o", "copy", "--quiet"], in: folder.url, environment: environment)
         #expect(same.status == 0)
         var expected = try snapshot(folder.url.appendingPathComponent("copy"))
@@ -72,7 +72,8 @@ struct TemplateFailureTests {
         #expect(expected == built)
 
         try FileManager.default.removeItem(atPath: folder.path + "/shipped/avatar.mustache")
-        let missing = try runScrollback(["build", "logs", "-o", "out"], in: folder.url, environment: environment)
+        let missing = try ScrollbackProcess.run(
+            ["build", "logs", "-o", "out"], in: folder.url, environment: environment)
         #expect(missing.status == 1)
         #expect(missing.errors.contains("SCROLLBACK_TEMPLATES/message.mustache:1:"))
         #expect(missing.errors.contains("partial “avatar” names no template"))
@@ -80,7 +81,7 @@ struct TemplateFailureTests {
         #expect(try snapshot(folder.url.appendingPathComponent("out")) == before)
 
         let absent = ["SCROLLBACK_TEMPLATES": folder.path + "/nowhere"]
-        let none = try runScrollback(["build", "logs", "-o", "out"], in: folder.url, environment: absent)
+        let none = try ScrollbackProcess.run(["build", "logs", "-o", "out"], in: folder.url, environment: absent)
         #expect(none.status == 1)
         #expect(none.errors.contains("is not a folder"))
         #expect(try snapshot(folder.url.appendingPathComponent("out")) == before)

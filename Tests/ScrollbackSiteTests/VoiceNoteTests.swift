@@ -286,7 +286,7 @@ import Testing
     /// as the shared samples name them (the samples hold no audio: the files are made here).
     @Test(.enabled(if: ffmpeg != nil, skipMessage))
     func whatsAppAndTelegramVoiceNotesGetCopies() throws {
-        let samples = try ImportTests.sharedSamples()
+        let samples = try SharedSamples.folder()
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let input = folder.url.appendingPathComponent("exports")
