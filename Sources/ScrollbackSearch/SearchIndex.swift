@@ -182,7 +182,7 @@ public enum SearchIndex {
 
     // MARK: Shards, days, manifest
 
-    /// One token's shard entry: the token, then its posting list (`encodePostings`).
+    /// One token's shard entry: the token, then its posting list (`PostingList`).
     static func entry(_ token: String, _ documents: [Int32]) -> [UInt8] { entry(token, PostingList(documents)) }
 
     /// One token's shard entry, from its posting list.
@@ -368,100 +368,6 @@ public enum SearchIndex {
     /// The inverse of `deflate` (tests, and readers of a built index); `nil` for bytes that are not
     /// a raw deflate stream.
     public static func inflate(_ bytes: [UInt8]) -> [UInt8]? { RawDeflate.decompress(bytes) }
-
-    /// Document count, then mode 0 (delta varints) or 1 (bitmap from the first document),
-    /// whichever is smaller, then the payload's byte length and the payload.
-    static func encodePostings(_ documents: [Int32], into writer: inout ByteWriter) {
-        PostingList(documents).encode(into: &writer)
-    }
-
-    /// A posting list being filled in document order, kept as its delta varints (mode 0's
-    /// payload): a merge holds every token's list at once, at a byte or two a posting.
-    struct PostingList {
-        private(set) var deltas = ByteWriter()
-        private(set) var count = 0
-        private var first: Int32 = 0
-        private var last: Int32 = 0
-
-        init() {}
-
-        /// The list of `documents`, ascending.
-        init(_ documents: [Int32]) {
-            for document in documents { add(document) }
-        }
-
-        /// The list of `count` documents from `first` to `last` whose delta varints are `deltas`.
-        init(deltas: [UInt8], count: Int, first: Int32, last: Int32) {
-            self.deltas.bytes = deltas
-            (self.count, self.first, self.last) = (count, first, last)
-        }
-
-        /// Adds `document`, greater than the last one added.
-        mutating func add(_ document: Int32) {
-            if count == 0 { first = document }
-            deltas.varint(Int(document - last))
-            last = document
-            count += 1
-        }
-
-        /// The bytes of a bitmap of documents `first...last`.
-        static func bitmapLength(first: Int, last: Int) -> Int { (last - first) / 8 + 1 }
-
-        /// `encodePostings`' choice for the list of documents `first...last` whose delta varints
-        /// take `deltaBytes`: a bitmap when it is smaller.
-        static func prefersBitmap(first: Int, last: Int, deltaBytes: Int) -> Bool {
-            bitmapLength(first: first, last: last) + 4 < deltaBytes
-        }
-
-        /// Writes the list as `encodePostings` describes.
-        func encode(into writer: inout ByteWriter) {
-            writer.varint(count)
-            if Self.prefersBitmap(first: Int(first), last: Int(last), deltaBytes: deltas.bytes.count) {
-                var bitmap = [UInt8](repeating: 0, count: Self.bitmapLength(first: Int(first), last: Int(last)))
-                var reader = ByteReader(deltas.bytes)
-                var document = 0
-                while let delta = reader.varint() {
-                    document += delta
-                    let offset = document - Int(first)
-                    bitmap[offset >> 3] |= 1 << UInt8(offset & 7)
-                }
-                writer.varint(1)
-                writer.varint(Int(first))
-                writer.varint(bitmap.count)
-                writer.bytes += bitmap
-            } else {
-                writer.varint(0)
-                writer.varint(deltas.bytes.count)
-                writer.bytes += deltas.bytes
-            }
-        }
-    }
-
-    /// Decodes one posting list (for tests): the documents of `encodePostings`.
-    static func decodePostings(_ reader: inout ByteReader) -> [Int]? {
-        guard let count = reader.varint(), let mode = reader.varint() else { return nil }
-        var documents: [Int] = []
-        if mode == 1 {
-            guard let first = reader.varint(), let length = reader.varint(),
-                reader.offset + length <= reader.bytes.count
-            else { return nil }
-            for byteIndex in 0..<length {
-                let byte = reader.bytes[reader.offset + byteIndex]
-                for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 { documents.append(first + byteIndex * 8 + bit) }
-            }
-            reader.offset += length
-        } else {
-            guard let length = reader.varint() else { return nil }
-            let end = reader.offset + length
-            var previous = 0
-            while reader.offset < end {
-                guard let delta = reader.varint() else { return nil }
-                previous += delta
-                documents.append(previous)
-            }
-        }
-        return documents.count == count ? documents : nil
-    }
 }
 
 /// Deterministic JSON text, written by hand: no key reordering, no locale, no floats.

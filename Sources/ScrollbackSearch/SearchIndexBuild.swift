@@ -202,7 +202,7 @@ extension SearchIndex {
 }
 
 /// Every token's posting list while the merge fills them in document order: each list's delta
-/// varints (`SearchIndex.PostingList`'s) in blocks of one shared buffer, each block ending with
+/// varints (`PostingList`'s) in blocks of one shared buffer, each block ending with
 /// the number of the list's next block, so a posting costs no array of its own (nor the
 /// uniqueness check of one).
 final class PostingLists: @unchecked Sendable {
@@ -300,7 +300,7 @@ final class PostingLists: @unchecked Sendable {
     }
 
     /// Token `token`'s list (at least one document).
-    func list(_ token: Int) -> SearchIndex.PostingList {
+    func list(_ token: Int) -> PostingList {
         let list = lists[token]
         var deltas: [UInt8] = []
         var block = Int(list.head)
@@ -309,7 +309,7 @@ final class PostingLists: @unchecked Sendable {
             block = Int(UnsafeRawPointer(blocks + block * Self.blockSize + Self.payload).load(as: Int32.self))
         }
         deltas.append(contentsOf: UnsafeBufferPointer(start: blocks + block * Self.blockSize, count: Int(list.used)))
-        return SearchIndex.PostingList(deltas: deltas, count: Int(list.count), first: list.first, last: list.last)
+        return PostingList(deltas: deltas, count: Int(list.count), first: list.first, last: list.last)
     }
 }
 

@@ -308,7 +308,7 @@ private struct IndexUpdate {
             if number + 1 < firstTokens.count, addedByShard[number + 1] == nil {
                 guard let next = oldShard(number + 1) else { return nil }
                 var reader = ByteReader(next)
-                guard reader.string() != nil, SearchIndex.movePostings(&reader, insertion: []) != nil else {
+                guard reader.string() != nil, PostingList.move(&reader, insertion: []) != nil else {
                     return nil
                 }
                 if packer.closes(beforeEntryOf: reader.offset), let closed = packer.finish() {
@@ -441,7 +441,7 @@ private struct IndexUpdate {
             let start = reader.offset
             guard let token = reader.string() else { return nil }
             let postingsStart = reader.offset
-            guard let moved = SearchIndex.movePostings(&reader, insertion: insertion, adding: additions[token] ?? [])
+            guard let moved = PostingList.move(&reader, insertion: insertion, adding: additions[token] ?? [])
             else { return nil }
             if let moved {
                 entries.append((token, Array(bytes[start..<postingsStart]) + moved))

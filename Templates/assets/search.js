@@ -168,6 +168,10 @@
     r.string = function () { var len = r.varint(), s = dec.decode(bytes.subarray(r.pos, r.pos + len)); r.pos += len; return s; };
     return r;
   }
+  /* A shard: entries of a token (a string) and its posting list, as PostingList
+     (Sources/ScrollbackSearch/PostingList.swift) writes it: the document count, the mode
+     (0 deltas, 1 bitmap), for a bitmap its first document, then the payload's length and the
+     payload (delta varints; or bit i set for document first + i). */
   function parseShard(buffer) {
     var r = byteReader(new Uint8Array(buffer), 0), entries = [];
     while (r.pos < r.bytes.length) {

@@ -361,7 +361,7 @@ struct SearchIndexTests {
                 let token = try #require(readToken)
                 if first { #expect(token == shards[number]) }
                 first = false
-                let postings = SearchIndex.decodePostings(&reader)
+                let postings = PostingList.decode(&reader)
                 seen[token] = try #require(postings)
             }
         }

@@ -203,11 +203,11 @@ extension SearchIndexTests {
                 .map { _ in Int.random(in: 0...(Int(documents.last!) + 10), using: &generator) }.sorted()
             let moved = documents.map { document in Int32(Int(document) + insertion.filter { $0 <= document }.count) }
             var expected = ByteWriter()
-            SearchIndex.encodePostings(moved, into: &expected)
+            PostingList(moved).encode(into: &expected)
             var original = ByteWriter()
-            SearchIndex.encodePostings(documents, into: &original)
+            PostingList(documents).encode(into: &original)
             var reader = ByteReader(original.bytes + [0x7F])
-            let movedBytes = SearchIndex.movePostings(&reader, insertion: insertion)
+            let movedBytes = PostingList.move(&reader, insertion: insertion)
             let result = try #require(movedBytes)
             #expect((result ?? original.bytes) == expected.bytes, "\(documents) moved at \(insertion)")
             #expect((result == nil) == (moved == documents))
@@ -236,11 +236,11 @@ extension SearchIndexTests {
             let all = Set(moved).union(adding).sorted()
             guard all.count == moved.count + adding.count else { continue }  // an added number clashed
             var expected = ByteWriter()
-            SearchIndex.encodePostings(all, into: &expected)
+            PostingList(all).encode(into: &expected)
             var original = ByteWriter()
-            SearchIndex.encodePostings(documents, into: &original)
+            PostingList(documents).encode(into: &original)
             var reader = ByteReader(original.bytes + [0x7F])
-            let movedBytes = SearchIndex.movePostings(&reader, insertion: insertion, adding: adding)
+            let movedBytes = PostingList.move(&reader, insertion: insertion, adding: adding)
             let result = try #require(movedBytes)
             #expect(result == expected.bytes, "\(documents) adding \(adding) at \(insertion)")
             #expect(reader.offset == original.bytes.count, "reads the list and no further")
@@ -270,15 +270,26 @@ extension SearchIndexTests {
 
     @Test func largePostingListsUseBitmaps() {
         var dense = ByteWriter()
-        SearchIndex.encodePostings((0..<1000).map(Int32.init), into: &dense)
+        PostingList((0..<1000).map(Int32.init)).encode(into: &dense)
         var sparse = ByteWriter()
-        SearchIndex.encodePostings([3, 5000, 90_000], into: &sparse)
+        PostingList([3, 5000, 90_000]).encode(into: &sparse)
         #expect(dense.bytes.count < 140)
         var reader = ByteReader(dense.bytes)
-        let thousand = SearchIndex.decodePostings(&reader)
+        let thousand = PostingList.decode(&reader)
         #expect(thousand == Array(0..<1000))
         reader = ByteReader(sparse.bytes)
-        let three = SearchIndex.decodePostings(&reader)
+        let three = PostingList.decode(&reader)
         #expect(three == [3, 5000, 90_000])
+    }
+
+    @Test("a list in a mode PostingList does not write is refused, not read as deltas")
+    func unknownModeIsRefused() {
+        // count 2, mode 2, length 2, deltas 1 and 1: the bytes of a delta list but for the mode.
+        var reader = ByteReader([2, 2, 2, 1, 1])
+        #expect(PostingList.decode(&reader) == nil)
+        reader = ByteReader([2, 2, 2, 1, 1])
+        #expect(PostingList.move(&reader, insertion: [0]) == nil)
+        reader = ByteReader([2, 0, 2, 1, 1])
+        #expect(PostingList.decode(&reader) == [1, 2])
     }
 }

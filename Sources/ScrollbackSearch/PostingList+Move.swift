@@ -2,19 +2,20 @@ import Foundation
 import ScrollbackModel
 
 /// Posting lists moved and extended for an append, copied where nothing in them moves.
-extension SearchIndex {
+extension PostingList {
     /// Reads the posting list at `reader` and returns it with every document `n` moved to
     /// `n + (the number of insertion points <= n)` (`insertion` ascending) and the documents
-    /// `adding` (new numbers, ascending) merged in, encoded as `encodePostings` would: `.some(nil)`
+    /// `adding` (new numbers, ascending) merged in, encoded as `encode` would: `.some(nil)`
     /// when nothing changed, `nil` when the bytes are not a posting list. With nothing to add, a
     /// delta list keeps its bytes but for the deltas that cross an insertion point, so a long list
     /// is copied, not decoded.
-    static func movePostings(_ reader: inout ByteReader, insertion: [Int], adding: [Int32] = []) -> [UInt8]?? {
+    static func move(_ reader: inout ByteReader, insertion: [Int], adding: [Int32] = []) -> [UInt8]?? {
         let start = reader.offset
-        guard let count = reader.varint(), count > 0, let mode = reader.varint() else { return nil }
+        guard let count = reader.varint(), count > 0, let rawMode = reader.varint(), let mode = Mode(rawValue: rawMode)
+        else { return nil }
         func decodedAgain() -> [UInt8]?? {
             reader.offset = start
-            guard let documents = decodePostings(&reader) else { return nil }
+            guard let documents = decode(&reader) else { return nil }
             var moved: [Int32] = []
             moved.reserveCapacity(documents.count + adding.count)
             var passed = 0
@@ -30,9 +31,7 @@ extension SearchIndex {
             }
             moved += adding[nextAdded...]
             guard passed > 0 || !adding.isEmpty else { return .some(nil) }
-            var writer = ByteWriter()
-            encodePostings(moved, into: &writer)
-            return .some(writer.bytes)
+            return .some(encoded(moved))
         }
         if !adding.isEmpty {
             if let appended = appendedAfterLast(&reader, count: count, mode: mode, insertion: insertion, adding: adding)
@@ -43,7 +42,7 @@ extension SearchIndex {
         }
         /// The number of insertion points at or before `document`.
         func passed(_ document: Int) -> Int { insertion.countNotAfter(document) }
-        if mode == 1 {
+        if mode == .bitmap {
             guard let first = reader.varint(), let length = reader.varint(), length > 0,
                 reader.offset + length <= reader.bytes.count, reader.bytes[reader.offset + length - 1] != 0
             else { return nil }
@@ -53,10 +52,10 @@ extension SearchIndex {
             guard passed(last) > 0 else { return .some(nil) }
             let movedFirst = first + passed(first)
             let movedLast = last + passed(last)
-            let movedLength = PostingList.bitmapLength(first: movedFirst, last: movedLast)
+            let movedLength = Self.bitmapLength(first: movedFirst, last: movedLast)
             // Every delta takes a byte at least: when the bitmap is smaller than that, it stays a
-            // bitmap (`encodePostings`' choice); else work it out on the documents.
-            guard PostingList.prefersBitmap(first: movedFirst, last: movedLast, deltaBytes: count) else {
+            // bitmap (`encode`'s choice); else work it out on the documents.
+            guard Self.prefersBitmap(first: movedFirst, last: movedLast, deltaBytes: count) else {
                 return decodedAgain()
             }
             var moved = [UInt8](repeating: 0, count: movedLength)
@@ -77,13 +76,13 @@ extension SearchIndex {
             }
             var writer = ByteWriter()
             writer.varint(count)
-            writer.varint(1)
+            writer.varint(Mode.bitmap.rawValue)
             writer.varint(movedFirst)
             writer.varint(movedLength)
             writer.bytes += moved
             return .some(writer.bytes)
         }
-        guard mode == 0, let length = reader.varint(), length >= 0, reader.offset + length <= reader.bytes.count
+        guard mode == .deltas, let length = reader.varint(), length >= 0, reader.offset + length <= reader.bytes.count
         else { return nil }
         let payload = reader.offset..<(reader.offset + length)
         reader.offset = payload.upperBound
@@ -131,12 +130,12 @@ extension SearchIndex {
             copied = change.range.upperBound
         }
         deltas.bytes += reader.bytes[copied..<payload.upperBound]
-        // The same choice as `encodePostings`: a bitmap when smaller.
-        guard !PostingList.prefersBitmap(first: first, last: document + passedPoints, deltaBytes: deltas.bytes.count)
+        // The same choice as `encode`: a bitmap when smaller.
+        guard !Self.prefersBitmap(first: first, last: document + passedPoints, deltaBytes: deltas.bytes.count)
         else { return decodedAgain() }
         var writer = ByteWriter()
         writer.varint(count)
-        writer.varint(0)
+        writer.varint(Mode.deltas.rawValue)
         writer.varint(deltas.bytes.count)
         writer.bytes += deltas.bytes
         return .some(writer.bytes)
@@ -146,16 +145,16 @@ extension SearchIndex {
     /// and mode read) with `adding` after its last document, when no insertion point comes at or
     /// before that document (an append to the newest messages): the list's bytes are kept and
     /// the new documents written after them, so a long list costs one pass over its bytes, not
-    /// its decoding and encoding. `nil` when that does not hold, or when `encodePostings` would
+    /// its decoding and encoding. `nil` when that does not hold, or when `encode` would
     /// choose the other mode for the longer list; else `reader` is moved past the list.
     private static func appendedAfterLast(
-        _ reader: inout ByteReader, count: Int, mode: Int, insertion: [Int], adding: [Int32]
+        _ reader: inout ByteReader, count: Int, mode: Mode, insertion: [Int], adding: [Int32]
     ) -> [UInt8]? {
-        // The list's first and last documents, and the bytes its deltas take (`encodePostings`
+        // The list's first and last documents, and the bytes its deltas take (`encode`
         // compares them with the bitmap's).
         var (first, last, deltaBytes, seen) = (0, 0, 0, 0)
         let kept: Range<Int>
-        if mode == 0 {
+        if mode == .deltas {
             guard let length = reader.varint(), length > 0, let payload = reader.range(count: length) else {
                 return nil
             }
@@ -170,7 +169,7 @@ extension SearchIndex {
             guard payloadReader.offset == payload.upperBound else { return nil }
             (deltaBytes, kept) = (length, payload)
         } else {
-            guard mode == 1, let bitmapFirst = reader.varint(), let length = reader.varint(), length > 0,
+            guard mode == .bitmap, let bitmapFirst = reader.varint(), let length = reader.varint(), length > 0,
                 let bitmap = reader.range(count: length), reader.bytes[bitmap.upperBound - 1] != 0
             else { return nil }
             first = bitmapFirst
@@ -192,14 +191,14 @@ extension SearchIndex {
             deltaBytes += ByteWriter.varintLength(Int(document) - newLast)
             newLast = Int(document)
         }
-        // `encodePostings`' choice for the longer list: the same mode, or the slow path.
-        guard PostingList.prefersBitmap(first: first, last: newLast, deltaBytes: deltaBytes) == (mode == 1) else {
+        // `encode`'s choice for the longer list: the same mode, or the slow path.
+        guard Self.prefersBitmap(first: first, last: newLast, deltaBytes: deltaBytes) == (mode == .bitmap) else {
             return nil
         }
         var writer = ByteWriter()
         writer.varint(count + adding.count)
-        writer.varint(mode)
-        if mode == 0 {
+        writer.varint(mode.rawValue)
+        if mode == .deltas {
             writer.varint(deltaBytes)
             writer.bytes += reader.bytes[kept]
             var previous = last
@@ -208,7 +207,7 @@ extension SearchIndex {
                 previous = Int(document)
             }
         } else {
-            let bitmapLength = PostingList.bitmapLength(first: first, last: newLast)
+            let bitmapLength = Self.bitmapLength(first: first, last: newLast)
             writer.varint(first)
             writer.varint(bitmapLength)
             let bitmapStart = writer.bytes.count
