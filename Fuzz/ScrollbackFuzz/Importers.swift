@@ -80,7 +80,7 @@ func fuzzClaudeImporter(_ input: UnsafeBufferPointer<UInt8>) {
 }
 
 func fuzzSignalImporter(_ input: UnsafeBufferPointer<UInt8>) {
-    // signal-export's `data.json` or the text layout: the importer tells them by the first byte.
+    // signal-export's `data.json`, the text layout or Signal's own `main.jsonl`: told apart by the first bytes.
     fuzzImport(SignalImporter.self, file: exportRoot.appendingPathComponent("data.json"), bytes: Array(input))
 }
 

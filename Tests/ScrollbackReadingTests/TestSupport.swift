@@ -1,11 +1,11 @@
 import Foundation
 import ScrollbackModel
+import ScrollbackTestSupport
 
 @testable import ScrollbackReading
 
 /// The repository's `Tests/Fixtures` folder.
-let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures")
+let fixturesFolder = RepositoryFixtures.folder
 
 /// A fresh empty folder under the system temporary folder; removed by the caller's `defer`.
 func makeTemporaryFolder() throws -> URL {

@@ -92,6 +92,39 @@ import Testing
         #expect(report.sources.map(\.format).sorted() == ["signal", "whatsapp"])
     }
 
+    @Test("Signal's own export (main.jsonl): a folder, a zip and the file build alike; import + build = build")
+    func signalBackup() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let fixture = RepositoryFixtures.folder.appendingPathComponent("signal-backup/main.jsonl")
+        try base.write(try Data(contentsOf: fixture), to: "input/signal-export/main.jsonl")
+        let input = base.url.appendingPathComponent("input")
+        let site = base.url.appendingPathComponent("site")
+        let report = try build(input, site)
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        // 11 items of known chats: 10 messages and one of a kind not read; the item of no chat
+        // and the line that is no frame are the file's warnings.
+        let counts = ExportFixtures.ledger(report)
+        #expect(counts.read == 11 && counts.built == 10 && counts.leftOut == 1)
+        #expect(try ExportFixtures.messageElements(in: site) == counts.built)
+        #expect(report.diagnostics.contains { $0.description.contains("main.jsonl:23:1: warning") })
+        let page = try String(contentsOf: site.appendingPathComponent("bob-stone/index.html"), encoding: .utf8)
+        #expect(page.contains("Hello Bob") && page.contains("#m-2-1715000100000"))
+
+        let zip = try ExportFixtures.zip(input.appendingPathComponent("signal-export"), as: "signal.zip", in: base)
+        let zipReport = try build(zip.deletingLastPathComponent(), base.url.appendingPathComponent("zip-site"))
+        #expect(ExportFixtures.ledger(zipReport) == counts)
+        let fileReport = try build(
+            input.appendingPathComponent("signal-export/main.jsonl"), base.url.appendingPathComponent("file-site"))
+        #expect(ExportFixtures.ledger(fileReport) == counts)
+
+        let again = try TemporaryFolder()
+        defer { again.remove() }
+        try again.write(try Data(contentsOf: fixture), to: "input/main.jsonl")
+        try ExportFixtures.expectImportThenBuildIsBuild(
+            again.url.appendingPathComponent("input"), format: .signal, in: again, logs: 3)
+    }
+
     @Test("`import signal` then `build` gives the site `build` gives, byte for byte")
     func importThenBuildIsBuild() throws {
         let base = try TemporaryFolder()

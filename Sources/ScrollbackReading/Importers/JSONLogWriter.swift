@@ -24,7 +24,11 @@ public struct JSONLogWriter {
         if let description = conversation.description { out += ",\n  \"description\": " + JSONText.quoted(description) }
         if let section = conversation.section { out += ",\n  \"section\": " + JSONText.quoted(section) }
         if let chatType = conversation.chatType { out += ",\n  \"chatType\": " + JSONText.quoted(chatType.rawValue) }
-        if let me = conversation.me { out += ",\n  \"me\": " + JSONText.quoted(me) }
+        // `me` names a participant in a log (spec §1); an exporter who never wrote in this chat
+        // (a group the account owner only read) is no one here, as the direct build shows it.
+        if let me = conversation.me, conversation.participants.contains(where: { $0.id == me || $0.name == me }) {
+            out += ",\n  \"me\": " + JSONText.quoted(me)
+        }
         if let zone = conversation.timeZone { out += ",\n  \"timezone\": " + JSONText.quoted(zone) }
         // An importer's AI conversation (ChatGPT) keeps its document layout through `import`.
         if let presentation = conversation.layout.presentation {

@@ -9,6 +9,9 @@ import ScrollbackModel
 /// - The text layout chat-miner reads (`[2019-12-24, 12:23] Name: text`, a message continued on
 ///   the next lines): an older signal-export `chat.md` saved as text (`SignalSources.readText`).
 ///
+/// - Signal's own export (Signal Desktop's plaintext export: `main.jsonl`, its backup format's
+///   frames as JSON, beside `files/`): a conversation per chat (`SignalBackup`).
+///
 /// Choices where the formats leave room:
 /// - Times are wall-clock times with no zone (signal-export writes the exporting machine's local
 ///   time): they are read in the site's time zone, as WhatsApp's are.
@@ -31,6 +34,7 @@ public enum SignalImporter: ExportImporter {
     public static func detect(_ candidate: ExportCandidate) -> Bool {
         guard !candidate.isDirectory, !candidate.head.isEmpty else { return false }
         if candidate.trimmedHead.first == UInt8(ascii: "{") {
+            if SignalBackup.isBackup(candidate) { return true }
             return candidate.topLevelJSONKeys.isSuperset(of: jsonFields)
                 && !candidate.topLevelJSONKeys.contains("version")
         }
@@ -47,10 +51,22 @@ public enum SignalImporter: ExportImporter {
             zip(names, export.items).map {
                 ConversationIDs.Claim(slug: ConversationSlug.make(from: $0.0), sourceID: context.relativePath($0.1))
             })
+        var problems: [Diagnostic] = []
         for (index, file) in export.items.enumerated() {
-            emit(readChat(file, id: ids[index], title: names[index], context: context))
+            if SignalBackup.isBackup(candidate(file, context: context)) {
+                problems += SignalBackup.read(file, context: context, emit: emit)
+            } else {
+                emit(readChat(file, id: ids[index], title: names[index], context: context))
+            }
         }
-        return []
+        return problems
+    }
+
+    /// What `file` looks like: from the disk, or from the bytes the context holds (fuzz targets).
+    static func candidate(_ file: URL, context: ImportContext) -> ExportCandidate {
+        if context.readsFromDisk { return ExportCandidate(url: file) }
+        let bytes = context.contents(of: file, shown: file.lastPathComponent, report: { _ in }) ?? []
+        return ExportCandidate(url: file, isDirectory: false, head: Array(bytes.prefix(ExportCandidate.headSize)))
     }
 
     /// The name a chat goes by: `data.json`'s folder (signal-export's chat folder), else the file's name.

@@ -21,6 +21,8 @@ struct SignalMessage {
     static let exporterName = "Me"
     /// The latest message of each text, for replies (`quote`).
     private var byText: [String: String] = [:]
+    /// The ids of the messages added, for replies by id (`SignalRecord.replyTo`).
+    private var ids: Set<String> = []
 
     init(file: URL, sourceFile: String, context: ImportContext) {
         self.file = file
@@ -30,8 +32,10 @@ struct SignalMessage {
 
     /// Adds `record` to `assembler` as one message.
     mutating func append(_ record: SignalRecord, to assembler: inout ConversationAssembler) {
-        let id = WhatsAppChatReader.stableID(
-            stamp: record.stamp, text: record.sender + "\u{1F}" + record.body + "\u{1F}" + (record.quote ?? ""))
+        let id =
+            record.id
+            ?? WhatsAppChatReader.stableID(
+                stamp: record.stamp, text: record.sender + "\u{1F}" + record.body + "\u{1F}" + (record.quote ?? ""))
         let source = ExportSource(format: "signal", file: sourceFile, line: record.line)
         var diagnostics: [Diagnostic] = []
         var message = Message(
@@ -51,6 +55,7 @@ struct SignalMessage {
                 text = (sender.isEmpty ? "" : sender + ": ") + "a notice this export keeps no text of"
             }
             message.kind = .system(text)
+            ids.insert(id)
             assembler.append(message)
             return
         }
@@ -61,12 +66,16 @@ struct SignalMessage {
         message.sender = sender.isEmpty ? "Unknown" : sender
         if message.sender == Self.exporterName { assembler.me = Self.exporterName }
         message.reactions = reactions(record)
+        message.edited = record.edited
         if record.deleted {
             message.deleted = true
             message.kind = .text("")
         } else {
             var quote = record.quote
-            if let quoted = quote, let target = byText[Self.normalized(quoted)] {
+            if let target = record.replyTo, ids.contains(target) {
+                message.replyTo = target
+                quote = nil
+            } else if let quoted = quote, let target = byText[Self.normalized(quoted)] {
                 message.replyTo = target
                 quote = nil
             }
@@ -74,6 +83,7 @@ struct SignalMessage {
             if !record.body.isEmpty { byText[Self.normalized(record.body)] = id }
         }
         diagnostics.forEach { assembler.report($0) }
+        ids.insert(id)
         assembler.append(message)
     }
 
@@ -107,7 +117,11 @@ struct SignalMessage {
         var missing: [String] = []
         for attachment in record.attachments {
             if let kind = attachment.missingKind {
-                missing.append(kind)
+                missing.append("📎 *A file (\(ChatMarkup.escapeMarkdown(kind))) the export left out*")
+                continue
+            }
+            if let named = attachment.unlinked {
+                missing.append("📎 *\(ChatMarkup.escapeMarkdown(named)): in the export's files, not linked*")
                 continue
             }
             // signal-export writes each blank of a file's name as `%20` in its path.
@@ -159,7 +173,7 @@ struct SignalMessage {
                 parts.append("📎 " + ChatMarkup.escapeMarkdown(name) + " (file not in this export)")
             }
         }
-        for kind in missing { parts.append("📎 *A file (\(kind)) the export left out*") }
+        parts += missing
         if let sticker = record.sticker { parts.append("*Sticker* " + ChatMarkup.escapeMarkdown(sticker.label)) }
         return .attributedText(
             context.richText(

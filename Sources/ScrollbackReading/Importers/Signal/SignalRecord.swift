@@ -11,10 +11,19 @@ struct SignalRecord {
         var name: String
         var path: String
         var missingKind: String?
+        /// A file the export holds where this importer does not find it (Signal's backup names
+        /// files by hashes): its name and type, shown as not linked.
+        var unlinked: String?
     }
 
     /// The time stamp as written (part of the message's stable id).
     var stamp: String
+    /// The message's id when the export gives one (Signal's backup: author and `dateSent`).
+    var id: String?
+    /// The message it answers, by that id, when the export says (Signal's backup quotes).
+    var replyTo: String?
+    /// When the export says the message was edited.
+    var edited: Date?
     var date: Date
     /// The sender's name as the export writes it (`Me` for the exporter); empty when none.
     var sender: String
