@@ -170,6 +170,61 @@ import Testing
         #expect(imported.diagnostics.contains { $0.severity == .warning && $0.location?.line == 5 })
     }
 
+    @Test("a reply with tapbacks in its thread, the older `Reactions:`, sticker tapbacks, transcriptions, orphaned.txt")
+    func threadTapbacksAndOlderLayout() throws {
+        // As the writer lays a reply with tapbacks out under its message: the tapbacks' lines
+        // indented twice, a blank line after them and another after the reply.
+        let chat = """
+            Jan 02, 2021  1:00:00 AM
+            Unknown
+            This message was deleted from the conversation!
+            attachments/orphaned/voice.caf
+            Transcription: Call me back
+            Reactions:
+            Sticker from Ana: attachments/orphaned/s.png (App: Memoji) from Ana
+            Sticker from Bo not found!
+            Unknown emoji! by Bo
+
+                Jan 02, 2021  1:05:00 AM
+                Ana
+                In the thread
+                Tapbacks:
+                    Loved by Me
+
+
+
+            Jan 02, 2021  1:05:00 AM
+            Ana
+            In the thread
+            Tapbacks:
+            Loved by Me
+
+            This message responded to an earlier message.
+
+
+            """
+        let imported = try #require(
+            try Self.read([
+                ("orphaned.txt", Data(chat.utf8)), ("attachments/orphaned/s.png", MetaImporterTests.png),
+                ("attachments/orphaned/voice.caf", Data("not audio".utf8)),
+            ]).first)
+        let conversation = try #require(imported.conversation)
+        #expect(conversation.title == "Messages of no chat" && conversation.chatType == nil)
+        #expect(imported.messagesIn == 3 && imported.leftOut == 1 && conversation.messages.count == 2)
+        let first = conversation.messages[0]
+        guard case .file(let file) = first.kind else {
+            Issue.record("\(first.kind)")
+            return
+        }
+        #expect(file.name == "voice.caf" && file.caption == "Transcription: Call me back")
+        #expect(first.reactions.count == 3 && first.reactions[0].customEmoji != nil)
+        #expect(first.reactions.map(\.senders) == [["Ana"], ["Bo"], ["Bo"]])
+        let reply = conversation.messages[1]
+        #expect(reply.kind == .text("In the thread") && reply.replyTo == first.id)
+        #expect(reply.reactions.map(\.emoji) == ["\u{2764}\u{FE0F}"] && reply.reactions[0].senders == ["Me"])
+        #expect(imported.diagnostics.filter { $0.severity != .note }.isEmpty, "\(imported.diagnostics)")
+    }
+
     @Test("broken records are left out with a located warning each; the rest of the file is built")
     func brokenRecords() throws {
         let chat = """

@@ -78,25 +78,18 @@ enum IMessageBody {
     }
 
     /// A reply block from `start` (its indented time line) to the blank line after it, with the
-    /// indent off; and where reading goes on. The exporter ends a block's tapbacks with a blank
-    /// line and the block with another.
+    /// indent off; and where reading goes on. (A block with tapbacks has a second blank line after
+    /// them: a blank line of the message around it, which text parts trim.)
     private static func replyBlock(_ lines: [Line], from start: Int) -> ([Line], Int) {
         var block: [Line] = []
         var index = start
-        var inTapbacks = false
         while index < lines.count {
             var line = lines[index]
             index += 1
-            if IMessageTextReader.isBlank(line.text) {
-                if inTapbacks, index < lines.count, IMessageTextReader.isBlank(lines[index].text) {
-                    index += 1
-                }
-                break
-            }
+            if IMessageTextReader.isBlank(line.text) { break }
             // Only a part's first line carries the indent (the exporter indents what it adds, not
             // the lines inside a text).
             if line.text.hasPrefix("    ") { line.text = line.text.dropFirst(4) }
-            if line.text == "Tapbacks:" || line.text == "Reactions:" { inTapbacks = true }
             block.append(line)
         }
         return (block, index)

@@ -39,7 +39,8 @@ struct IMessageTextReader {
     /// Reads `lines` into `assembler`; returns who the exporter is, when the file says.
     func read(_ lines: [Line], into assembler: inout ConversationAssembler) -> String? {
         var me = MeFinder()
-        var pending: [(record: IMessageRecord, parent: String)] = []
+        // Indented reply copies waiting for their own copy, with their identity (worked out once).
+        var pending: [(record: IMessageRecord, parent: String, identity: String)] = []
         var stray: [Int] = []
         var index = 0
         while index < lines.count {
@@ -87,13 +88,13 @@ struct IMessageTextReader {
                 let block = Array(lines[index..<end])
                 index = end
                 guard let record = parse(block, into: &assembler, me: &me) else { continue }
+                let identity = record.record.identity
                 for nested in record.nested {
                     guard let reply = parse(nested, into: &assembler, me: &me) else { continue }
-                    pending.append((reply.record, record.record.identity))
+                    pending.append((reply.record, identity, reply.record.identity))
                 }
                 var message = appendable(record.record, assembler: &assembler)
-                let identity = record.record.identity
-                if let copy = pending.firstIndex(where: { $0.record.identity == identity }) {
+                if let copy = pending.firstIndex(where: { $0.identity == identity }) {
                     message.replyTo = pending[copy].parent
                     assembler.leaveOut(
                         reason: "a reply repeated under the message it answers (built once, at its own time)",
@@ -104,7 +105,7 @@ struct IMessageTextReader {
             }
         }
         // Replies whose own copy the file does not hold: built from the copy under the message.
-        for (reply, parent) in pending {
+        for (reply, parent, _) in pending {
             var message = appendable(reply, assembler: &assembler)
             message.replyTo = parent
             assembler.append(message)
