@@ -127,14 +127,29 @@ struct IMessageMapping {
         return message
     }
 
+    /// A file the exporter names: inside the export, copied under the media rules; a path on the
+    /// Mac or in an iOS backup (the exporter did not copy the file) is never read, and its warning
+    /// says how to get the file into the export.
+    private func media(_ path: String, at location: SourceLocation, diagnostics: inout [Diagnostic]) -> MediaSource {
+        guard path.hasPrefix("/") || path.hasPrefix("~") else {
+            return context.media(localPath: path, relativeTo: file, at: location, diagnostics: &diagnostics)
+        }
+        diagnostics.append(
+            .warning(
+                .other(
+                    "the file '\(PathText.lastComponent(path))' is on the exporting machine, not in the export "
+                        + "(imessage-exporter copies files into attachments/ with --copy-method); a placeholder is shown"
+                ), at: location))
+        return .unavailable(original: path)
+    }
+
     /// The reactions, one per emoji in the order first given, with who gave each.
     private func reactions(_ record: IMessageRecord, diagnostics: inout [Diagnostic]) -> [Reaction] {
         var reactions: [Reaction] = []
         for (tapback, by, stickerPath) in record.tapbacks {
             var custom: CustomEmoji?
             if case .sticker = tapback, let stickerPath {
-                let source = context.media(
-                    localPath: stickerPath, relativeTo: file, at: record.location, diagnostics: &diagnostics)
+                let source = media(stickerPath, at: record.location, diagnostics: &diagnostics)
                 if case .local = source { custom = CustomEmoji(name: stickerPath, image: source) }
             }
             let key = custom?.name ?? tapback.emoji
@@ -163,13 +178,11 @@ struct IMessageMapping {
             case .text(let text), .unsent(let text): texts.append(text)
             case .edited(let history, _): texts.append(history.last ?? "")
             case .attachment(let path, let transcription):
-                let source = context.media(
-                    localPath: path, relativeTo: file, at: record.location, diagnostics: &diagnostics)
+                let source = media(path, at: record.location, diagnostics: &diagnostics)
                 sources[index] = source
                 files.append((PathText.lastComponent(path), source, transcription))
             case .sticker(let path?, _):
-                sources[index] = context.media(
-                    localPath: path, relativeTo: file, at: record.location, diagnostics: &diagnostics)
+                sources[index] = media(path, at: record.location, diagnostics: &diagnostics)
                 others += 1
             case .missingAttachment, .sticker: others += 1
             }
