@@ -72,7 +72,10 @@ def test_photo_shows_and_a_file_left_on_the_mac_is_named(open_page, server):
     page = watched.page
     render_everything(page)
     image = page.locator("[data-message-id] img[src*='media/']")
-    assert image.count() == 1 and image.evaluate("(img) => img.complete && img.naturalWidth > 0")
+    assert image.count() == 1
+    # Images load lazily: in view, it loads.
+    image.scroll_into_view_if_needed()
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
     assert page.get_by_text("IMG_0001.HEIC").count() >= 1
     edited = page.locator("[data-message-id] .ed")
     assert edited.count() == 1 and edited.get_attribute("title").startswith("Edited ")
