@@ -256,6 +256,17 @@ import Testing
         #expect(warnings.last?.description.contains("expected a time line") == true)
     }
 
+    @Test("a time before the year 1 in the site's zone leaves that record out, not the conversation")
+    func timeOutOfRange() throws {
+        // Midnight of Jan 1, year 1 in Tokyo is still year 0 in UTC: outside the dates a site shows.
+        let chat = "May 17, 2022  5:29:42 PM\nMe\nfine\n\nJan 01, 0001 12:00:00 AM\nMe\ntoo early\n\n"
+        var config = SiteConfig()
+        config.layout.timeZone = "Asia/Tokyo"
+        let imported = try #require(try Self.read([("Ana.txt", Data(chat.utf8))], config: config).first)
+        #expect(imported.conversation?.messages.map(\.kind) == [.text("fine")], "\(imported.diagnostics)")
+        #expect(imported.messagesIn == 2 && imported.ledger.leftOut.map(\.location?.line) == [5])
+    }
+
     @Test("other apps' text exports are not taken for iMessage")
     func otherTextExports() throws {
         let root = try makeTemporaryFolder()

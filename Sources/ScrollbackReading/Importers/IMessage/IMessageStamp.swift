@@ -46,14 +46,18 @@ struct IMessageStamp: Equatable {
         String(format: "%04d-%02d-%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
     }
 
-    /// The instant of the stamp read in `zone`; `nil` for a day that does not exist (Feb 30).
+    /// The instant of the stamp read in `zone`; `nil` for a day that does not exist (Feb 30) or an
+    /// instant outside the years a site shows (`ConversationAssembler.validDates`, which would
+    /// otherwise make the whole conversation an error).
     func date(in zone: TimeZone) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let components = DateComponents(
             year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
+        guard components.isValidDate(in: calendar), let date = calendar.date(from: components),
+            ConversationAssembler.validDates.contains(date)
+        else { return nil }
+        return date
     }
 
     /// Seconds in imessage-exporter's `readable_diff` (`1 hour, 49 seconds`; empty for none);

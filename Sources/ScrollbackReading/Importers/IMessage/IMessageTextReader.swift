@@ -131,8 +131,11 @@ struct IMessageTextReader {
 
     private func leaveOutBadDay(at location: SourceLocation, into assembler: inout ConversationAssembler) {
         assembler.report(
-            .warning(.other("the message is dated on a day that does not exist; it is left out"), at: location))
-        assembler.leaveOut(reason: "a message dated on a day that does not exist", at: location)
+            .warning(
+                .other(
+                    "the record is dated on a day that does not exist, or outside the years 1 to 9999; it is left out"),
+                at: location))
+        assembler.leaveOut(reason: "a record dated on a day that does not exist or cannot be shown", at: location)
     }
 
     /// A message block read: the record and its indented replies (not yet read).
