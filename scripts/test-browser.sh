@@ -70,6 +70,8 @@ build_site search "$repo_root/Tests/Fixtures/search" &
 build_site sections "$repo_root/Tests/Fixtures/sections" &
 # AI conversations as documents (Tests/Browser/test_ai_document.py).
 build_site ai "$repo_root/Tests/Fixtures/ai" &
+# iMessage (Tests/Browser/test_imessage.py): imessage-exporter's TXT output (no real sample met yet).
+build_site import-imessage "$repo_root/Tests/Fixtures/imessage" &
 mkdir -p "$artifacts/fixtures/search-off"
 cp -R "$repo_root/Tests/Fixtures/search/." "$artifacts/fixtures/search-off/"
 printf 'search: false\n' >>"$artifacts/fixtures/search-off/scrollback.yml"

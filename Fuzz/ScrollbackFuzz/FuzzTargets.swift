@@ -32,6 +32,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "GoogleChatImporter", maximumLength: 8192, run: fuzzGoogleChatImporter),
     FuzzTarget(name: "LineImporter", maximumLength: 8192, run: fuzzLineImporter),
     FuzzTarget(name: "IrcImporter", maximumLength: 8192, run: fuzzIrcImporter),
+    FuzzTarget(name: "IMessageImporter", maximumLength: 8192, run: fuzzIMessageImporter),
     FuzzTarget(name: "SiteBuild", maximumLength: 16384, run: fuzzSiteBuild),
 ]
 

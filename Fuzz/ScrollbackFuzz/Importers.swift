@@ -114,6 +114,11 @@ func fuzzIrcImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(IrcImporter.self, file: exportRoot.appendingPathComponent("libera/#chan.log"), bytes: Array(input))
 }
 
+func fuzzIMessageImporter(_ input: UnsafeBufferPointer<UInt8>) {
+    // A text format: messages in = out + left out (checked for every importer) is the count.
+    fuzzImport(IMessageImporter.self, file: exportRoot.appendingPathComponent("Family - 12.txt"), bytes: Array(input))
+}
+
 func fuzzWhatsAppImporter(_ input: UnsafeBufferPointer<UInt8>) {
     fuzzImport(
         WhatsAppImporter.self, file: exportRoot.appendingPathComponent("WhatsApp Chat with Alex.txt"),

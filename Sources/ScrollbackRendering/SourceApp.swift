@@ -31,5 +31,6 @@ struct SourceApp: Equatable {
         ("googlechat", "Google Chat"),
         ("line", "LINE"),
         ("irc", "IRC"),
+        ("imessage", "iMessage"),
     ]
 }

@@ -298,6 +298,7 @@ public enum ExportImporters {
         GoogleChatImporter.self,
         LineImporter.self,
         IrcImporter.self,
+        IMessageImporter.self,
     ]
 
     /// The importer of `format`, if this build has one.

@@ -25,6 +25,8 @@ public enum ExportFormat: String, CaseIterable, Hashable, Sendable {
     case line
     /// irssi, ZNC, WeeChat and HexChat logs (`IrcImporter`).
     case irc
+    /// iMessage chats in imessage-exporter's TXT output (`IMessageImporter`).
+    case imessage
 }
 
 /// One reader per export format, behind one protocol (like Hugo's converters).
