@@ -1,7 +1,6 @@
 import Foundation
 import ScrollbackModel
 import Testing
-import ZIPFoundation
 
 @testable import ScrollbackReading
 @testable import ScrollbackSite
@@ -69,9 +68,7 @@ import ZIPFoundation
         let media = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("media").path)
         #expect(media.contains { $0.hasSuffix(".png") })
 
-        let zip = base.url.appendingPathComponent("zipped/messages.zip")
-        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.zipItem(at: input, to: zip, shouldKeepParent: false)
+        let zip = try ExportFixtures.zip(input, as: "messages.zip", in: base)
         let zipSite = base.url.appendingPathComponent("zip-site")
         let zipReport = try build(zip.deletingLastPathComponent(), zipSite)
         #expect(!zipReport.hasErrors, "\(zipReport.diagnostics)")
@@ -90,15 +87,6 @@ import ZIPFoundation
         let base = try TemporaryFolder()
         defer { base.remove() }
         let input = try Self.export(in: base, at: "input")
-        let direct = base.url.appendingPathComponent("direct")
-        #expect(try !build(input, direct).hasErrors)
-        let logs = base.url.appendingPathComponent("logs")
-        let imported = try ExportWriter(input: input, format: .imessage, output: logs, onDiagnostics: { _ in })
-            .write()
-        #expect(!imported.hasErrors, "\(imported.diagnostics)")
-        #expect(imported.logs == 3)
-        let viaLogs = base.url.appendingPathComponent("via-logs")
-        #expect(try !build(logs, viaLogs).hasErrors)
-        try ExportFixtures.expectSameSite(direct, viaLogs)
+        try ExportFixtures.expectImportThenBuildIsBuild(input, format: .imessage, in: base, logs: 3)
     }
 }
