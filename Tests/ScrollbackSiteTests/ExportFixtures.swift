@@ -55,6 +55,21 @@ enum ExportFixtures {
         return zip
     }
 
+    /// Builds `input` into `<name>` in `base` and expects it to build without errors, with the
+    /// ledger totals `counts` and as many message elements as messages built; returns the site.
+    @discardableResult
+    static func expectBuildsAlike(
+        _ input: URL, into name: String, in base: TemporaryFolder, counts: (read: Int, built: Int, leftOut: Int),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> URL {
+        let site = base.url.appendingPathComponent(name)
+        let report = try build(input, site)
+        #expect(!report.hasErrors, "\(report.diagnostics)", sourceLocation: sourceLocation)
+        #expect(ledger(report) == counts, sourceLocation: sourceLocation)
+        #expect(try messageElements(in: site) == counts.built, sourceLocation: sourceLocation)
+        return site
+    }
+
     /// A Slack workspace export at `path` in `folder`: `#general` with `count` messages on
     /// 2024-06-10 (one day file), `#random` with one.
     static func slack(in folder: TemporaryFolder, at path: String, count: Int = 3) throws {
