@@ -43,7 +43,7 @@ package struct AppendCheckpoint: Equatable {
 
     package static let magic = Array("SBAPND03".utf8)
     package static let headerSize = 120
-    package static let recordSize = 28
+    static let recordSize = 28
     /// Records per block file.
     package static let blockSize = 65_536
     private static let noTarget: UInt32 = 0xFFFF_FFFF
@@ -102,7 +102,7 @@ package struct AppendCheckpoint: Equatable {
     package static func idHash(_ id: String) -> UInt64 { StableHash.fnv1a64(id.utf8) }
 
     /// The header file's bytes.
-    package func encodedHeader() -> [UInt8] {
+    func encodedHeader() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerSize)
         bytes += Self.magic
@@ -122,7 +122,7 @@ package struct AppendCheckpoint: Equatable {
     }
 
     /// The bytes of blocks `first` and later, in order.
-    package func encodedBlocks(from first: Int) -> [[UInt8]] {
+    func encodedBlocks(from first: Int) -> [[UInt8]] {
         (first..<blockCount).map { block in
             let range = (block * Self.blockSize)..<min(records.count, (block + 1) * Self.blockSize)
             var bytes = [UInt8](repeating: 0, count: range.count * Self.recordSize)

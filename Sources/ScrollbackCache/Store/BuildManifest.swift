@@ -140,7 +140,7 @@ package struct BuildManifest: Codable, Equatable {
     }
 
     /// `path` relative to `inputRoot` (media are always inside it; anything else is kept as it is).
-    package static func relativeSource(_ path: String, inputRoot: URL) -> String {
+    static func relativeSource(_ path: String, inputRoot: URL) -> String {
         let prefix = inputRoot.path + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
@@ -183,10 +183,10 @@ package struct BuildManifest: Codable, Equatable {
         package var id: String
         package var title: String
         package var description: String?
-        package var participantNames: [String]
+        var participantNames: [String]
         package var messageCount: Int
-        package var firstDate: [String]?
-        package var lastDate: [String]?
+        var firstDate: [String]?
+        var lastDate: [String]?
         package var lastMessagePreview: String?
         package var section: String?
         package var app: String?

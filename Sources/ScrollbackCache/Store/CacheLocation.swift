@@ -23,12 +23,12 @@ public struct CacheLocation: Sendable, Equatable {
     /// the site is published), and the cache folder that outputs built before issue 44 hold.
     package static let stagedName = ".scrollback"
     /// The manifest's file name inside a cache tree.
-    package static let manifestName = "manifest.json"
+    static let manifestName = "manifest.json"
     /// The file of a cache tree naming the output folder it goes with (`outputStamp`).
-    package static let stampName = "output-stamp"
+    static let stampName = "output-stamp"
     /// The cache-directory tag (https://bford.info/cachedir/): backup tools skip the folder.
-    package static let tagName = "CACHEDIR.TAG"
-    package static let tagText = """
+    static let tagName = "CACHEDIR.TAG"
+    static let tagText = """
         Signature: 8a477f597d28d172789f06886806bc55
         # This folder is a Scrollback build cache: deleting it only makes the next build a clean one.
 
@@ -85,7 +85,7 @@ public struct CacheLocation: Sendable, Equatable {
     /// inode. The staging folder becomes the output by a rename, which keeps them; a cache whose
     /// stamp is not the output's was written for another site there (a build killed between
     /// publishing the site and its cache, an output deleted or copied), so it is not used.
-    package static func outputStamp(of path: String) -> String? {
+    static func outputStamp(of path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return "\(info.st_dev):\(info.st_ino)\n"
@@ -120,7 +120,7 @@ package struct BuildTree: Sendable, Equatable {
     }
 
     /// The site-relative name of the cache file `name` (`search/a.bin` → `.scrollback/search/a.bin`).
-    package static func cachePath(_ name: String) -> String {
+    static func cachePath(_ name: String) -> String {
         CacheLocation.stagedName + "/" + name
     }
 }

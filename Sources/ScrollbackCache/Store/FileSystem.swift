@@ -118,7 +118,7 @@ package enum FileSystem {
 
     /// Swaps two existing paths in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`).
     /// Returns `false` when the kernel or file system cannot, so the caller falls back.
-    package static func exchange(_ first: String, _ second: String) -> Bool {
+    static func exchange(_ first: String, _ second: String) -> Bool {
         #if os(Linux)
         typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
         // Glibc declares renameat2 only under _GNU_SOURCE, which Swift's Glibc module does not set.
@@ -203,7 +203,7 @@ package enum FileSystem {
     }
 
     /// The text of the current `errno`.
-    package static func errorText() -> String {
+    static func errorText() -> String {
         String(cString: strerror(errno))
     }
 }

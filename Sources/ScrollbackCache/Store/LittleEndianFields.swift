@@ -1,26 +1,26 @@
 /// Fixed-width integers stored least significant byte first, as the build's own binary files
 /// (the build cache: the append checkpoints, the search part's page files) and the fingerprint's
 /// words have them: written and read here alone.
-package extension Array where Element == UInt8 {
+extension Array where Element == UInt8 {
     /// Appends `value`'s bytes, least significant first.
-    package mutating func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
+    mutating func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
 }
 
-package extension UnsafeRawBufferPointer {
+extension UnsafeRawBufferPointer {
     /// The `Value` stored least significant byte first at `offset` (any alignment; the caller
     /// checks that its bytes are inside the buffer).
     @inline(__always)
-    package func loadLittleEndian<Value: FixedWidthInteger>(at offset: Int, as _: Value.Type) -> Value {
+    func loadLittleEndian<Value: FixedWidthInteger>(at offset: Int, as _: Value.Type) -> Value {
         Value(littleEndian: loadUnaligned(fromByteOffset: offset, as: Value.self))
     }
 }
 
-package extension UnsafeMutableRawBufferPointer {
+extension UnsafeMutableRawBufferPointer {
     /// Stores `value` least significant byte first at `offset` (any alignment; inside the buffer).
     @inline(__always)
-    package func storeLittleEndian<Value: FixedWidthInteger>(_ value: Value, at offset: Int) {
+    func storeLittleEndian<Value: FixedWidthInteger>(_ value: Value, at offset: Int) {
         storeBytes(of: value.littleEndian, toByteOffset: offset, as: Value.self)
     }
 }

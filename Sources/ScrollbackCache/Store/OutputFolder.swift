@@ -140,7 +140,7 @@ package final class OutputLock: @unchecked Sendable {
     private let guardLock = NSLock()
 
     /// The lock file of the output at canonical path `outputPath`.
-    package static func lockPath(forOutput outputPath: String) -> String {
+    static func lockPath(forOutput outputPath: String) -> String {
         PathText.parent(outputPath) + "/." + PathText.lastComponent(outputPath) + ".lock"
     }
 

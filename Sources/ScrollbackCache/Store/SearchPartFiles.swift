@@ -64,7 +64,7 @@ package enum SearchPartFiles {
 /// from the end of this header), then the pages' bytes (`SearchPart.encodedPages`).
 package enum SearchPageFiles {
     /// How many pages a file holds (the last file of a part: the rest).
-    package static let pagesPerFile = 16
+    static let pagesPerFile = 16
     private static let magic: [UInt8] = Array("SBF1".utf8)
 
     /// Where file number `file` of a conversation's pages is cached, as a cache path (`BuildTree`).
@@ -96,7 +96,7 @@ package enum SearchPageFiles {
 
     /// The pages of file number `file` of a conversation in the build `tree`; `nil` when it is
     /// missing or is not such a file.
-    package static func readPages(ofFile file: Int, conversationID: String, in tree: BuildTree) -> [[UInt8]]? {
+    static func readPages(ofFile file: Int, conversationID: String, in tree: BuildTree) -> [[UInt8]]? {
         guard let bytes = LogReader.contents(ofFile: tree.path(path(conversationID: conversationID, file: file))),
             let ranges = pageRanges(header: bytes[...], size: bytes.count)
         else { return nil }

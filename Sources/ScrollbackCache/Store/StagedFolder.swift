@@ -49,7 +49,7 @@ package struct StagedFolder {
     }
 
     /// A relative path with no empty, `.` or `..` component: it stays inside the site.
-    package static func isSafeSitePath(_ path: String) -> Bool {
+    static func isSafeSitePath(_ path: String) -> Bool {
         !path.isEmpty && !path.hasPrefix("/")
             && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
                 !$0.isEmpty && $0 != "." && $0 != ".."
