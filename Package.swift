@@ -13,6 +13,7 @@
 //   ScrollbackTemplates  the shipped Templates/ files, embedded at build time (plugin EmbedTemplates)
 //   ScrollbackRendering  render: templates, message bodies, CSS -> page text
 //   ScrollbackSearch     the static search index (tokens, shards, documents) and date lists
+//   ScrollbackCache      the build cache: where it lives, its manifest, fingerprints, append checkpoints, search parts
 //   ScrollbackSite       the build pipeline: discover, read, lay out, render, write atomically
 //   ScrollbackServe      the dev server (Hummingbird): static files, watcher, live reload, error overlay
 //   ScrollbackCLI        the `scrollback` command (build, serve, init)
@@ -76,16 +77,21 @@ let package = Package(
             ]),
         .target(
             name: "ScrollbackSearch", dependencies: ["ScrollbackModel", "ScrollbackLayout", "CLibDeflate"]),
+        // The build cache (Store/: its files; Append/: the append fast path's answer); below the
+        // pipeline, above the stages, none of which knows it.
+        .target(
+            name: "ScrollbackCache",
+            dependencies: ["ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackSearch"]),
         .target(
             name: "ScrollbackSite",
             dependencies: [
                 "ScrollbackModel", "ScrollbackReading", "ScrollbackLayout", "ScrollbackRendering",
-                "ScrollbackTemplates", "ScrollbackSearch",
+                "ScrollbackTemplates", "ScrollbackSearch", "ScrollbackCache",
             ]),
         .target(
             name: "ScrollbackServe",
             dependencies: [
-                "ScrollbackSite", "ScrollbackModel",
+                "ScrollbackSite", "ScrollbackCache", "ScrollbackModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "ScrollbackCLI",
             dependencies: [
-                "ScrollbackSite", "ScrollbackServe", "CMallocOptions",
+                "ScrollbackSite", "ScrollbackServe", "ScrollbackCache", "CMallocOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // What the test targets share: temporary folders, the shared samples, the executable.
@@ -109,9 +115,12 @@ let package = Package(
         .testTarget(
             name: "ScrollbackSiteTests",
             dependencies: [
-                "ScrollbackSite", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading",
+                "ScrollbackSite", "ScrollbackCache", "ScrollbackModel", "ScrollbackTemplates", "ScrollbackReading",
                 "ScrollbackTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
+        .testTarget(
+            name: "ScrollbackCacheTests",
+            dependencies: ["ScrollbackCache", "ScrollbackModel", "ScrollbackReading", "ScrollbackTestSupport"]),
         .testTarget(
             name: "ScrollbackServeTests",
             dependencies: ["ScrollbackServe", "ScrollbackSite", "ScrollbackModel", "ScrollbackTestSupport"]),
@@ -132,7 +141,7 @@ if Context.environment["SCROLLBACK_FUZZ"] != nil {
     let fuzzedStages: Set = [
         "CCMarkGFM", "CLibXML2", "CLibDeflate", "ScrollbackModel", "ScrollbackMarkdown", "ScrollbackHTML",
         "ScrollbackReading", "ScrollbackLayout", "ScrollbackTemplates", "ScrollbackRendering", "ScrollbackSearch",
-        "ScrollbackSite",
+        "ScrollbackCache", "ScrollbackSite",
     ]
     package.targets.removeAll { !fuzzedStages.contains($0.name) }
     package.products.removeAll()

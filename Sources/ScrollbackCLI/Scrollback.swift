@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import ScrollbackCache
 import ScrollbackModel
 import ScrollbackReading
 import ScrollbackServe

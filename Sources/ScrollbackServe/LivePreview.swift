@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ScrollbackCache
 import ScrollbackModel
 import ScrollbackRendering
 import ScrollbackSite

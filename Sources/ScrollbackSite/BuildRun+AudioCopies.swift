@@ -1,3 +1,4 @@
+import ScrollbackCache
 import ScrollbackModel
 
 /// Step 6's second part (`copyMedia`): the voice notes' `.m4a` copies (`AudioTranscoder`).

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ScrollbackCache
 import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading

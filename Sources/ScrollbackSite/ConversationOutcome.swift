@@ -1,3 +1,4 @@
+import ScrollbackCache
 import ScrollbackModel
 import ScrollbackSearch
 

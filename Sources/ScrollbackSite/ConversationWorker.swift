@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
@@ -480,13 +481,5 @@ struct ConversationWorker: Sendable {
     /// root's summary), or a pin (every page's header).
     static func reachesBack(_ messages: [Message]) -> Bool {
         messages.contains { $0.thread != nil || $0.pinned }
-    }
-
-    /// A relative path with no empty, `.` or `..` component: it stays inside the site.
-    static func isSafeSitePath(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/")
-            && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
-                !$0.isEmpty && $0 != "." && $0 != ".."
-            }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackModel
 
 /// A diagnostic as the user sees it, in the terminal and in the dev server's error overlay:

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackModel
 import ScrollbackReading
 
@@ -126,8 +127,6 @@ public struct InputDiscovery: Sendable {
     /// site's stylesheet, or the cache manifest outputs built before issue 44 held. Its pages are
     /// not logs, and a build may replace it.
     static func holdsSite(_ folder: String) -> Bool {
-        FileSystem.kind(CacheLocation.legacyTree(ofOutput: folder).cache + "/" + CacheLocation.manifestName) == .file
-            || FileSystem.kind(folder + "/index.html") == .file
-                && FileSystem.kind(folder + "/assets/scrollback.css") == .file
+        OutputFolder.holdsSite(folder)
     }
 }

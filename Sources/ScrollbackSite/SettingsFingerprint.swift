@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackReading
 import ScrollbackRendering
 import ScrollbackTemplates

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackRendering

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackModel
 
 /// The folder `scrollback init` writes: a site that builds as it is, and shows what to edit.

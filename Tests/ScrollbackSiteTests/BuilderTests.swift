@@ -2,6 +2,7 @@ import Foundation
 import ScrollbackModel
 import Testing
 
+@testable import ScrollbackCache
 @testable import ScrollbackSite
 
 @Suite("Site builder")

@@ -4,6 +4,7 @@ import ScrollbackReading
 import Testing
 import ZIPFoundation
 
+@testable import ScrollbackCache
 @testable import ScrollbackSite
 
 #if canImport(Glibc)

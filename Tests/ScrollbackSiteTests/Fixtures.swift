@@ -4,6 +4,7 @@ import Foundation
 @_exported import ScrollbackTestSupport
 import Testing
 
+@testable import ScrollbackCache
 @testable import ScrollbackSite
 
 /// Spec §1 JSON logs for the tests.

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackModel
 import Testing
 

@@ -4,6 +4,7 @@ import ScrollbackReading
 import ScrollbackRendering
 import Testing
 
+@testable import ScrollbackCache
 @testable import ScrollbackSite
 
 #if canImport(Glibc)

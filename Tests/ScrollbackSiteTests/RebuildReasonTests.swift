@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import Testing
 
 @testable import ScrollbackSite

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollbackCache
 import ScrollbackLayout
 import ScrollbackModel
 import ScrollbackReading
@@ -231,7 +232,7 @@ extension ConversationWorker {
         let id = conversation.id
         let fileStart = SearchPageFiles.firstPage(ofFileHolding: firstPage)
         guard previous.searchPart != nil,
-            var part = SearchStep.readPart(conversationID: id, in: previousOutput, fromPage: fileStart)
+            var part = SearchPartFiles.readPart(conversationID: id, in: previousOutput, fromPage: fileStart)
         else { return .fallback(.searchPartUnreadable) }
         let leadingPages = part.encodedPages(from: part.firstLoadedPage).prefix(firstPage - part.firstLoadedPage)
         part.forgetPages(before: part.firstLoadedPage + leadingPages.count)
@@ -272,7 +273,8 @@ extension ConversationWorker {
                 FileSystem.removeTree(parts)
                 return .fallback(.newDiagnostics)
             }
-            try SearchStep.writePages(of: part, from: firstPage, after: leadingPages, finished: true, into: &folder)
+            try SearchPartFiles.writePages(
+                of: part, from: firstPage, after: leadingPages, finished: true, into: &folder)
             // What was read is the log's only if its old part is the one the checkpoint knew.
             guard let fingerprinted = fingerprints.result(), fingerprinted[0] == checkpoint.prefixFingerprint else {
                 FileSystem.removeTree(parts)
@@ -329,17 +331,8 @@ extension ConversationWorker {
         entry.media = media.sorted { $0.sitePath < $1.sitePath }
         entry.checkpoint = AppendCheckpoint.relativePath(conversationID: id)
         entry.checkpointBlocks = newCheckpoint.blockCount
-        entry.searchPart = SearchStep.partPath(conversationID: id)
+        entry.searchPart = SearchPartFiles.partPath(conversationID: id)
         entry.searchPageCount = searchPageCount
         return .appended(entry: entry, search: .changed(previous: previousSearchPart, current: part))
     }
-}
-
-/// What the append path did with a grown log.
-enum AppendAttempt {
-    /// Only the last pages were rendered again: the conversation's entry, and its search part
-    /// before and after.
-    case appended(entry: BuildManifest.Entry, search: SearchIndex.PartChange)
-    /// The full build takes it, for this reason.
-    case fallback(AppendFallback)
 }

@@ -1,8 +1,9 @@
 import Foundation
 import ScrollbackReading
+import ScrollbackTestSupport
 import Testing
 
-@testable import ScrollbackSite
+@testable import ScrollbackCache
 
 @Suite("Output folder")
 struct OutputFolderTests {

@@ -8,11 +8,11 @@ import Glibc
 /// The output folder and how a new site replaces it: built beside it in a hidden staging
 /// folder, then swapped in with one rename, so readers see the old site or the new one, never
 /// a mix, and a failed build leaves the old one untouched.
-struct OutputFolder {
+package struct OutputFolder {
     /// Canonical path of the output folder (it may not exist yet).
-    let path: String
+    package let path: String
     /// Canonical path of the staging folder, a hidden sibling: `.<name>.tmp-<pid>-<n>`.
-    let stagingPath: String
+    package let stagingPath: String
 
     /// Process-wide counter, so two builds in one process (tests, `serve`) never share a staging folder.
     nonisolated(unsafe) private static var nextBuildNumber = 0
@@ -22,8 +22,8 @@ struct OutputFolder {
     ///
     /// Refused: the input folder itself, a folder that contains the input, something that is not
     /// a folder, and a non-empty folder that does not hold a Scrollback site
-    /// (`InputDiscovery.holdsSite`; so `-o ~` cannot wipe a home folder).
-    init(output: URL, input: URL) throws {
+    /// (`holdsSite`; so `-o ~` cannot wipe a home folder).
+    package init(output: URL, input: URL) throws {
         let outputPath = FileSystem.canonicalPath(output.path)
         let inputPath = FileSystem.canonicalPath(input.path)
         func refuse(_ reason: String) -> SiteBuildError { .unsafeOutput(path: output.path, reason: reason) }
@@ -34,7 +34,7 @@ struct OutputFolder {
         case .file, .other: throw refuse("it exists and is not a folder")
         case .directory:
             let entries = FileSystem.entries(outputPath)
-            if !entries.isEmpty, !InputDiscovery.holdsSite(outputPath) {
+            if !entries.isEmpty, !Self.holdsSite(outputPath) {
                 throw refuse(
                     "it is not empty and is not a previous Scrollback output (no index.html beside "
                         + "assets/scrollback.css); expected an empty or new folder")
@@ -43,9 +43,18 @@ struct OutputFolder {
         self.init(replacing: outputPath)
     }
 
+    /// Whether `folder` holds a Scrollback site (an earlier output): its index page beside the
+    /// site's stylesheet, or the cache manifest outputs built before issue 44 held. Its pages are
+    /// not logs (`InputDiscovery.holdsSite`), and a build may replace it.
+    package static func holdsSite(_ folder: String) -> Bool {
+        FileSystem.kind(CacheLocation.legacyTree(ofOutput: folder).cache + "/" + CacheLocation.manifestName) == .file
+            || FileSystem.kind(folder + "/index.html") == .file
+                && FileSystem.kind(folder + "/assets/scrollback.css") == .file
+    }
+
     /// The folder at canonical path `path`, replaced as an output is but without its checks: the
     /// build cache's `current` folder (`CacheFolder`), which only Scrollback writes.
-    init(replacing path: String) {
+    package init(replacing path: String) {
         Self.counterLock.lock()
         Self.nextBuildNumber += 1
         let buildNumber = Self.nextBuildNumber
@@ -58,7 +67,7 @@ struct OutputFolder {
 
     /// Creates the empty staging folder (and the output's parent when missing), after deleting
     /// staging folders that builds killed mid-way left behind (their process is gone).
-    func createStaging() throws {
+    package func createStaging() throws {
         let parent = PathText.parent(path)
         try FileSystem.makeDirectory(parent)
         removeAbandonedStagingFolders(in: parent)
@@ -82,7 +91,7 @@ struct OutputFolder {
     }
 
     /// Deletes the staging folder: the failure path, which leaves the output as it was.
-    func discardStaging() {
+    package func discardStaging() {
         FileSystem.removeTree(stagingPath)
     }
 
@@ -92,7 +101,7 @@ struct OutputFolder {
     /// that is unavailable, the old output is renamed aside, the new one renamed in, and the old
     /// one put back if that second rename fails.
     /// `usesExchange: false` forces the two-rename fallback (for tests).
-    func publishStaging(usesExchange: Bool = true, jobs: Int = 1) throws {
+    package func publishStaging(usesExchange: Bool = true, jobs: Int = 1) throws {
         guard FileSystem.kind(path) != .missing else {
             try FileSystem.move(stagingPath, to: path)
             return
@@ -122,9 +131,9 @@ struct OutputFolder {
 /// swapped out by the build). The file is deleted on release, so nothing is left beside the
 /// site; a build that locked a file another build deleted meanwhile sees that its inode is no
 /// longer the path's, and takes the lock again on the new file.
-final class OutputLock: @unchecked Sendable {
+package final class OutputLock: @unchecked Sendable {
     /// The lock file's path.
-    let path: String
+    package let path: String
     /// The locked file, `-1` once released; guarded by `guardLock` (`release` may come from
     /// another thread than the build's, as in `serve`).
     private var descriptor: Int32
@@ -137,7 +146,7 @@ final class OutputLock: @unchecked Sendable {
 
     /// Takes the lock of `outputPath`, waiting up to `wait` seconds for another build to finish;
     /// throws `SiteBuildError.outputLocked` when it does not (naming that build's process).
-    init(outputPath: String, wait: Double) throws {
+    package init(outputPath: String, wait: Double) throws {
         path = Self.lockPath(forOutput: outputPath)
         // The lock sits beside the output: its parent is made now (as `createStaging` would).
         do {
@@ -183,7 +192,7 @@ final class OutputLock: @unchecked Sendable {
     }
 
     /// Deletes the lock file and releases the lock (once; later calls do nothing).
-    func release() {
+    package func release() {
         guardLock.lock()
         defer { guardLock.unlock() }
         guard descriptor >= 0 else { return }

@@ -18,60 +18,69 @@ import ScrollbackReading
 /// record count (u64). A block holds one 28-byte record per message in file order: start (u64),
 /// length (u32), position in date order (u32), FNV-1a hash of the id (u64), file index of the
 /// reply target (u32, `0xFFFFFFFF` for none).
-struct AppendCheckpoint: Equatable {
+package struct AppendCheckpoint: Equatable {
     /// One message of the log.
-    struct Record: Equatable {
+    package struct Record: Equatable {
         /// Byte range of the message object in the file.
-        var start: Int
-        var length: Int
+        package var start: Int
+        package var length: Int
         /// Position among the date-sorted messages (ties in file order).
-        var sortedIndex: Int
+        package var sortedIndex: Int
         /// `AppendCheckpoint.idHash` of the message id.
-        var idHash: UInt64
+        package var idHash: UInt64
         /// File index of the message it replies to, if the reply has a target.
-        var replyTarget: Int?
+        package var replyTarget: Int?
+
+        /// A record of the message at `start..<start + length`.
+        package init(start: Int, length: Int, sortedIndex: Int, idHash: UInt64, replyTarget: Int? = nil) {
+            self.start = start
+            self.length = length
+            self.sortedIndex = sortedIndex
+            self.idHash = idHash
+            self.replyTarget = replyTarget
+        }
     }
 
-    static let magic = Array("SBAPND03".utf8)
-    static let headerSize = 120
+    package static let magic = Array("SBAPND03".utf8)
+    package static let headerSize = 120
     static let recordSize = 28
     /// Records per block file.
-    static let blockSize = 65_536
+    package static let blockSize = 65_536
     private static let noTarget: UInt32 = 0xFFFF_FFFF
 
     /// Bytes of the file up to the end of the last message object.
-    var prefixLength: Int
+    package var prefixLength: Int
     /// `ContentFingerprint` of bytes `[0, prefixLength)`.
-    var prefixFingerprint: String
+    package var prefixFingerprint: String
     /// Length and fingerprint of the rest of the file (`]` and what follows the messages).
-    var suffixLength: Int
-    var suffixFingerprint: String
+    package var suffixLength: Int
+    package var suffixFingerprint: String
     /// Offset of the `messages` array's `[`.
-    var arrayOpenOffset: Int
+    package var arrayOpenOffset: Int
     /// The latest message date (`timeIntervalSinceReferenceDate`).
-    var maxDate: Double
+    package var maxDate: Double
     /// Whether every message id is its own permalink anchor (`SiteRenderer.hasOwnAnchor`), so
     /// no anchor depends on the other messages.
-    var idsAreOwnAnchors: Bool
+    package var idsAreOwnAnchors: Bool
     /// The messages in file order.
-    var records: [Record]
+    package var records: [Record]
 
     /// The path of a conversation's checkpoint header, as a cache path (`BuildTree`).
-    static func relativePath(conversationID: String) -> String {
+    package static func relativePath(conversationID: String) -> String {
         BuildTree.cachePath("append/" + conversationID + ".bin")
     }
 
     /// The path of block `block` of a conversation's checkpoint, as a cache path (`BuildTree`).
-    static func blockPath(conversationID: String, block: Int) -> String {
+    package static func blockPath(conversationID: String, block: Int) -> String {
         BuildTree.cachePath("append/" + conversationID + "/\(block).bin")
     }
 
     /// How many block files the records take.
-    var blockCount: Int { (records.count + Self.blockSize - 1) / Self.blockSize }
+    package var blockCount: Int { (records.count + Self.blockSize - 1) / Self.blockSize }
 
     /// The checkpoint of `conversationID` in the build `tree`; `nil` when a file is missing or
     /// damaged.
-    static func read(conversationID: String, in tree: BuildTree) -> AppendCheckpoint? {
+    package static func read(conversationID: String, in tree: BuildTree) -> AppendCheckpoint? {
         guard let header = LogReader.contents(ofFile: tree.path(relativePath(conversationID: conversationID))) else {
             return nil
         }
@@ -82,7 +91,7 @@ struct AppendCheckpoint: Equatable {
 
     /// Writes the header and blocks `firstBlock` and later of `conversationID`'s checkpoint into
     /// `folder` (the blocks before are the previous build's, linked by the caller).
-    func write(conversationID: String, fromBlock firstBlock: Int = 0, into folder: inout StagedFolder) throws {
+    package func write(conversationID: String, fromBlock firstBlock: Int = 0, into folder: inout StagedFolder) throws {
         try folder.write(encodedHeader(), at: Self.relativePath(conversationID: conversationID))
         for (offset, bytes) in encodedBlocks(from: firstBlock).enumerated() {
             try folder.write(bytes, at: Self.blockPath(conversationID: conversationID, block: firstBlock + offset))
@@ -90,7 +99,7 @@ struct AppendCheckpoint: Equatable {
     }
 
     /// A stable 64-bit hash of a message id (FNV-1a over its UTF-8; never the seeded `Hasher`).
-    static func idHash(_ id: String) -> UInt64 { StableHash.fnv1a64(id.utf8) }
+    package static func idHash(_ id: String) -> UInt64 { StableHash.fnv1a64(id.utf8) }
 
     /// The header file's bytes.
     func encodedHeader() -> [UInt8] {
@@ -135,7 +144,7 @@ struct AppendCheckpoint: Equatable {
 
     /// Decodes a header and its blocks (`block` gives a block file's bytes, `nil` when it cannot
     /// be read); `nil` when they are not a checkpoint of this format.
-    init?(decodingHeader bytes: [UInt8], block: (Int) -> [UInt8]?) {
+    package init?(decodingHeader bytes: [UInt8], block: (Int) -> [UInt8]?) {
         guard bytes.count == Self.headerSize, Array(bytes[0..<8]) == Self.magic else { return nil }
         func load<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             bytes.withUnsafeBytes { $0.loadLittleEndian(at: offset, as: T.self) }
@@ -175,7 +184,7 @@ struct AppendCheckpoint: Equatable {
     }
 
     /// Creates a checkpoint.
-    init(
+    package init(
         prefixLength: Int, prefixFingerprint: String, suffixLength: Int, suffixFingerprint: String,
         arrayOpenOffset: Int, maxDate: Double, idsAreOwnAnchors: Bool, records: [Record]
     ) {

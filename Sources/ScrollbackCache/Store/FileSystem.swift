@@ -9,22 +9,28 @@ import Darwin
 
 /// The few file-system operations the builder needs, on POSIX calls so that their cost and
 /// their failure modes (cross-device links, missing files) are explicit.
-enum FileSystem {
+package enum FileSystem {
     /// Size and modification time of a file, the build cache's cheap "unchanged?" test.
-    struct Stamp: Hashable, Sendable {
+    package struct Stamp: Hashable, Sendable {
         /// Size in bytes.
-        var size: Int64
+        package var size: Int64
         /// Modification time in nanoseconds since 1970.
-        var modifiedNanoseconds: Int64
+        package var modifiedNanoseconds: Int64
+
+        /// The stamp of a file of `size` bytes last modified at `modifiedNanoseconds`.
+        package init(size: Int64, modifiedNanoseconds: Int64) {
+            self.size = size
+            self.modifiedNanoseconds = modifiedNanoseconds
+        }
     }
 
     /// What is at a path.
-    enum Kind {
+    package enum Kind {
         case missing, file, directory, other
     }
 
     /// The size and modification time of the file at `path`, following symlinks.
-    static func stamp(_ path: String) -> Stamp? {
+    package static func stamp(_ path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -37,7 +43,7 @@ enum FileSystem {
     }
 
     /// What kind of entry `path` is (following symlinks).
-    static func kind(_ path: String) -> Kind {
+    package static func kind(_ path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -48,7 +54,7 @@ enum FileSystem {
     }
 
     /// Creates `path` and its missing parents; fine when it exists.
-    static func makeDirectory(_ path: String) throws {
+    package static func makeDirectory(_ path: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -60,12 +66,12 @@ enum FileSystem {
     }
 
     /// Writes `bytes` to a new file at `path` (the parent must exist).
-    static func writeFile(_ bytes: [UInt8], to path: String) throws {
+    package static func writeFile(_ bytes: [UInt8], to path: String) throws {
         try bytes.withUnsafeBufferPointer { try writeFile($0, to: path) }
     }
 
     /// Writes `bytes` to a new file at `path` (the parent must exist).
-    static func writeFile(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
+    package static func writeFile(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SiteBuildError.fileSystem("cannot create \(path): \(errorText())") }
         defer { close(descriptor) }
@@ -83,7 +89,7 @@ enum FileSystem {
     /// Puts the file at `source` at `destination` (whose parent must exist): a hard link when
     /// both are on the same file system, else a copy. Returns `false` when `source` is missing.
     @discardableResult
-    static func linkOrCopy(_ source: String, to destination: String) throws -> Bool {
+    package static func linkOrCopy(_ source: String, to destination: String) throws -> Bool {
         if link(source, destination) == 0 { return true }
         let linkError = errno
         if linkError == ENOENT, kind(source) == .missing { return false }
@@ -93,7 +99,7 @@ enum FileSystem {
     }
 
     /// Copies `source` to a new file `destination`. Returns `false` when `source` has vanished.
-    static func copy(_ source: String, to destination: String) throws -> Bool {
+    package static func copy(_ source: String, to destination: String) throws -> Bool {
         do {
             try FileManager.default.copyItem(atPath: source, toPath: destination)
         } catch {
@@ -104,7 +110,7 @@ enum FileSystem {
     }
 
     /// Moves `source` to `destination` within one file system.
-    static func move(_ source: String, to destination: String) throws {
+    package static func move(_ source: String, to destination: String) throws {
         guard rename(source, destination) == 0 else {
             throw SiteBuildError.fileSystem("cannot move \(source) to \(destination): \(errorText())")
         }
@@ -129,7 +135,7 @@ enum FileSystem {
     /// followed. With `jobs` above 1, that many threads empty the folders at once, the fullest
     /// first: deleting the previous site at publish is otherwise a fifth of an append's time, and
     /// its search chunks fill one folder as full as all the rest together.
-    static func removeTree(_ path: String, jobs: Int = 1) {
+    package static func removeTree(_ path: String, jobs: Int = 1) {
         // A file, a link or nothing: done. Else a folder (`EISDIR`; `EPERM` on Darwin).
         if unlink(path) == 0 || errno == ENOENT { return }
         // Every folder under `path` with the names of its other entries, parents before children.
@@ -173,19 +179,19 @@ enum FileSystem {
     }
 
     /// Whether `path` itself is a symbolic link.
-    static func isSymlink(_ path: String) -> Bool {
+    package static func isSymlink(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// The names in the folder at `path`, sorted; empty when it cannot be read.
-    static func entries(_ path: String) -> [String] {
+    package static func entries(_ path: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
     /// The absolute, symlink-free form of `path`; for a path that does not exist yet, its
     /// nearest existing ancestor is resolved and the rest appended.
-    static func canonicalPath(_ path: String) -> String {
+    package static func canonicalPath(_ path: String) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         if let resolved = realpath(absolute, nil) {
             defer { free(resolved) }

@@ -7,16 +7,16 @@ import ScrollbackReading
 /// case is a stale page in one's own site), and it runs at memory speed, so a clean build of a
 /// large archive pays almost nothing for it. Media files are named by the reader's SHA-256;
 /// this is only the build cache's change detector.
-enum ContentFingerprint {
+package enum ContentFingerprint {
     /// The fingerprint of `bytes` as 32 lowercase hex digits.
-    static func hex(of bytes: UnsafeRawBufferPointer) -> String {
+    package static func hex(of bytes: UnsafeRawBufferPointer) -> String {
         hexes(ofPrefixes: [bytes.count], of: bytes)[0]
     }
 
     /// The fingerprints of the first `lengths[i]` bytes of `bytes` (ascending, none past the
     /// end), in one pass: an append checks the old part of a log and fingerprints the new one
     /// and the whole file, and the log may be hundreds of megabytes.
-    static func hexes(ofPrefixes lengths: [Int], of bytes: UnsafeRawBufferPointer) -> [String] {
+    package static func hexes(ofPrefixes lengths: [Int], of bytes: UnsafeRawBufferPointer) -> [String] {
         var lanes = Lanes()
         return lengths.map { length in
             precondition(length <= bytes.count && length >= lanes.wordBytes, "prefixes ascend and stay in the bytes")
@@ -28,7 +28,7 @@ enum ContentFingerprint {
 
     /// The same for the log `file`, read a chunk at a time (never held whole); `nil` when it
     /// cannot be read that far.
-    static func hexes(ofPrefixes lengths: [Int], of file: LogFile) -> [String]? {
+    package static func hexes(ofPrefixes lengths: [Int], of file: LogFile) -> [String]? {
         var lanes = Lanes()
         var fingerprints: [String] = []
         for length in lengths {
@@ -79,22 +79,22 @@ enum ContentFingerprint {
     }
 
     /// The fingerprint of `data`.
-    static func hex(of data: Data) -> String {
+    package static func hex(of data: Data) -> String {
         data.withUnsafeBytes { hex(of: $0) }
     }
 
     /// The fingerprint of a stretch of bytes (a whole file's, or part of it).
-    static func hex(of bytes: ArraySlice<UInt8>) -> String {
+    package static func hex(of bytes: ArraySlice<UInt8>) -> String {
         bytes.withUnsafeBytes { hex(of: $0) }
     }
 
     /// The fingerprint of a string's UTF-8 bytes.
-    static func hex(of text: String) -> String {
+    package static func hex(of text: String) -> String {
         hex(of: Data(text.utf8))
     }
 
     /// The fingerprint of the file at `path`, or `nil` when it cannot be read.
-    static func hex(ofFileAt path: String) -> String? {
+    package static func hex(ofFileAt path: String) -> String? {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
             return nil
         }

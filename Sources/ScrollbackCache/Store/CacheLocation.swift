@@ -21,7 +21,7 @@ public struct CacheLocation: Sendable, Equatable {
 
     /// The cache's folder inside the staging folder while a build runs (it is moved out before
     /// the site is published), and the cache folder that outputs built before issue 44 hold.
-    static let stagedName = ".scrollback"
+    package static let stagedName = ".scrollback"
     /// The manifest's file name inside a cache tree.
     static let manifestName = "manifest.json"
     /// The file of a cache tree naming the output folder it goes with (`outputStamp`).
@@ -40,7 +40,7 @@ public struct CacheLocation: Sendable, Equatable {
     }
 
     /// The last build's cache.
-    var current: String { folder + "/current" }
+    package var current: String { folder + "/current" }
 
     /// The cache of building `input` into `output`: `cacheDirectory` when given, else
     /// `$XDG_CACHE_HOME/scrollback/<key>`, else `$HOME/.cache/scrollback/<key>`; `nil` when
@@ -66,7 +66,7 @@ public struct CacheLocation: Sendable, Equatable {
 
     /// `<output folder's name>-<fingerprint of the input and output paths>`: readable in a
     /// listing of `~/.cache/scrollback`, and different for every pair of paths.
-    static func key(input: String, output: String) -> String {
+    package static func key(input: String, output: String) -> String {
         let name = PathText.lastComponent(output).unicodeScalars.map { scalar -> String in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_")
                 ? String(scalar) : "-"
@@ -77,7 +77,7 @@ public struct CacheLocation: Sendable, Equatable {
 
     /// The cache tree an output built before issue 44 holds (`<output>/.scrollback`), as the
     /// previous build's tree: read once, so the first build after the move is incremental too.
-    static func legacyTree(ofOutput outputPath: String) -> BuildTree {
+    package static func legacyTree(ofOutput outputPath: String) -> BuildTree {
         BuildTree(staging: outputPath)
     }
 
@@ -95,25 +95,25 @@ public struct CacheLocation: Sendable, Equatable {
 /// A build's files under their site-relative names: the site's under `site`, the cache's
 /// (`.scrollback/…` while staged) under `cache`. The staging folder holds both; the previous
 /// build's site is the output and its cache the `CacheLocation`'s `current` folder.
-struct BuildTree: Sendable, Equatable {
+package struct BuildTree: Sendable, Equatable {
     /// The site's folder.
-    let site: String
+    package let site: String
     /// The cache's folder.
-    let cache: String
+    package let cache: String
 
     /// A site and a cache kept apart.
-    init(site: String, cache: String) {
+    package init(site: String, cache: String) {
         self.site = site
         self.cache = cache
     }
 
     /// The staging folder at `root`, whose cache is inside it.
-    init(staging root: String) {
+    package init(staging root: String) {
         self.init(site: root, cache: root + "/" + CacheLocation.stagedName)
     }
 
     /// The absolute path of `relative`, a site path or a cache path (`.scrollback/search/a.bin`).
-    func path(_ relative: String) -> String {
+    package func path(_ relative: String) -> String {
         let prefix = CacheLocation.stagedName + "/"
         if relative.hasPrefix(prefix) { return cache + "/" + relative.dropFirst(prefix.count) }
         return site + "/" + relative

@@ -2,11 +2,11 @@ import Foundation
 import ScrollbackModel
 
 /// Why a build does not use a cache (it is then a clean one), said in the build's summary.
-struct CacheRefusal: Error, Equatable {
+package struct CacheRefusal: Error, Equatable {
     /// The reason, as a clause: "there is no cache yet".
-    let reason: String
+    package let reason: String
 
-    init(_ reason: String) {
+    package init(_ reason: String) {
         self.reason = reason
     }
 }
@@ -19,9 +19,9 @@ struct CacheRefusal: Error, Equatable {
 /// exchanged with `current` after it, in one rename, like the output. It holds a stamp of the
 /// output folder it goes with (`CacheLocation.outputStamp`): a build killed between the two
 /// renames leaves a cache whose stamp is not the output's, which the next build does not use.
-struct CacheFolder {
+package struct CacheFolder {
     /// Where the cache is.
-    let location: CacheLocation
+    package let location: CacheLocation
     /// Replaces `current`; its staging folder `.current.tmp-<pid>-<n>` receives the new cache.
     private let replacer: OutputFolder
 
@@ -29,7 +29,7 @@ struct CacheFolder {
     /// when it is not a folder, cannot be created or written, or is a non-empty folder without
     /// Scrollback's `CACHEDIR.TAG` (so `--cache-dir ~` never deletes anything of the user's).
     /// Staging folders of builds that died are deleted.
-    init(location: CacheLocation) throws(CacheRefusal) {
+    package init(location: CacheLocation) throws(CacheRefusal) {
         self.location = location
         let folder = location.folder
         let tag = folder + "/" + CacheLocation.tagName
@@ -62,7 +62,7 @@ struct CacheFolder {
 
     /// The previous build's cache, as a build tree with the output at `outputPath`, and its
     /// manifest; or why there is none to use.
-    func previous(outputPath: String) -> Result<(tree: BuildTree, manifest: BuildManifest), CacheRefusal> {
+    package func previous(outputPath: String) -> Result<(tree: BuildTree, manifest: BuildManifest), CacheRefusal> {
         let tree = BuildTree(site: outputPath, cache: location.current)
         let manifest: BuildManifest
         switch BuildManifest.load(in: tree) {
@@ -78,7 +78,7 @@ struct CacheFolder {
 
     /// Moves the cache the build staged at `staged` beside `current`, stamped with the staged
     /// site's folder `stagingSite` (which becomes the output). Called before the site is published.
-    func stage(_ staged: String, stagingSite: String) throws {
+    package func stage(_ staged: String, stagingSite: String) throws {
         guard let stamp = CacheLocation.outputStamp(of: stagingSite) else {
             throw SiteBuildError.fileSystem("cannot read the staging folder \(stagingSite): \(FileSystem.errorText())")
         }
@@ -99,7 +99,7 @@ struct CacheFolder {
     /// Puts the staged cache in place of `current` (after the site is published); on failure
     /// `current` is deleted, so the next build is a clean one rather than one trusting a cache
     /// of the previous site.
-    func publish() throws {
+    package func publish() throws {
         do {
             try replacer.publishStaging()
         } catch {
@@ -109,7 +109,7 @@ struct CacheFolder {
     }
 
     /// Deletes the staged cache: the failure path.
-    func discardStaging() {
+    package func discardStaging() {
         replacer.discardStaging()
     }
 }
