@@ -94,7 +94,12 @@ extension BuildRun {
         } else {
             work = .built(outcome.rebuildReason ?? .exportRead)
         }
-        let source = outcome.exportIndex.map { importStep.exportIdentity($0) } ?? outcome.input.relativePath
+        // An export's conversation is named as its ledger line names it (`whatsapp chats/_chat.txt`).
+        let source =
+            outcome.exportIndex == nil
+            ? outcome.input.relativePath
+            : outcome.source.map { $0.format + " " + $0.source }
+                ?? outcome.exportIndex.map { importStep.exportIdentity($0) } ?? outcome.input.relativePath
         return ConversationWorkLine(source: source, conversationID: outcome.entry?.conversationID, work: work)
     }
 

@@ -76,7 +76,11 @@ struct RebuildReasonTests {
         let input = folder.url.appendingPathComponent("in")
         let output = folder.url.appendingPathComponent("site")
         let report = try build(input, output)
-        #expect(report.work.contains { $0.work == .built(.exportRead) && $0.source.contains("WhatsApp Chat with Ana") })
+        #expect(
+            report.work.contains {
+                $0.work == .built(.exportRead) && $0.source == "whatsapp in/WhatsApp Chat with Ana.txt"
+            },
+            "\(report.work)")
         // Broken to a bare `{`: beside an export, a JSON file with no `messages` is a side file,
         // but this one was a log, so its error is reported and its pages kept.
         try folder.write("{", to: "in/chat.json")
