@@ -574,7 +574,7 @@ def main(argv=None):
     for name, run in sorted(runs.items()):
         if run.get("exit_status") not in (0, None):
             out.write("WARNING: %s exited with status %s (see %s.log)\n" % (name, run["exit_status"], name))
-    if not sb_ok:
+    if not sb_ok and sb:  # (not measured at all with --only-importers: no note)
         out.write("NOTE: the Scrollback build produced no message pages (exit status %s); its figures are blank.\n"
                   % sb.get("exit_status"))
     width = max(len(row[0]) for row in rows)

@@ -1,11 +1,11 @@
-"""Element's "Export chat" in JSON: one file per room (`matrix - ROOM - Chat Export - DATE.json`)
-with Element's header (`room_name`, `room_creator`, `topic`, `export_date`, `exported_by`) and
-`messages`, the room's events: `m.room.message` (`m.text` with `body` in Markdown and
-`formatted_body` its HTML, by cmark-gfm; `m.image` with `info`, the file in `images/` named as
-Element names it with "Include attachments"; `m.location`; replies as `m.in_reply_to`),
-`m.reaction` and `m.replace` events for reactions and edits (after their target,
-folded into it by the importer), `m.room.member` / `m.room.name` / `m.room.avatar` /
-`m.room.pinned_events` state events for system lines."""
+"""Element's "Export chat" in JSON with "Include attachments": one unpacked zip per room
+(`matrix - ROOM - Chat Export - N/`) holding `export.json`, with Element's header (`room_name`,
+`room_creator`, `topic`, `export_date`, `exported_by`) and `messages`, the room's events:
+`m.room.message` (`m.text` with `body` in Markdown and `formatted_body` its HTML, by cmark-gfm;
+`m.image` with `info`, the file in the room's `images/` named as Element names it; `m.location`;
+replies as `m.in_reply_to`), `m.reaction` and `m.replace` events for reactions and edits (after
+their target, folded into it by the importer), `m.room.member` / `m.room.name` / `m.room.avatar`
+/ `m.room.pinned_events` state events for system lines."""
 
 import hashlib
 import os
@@ -28,6 +28,7 @@ def write(corpus, out):
     for number, log in common.conversations(corpus):
         people = {p["id"]: p for p in log["participants"]}
         room = "!bench%d:%s" % (number, SERVER)
+        room_folder = os.path.join(out, "matrix - %s - Chat Export - %d" % (log["title"], number))
         markdown = [common.kind(m) == "attributedText" for m in log["messages"]]
         html = iter(common.html_of_markdown([m["markdown"] for m, md in zip(log["messages"], markdown) if md]))
         ids = {}
@@ -67,7 +68,8 @@ def write(corpus, out):
                 hour = int(d[11:13])
                 stamp = "%d-%d-%s at %d-%s-%s %s" % (int(d[8:10]), int(d[5:7]), d[0:4], (hour + 11) % 12 + 1, d[14:16],
                                                     d[17:19], "AM" if hour < 12 else "PM")
-                common.copy_photo(corpus, media, os.path.join(out, "images"), "%s-%s.png" % (body[:-4], stamp))
+                common.copy_photo(corpus, media, os.path.join(room_folder, "images"),
+                                  "%s-%s.png" % (body[:-4], stamp))
                 content = {"msgtype": "m.image", "body": body, "url": "mxc://%s/photo%d" % (SERVER, n),
                            "info": {"w": media["width"], "h": media["height"], "mimetype": "image/png",
                                     "size": os.path.getsize(os.path.join(corpus, media["url"]))}}
@@ -96,5 +98,4 @@ def write(corpus, out):
                   "topic": log.get("description", ""),
                   "export_date": log["messages"][-1]["date"][:10].replace("-", "/"),
                   "exported_by": people[log["me"]]["name"], "messages": events}
-        common.write_json(os.path.join(out, "matrix - %s - Chat Export - %d.json" % (log["title"], number)),
-                          export, indent=4)
+        common.write_json(os.path.join(room_folder, "export.json"), export, indent=4)
