@@ -8,7 +8,9 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -18,6 +20,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts", "bench"))
 
 import append_message  # noqa: E402
 import generate_corpus  # noqa: E402
+import generate_export  # noqa: E402
 import generate_slack_export  # noqa: E402
 import page_load_ratio  # noqa: E402
 import prepare_baselines  # noqa: E402
@@ -246,6 +249,64 @@ class GeneratedCorpus(unittest.TestCase):
         self.assertEqual(separators, self.messages - self.conversations)
 
 
+class ExportWriters(unittest.TestCase):
+    """Each writer of generate_export.py: a 30-message corpus in 3 conversations (seed 9 has every
+    kind, replies, reactions and edits) written as that export and built by the debug binary
+    shows every corpus message once, so a writer whose shape the importer does not read fails."""
+
+    binary = os.environ.get("SCROLLBACK_DEBUG_BINARY", os.path.join(REPO, ".build", "debug", "scrollback"))
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.corpus = os.path.join(cls.tmp.name, "corpus")
+        generate_corpus.main(["--messages", "30", "--conversations", "3", "--seed", "9", "--out", cls.corpus])
+        cls.kinds = collections.Counter()
+        for name in sorted(os.listdir(cls.corpus)):
+            if name.endswith(".json"):
+                with open(os.path.join(cls.corpus, name), encoding="utf-8") as f:
+                    for message in json.load(f)["messages"]:
+                        cls.kinds[message.get("kind", "text")] += 1
+                        cls.kinds.update(key for key in ("replyTo", "reactions", "edited") if key in message)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def messages_on_site(self, site):
+        """`data-message-id` elements on the conversation pages (the index and assets aside)."""
+        count = 0
+        for root, dirs, files in os.walk(site):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and not (root == site and d in ("assets", "search"))]
+            if root == site:
+                continue
+            for name in files:
+                if name.endswith(".html"):
+                    with open(os.path.join(root, name), encoding="utf-8") as f:
+                        count += len(re.findall(r'data-message-id="', f.read()))
+        return count
+
+    def check_format(self, name):
+        self.assertTrue(os.access(self.binary, os.X_OK), "build the debug binary first (swift build)")
+        self.assertEqual(set(self.kinds), {"text", "attributedText", "emoji", "photo", "linkPreview", "system",
+                                           "location", "custom", "replyTo", "reactions", "edited"})
+        export = os.path.join(self.tmp.name, name)
+        generate_export.main(["--format", name, "--corpus", self.corpus, "--out", export])
+        again = os.path.join(self.tmp.name, name + "-again")
+        generate_export.main(["--format", name, "--corpus", self.corpus, "--out", again])
+        self.assertEqual(folder_digest(export), folder_digest(again), "byte-deterministic")
+        site = os.path.join(self.tmp.name, name + "-site")
+        build = subprocess.run([self.binary, "build", export, "-o", site], capture_output=True, text=True,
+                               env=dict(os.environ, XDG_CACHE_HOME=os.path.join(self.tmp.name, "cache")))
+        self.assertEqual(build.returncode, 0, build.stdout + build.stderr)
+        self.assertEqual(self.messages_on_site(site), 30, build.stdout + build.stderr)
+
+
+for _format in generate_export.FORMATS:
+    setattr(ExportWriters, "test_%s_export_builds_every_corpus_message" % _format,
+            lambda self, name=_format: self.check_format(name))
+
+
 class TimeReportParsing(unittest.TestCase):
     def test_reads_wall_cpu_rss_and_status(self):
         sample = ("\tCommand being timed: \"x\"\n\tUser time (seconds): 3.25\n\tSystem time (seconds): 0.50\n"
@@ -391,6 +452,33 @@ class ReportTable(unittest.TestCase):
                     self.assertEqual((logs["value"], logs["status"]), ("1.25×, 1.12×, 1.25×", "ok"))
                 else:
                     self.assertEqual(logs["status"], "n/a")
+
+    def test_importer_rows_give_the_median_ratios_only_when_the_export_built_the_same_site(self):
+        with tempfile.TemporaryDirectory() as root:
+            results = self.results_folder(root)
+            for run, (export_wall, logs_wall) in enumerate(((9.0, 4.0), (6.0, 4.0), (5.0, 5.0)), 1):
+                self.write_run(results, "import-telegram-export.%d" % run, export_wall, 300, cpu=export_wall)
+                self.write_run(results, "import-telegram-logs.%d" % run, logs_wall, 200, cpu=3.0)
+                self.write_run(results, "import-irc-export.%d" % run, 2.0, 100)
+                self.write_run(results, "import-irc-logs.%d" % run, 1.0, 100)
+            for name, identity, pages in (("telegram", "identical", "12"), ("irc", "different", "12"),
+                                          ("line", "identical", "0")):
+                with open(os.path.join(results, "import-%s-identical.txt" % name), "w") as f:
+                    f.write(identity + "\n")
+                with open(os.path.join(results, "import-%s-pages.txt" % name), "w") as f:
+                    f.write(pages + "\n")
+            parsed = self.run_report(root, "--importers", "telegram,irc,line", "--only-measured")
+            telegram = parsed["importers"]["telegram"]
+            # Medians by wall: 6 s of the export's three runs, 4 s of the logs'.
+            self.assertEqual((telegram["over_logs"], telegram["over_logs_cpu"], telegram["over_logs_rss"]),
+                             (1.5, 2.0, 1.5))
+            self.assertIsNone(parsed["importers"]["irc"]["over_logs"])  # different sites: no ratio
+            self.assertIsNone(parsed["importers"]["line"]["over_logs"])  # no message pages: no ratio
+            rows = {row["metric"]: row for row in parsed["table"]}
+            row = rows["telegram export / imported logs (same site: identical): wall, CPU, RSS"]
+            self.assertEqual((row["value"], row["status"]), ("1.50×, 2.00×, 1.50×", "ok"))
+            self.assertNotIn("irc export / imported logs (same site: different): wall, CPU, RSS", rows)
+            self.assertEqual(rows["  irc export build: wall / CPU / peak RSS"]["value"], "2.00 s / 1.00 s / 100 MB")
 
     def test_without_a_single_site_the_rows_stay_blank(self):
         with tempfile.TemporaryDirectory() as root:

@@ -180,6 +180,15 @@ import Testing
         #expect(!detects("{\"type\":\"version\",\"version\":1}\nnot json\n"))
         #expect(!detects(#"[{"type":"version","version":1}]"#))
     }
+
+    @Test("a post needs Markdown for an ordered list item on any of its lines, and not for plain lines")
+    func orderedListItemsNeedMarkdown() {
+        // The item pattern is compiled once (`orderedItem`); these are the lines it tells apart.
+        let post = Array(repeating: "plain line of a post", count: 1_000).joined(separator: "\n")
+        #expect(!MattermostPost.needsMarkdown(post))
+        #expect(MattermostPost.needsMarkdown(post + "\n12) item") && MattermostPost.needsMarkdown("1. one"))
+        #expect(!MattermostPost.needsMarkdown("1234567890. ten digits") && !MattermostPost.needsMarkdown("1.no space"))
+    }
 }
 
 /// A test failure with a message (for `guard … else { throw }`).

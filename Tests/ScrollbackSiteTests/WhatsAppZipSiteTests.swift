@@ -64,4 +64,32 @@ import ZIPFoundation
         #expect(card.contains("<p class=\"file-caption\" dir=\"auto\">Q3 &lt;b&gt;figures&lt;/b&gt;</p>"))
         #expect(published.contains { $0.pathExtension == "pdf" })
     }
+
+    /// A photo attached to a chat shows at its own size, as the log `import` writes of it does:
+    /// building the chat and building its imported log give the same site (issue 43, found by the
+    /// benchmark's WhatsApp export: the chat's photos had no width and height, the logs' had).
+    @Test func anAttachedPhotoHasItsSizeAndImportThenBuildIsBuild() throws {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        try base.write(
+            Data("1/29/18, 12:24 - Alice: IMG-20180129-WA0001.png (file attached)\nthe view\n".utf8),
+            to: "export/WhatsApp Chat with Alice.txt")
+        try base.write(Logs.png, to: "export/IMG-20180129-WA0001.png")
+        let export = base.url.appendingPathComponent("export")
+        let direct = base.url.appendingPathComponent("direct")
+        #expect(!(try build(export, direct)).hasErrors)
+        let logs = base.url.appendingPathComponent("logs")
+        let imported = try ExportWriter(input: export, format: .whatsapp, output: logs, onDiagnostics: { _ in }).write()
+        #expect(!imported.hasErrors)
+        let viaLogs = base.url.appendingPathComponent("via-logs")
+        #expect(!(try build(logs, viaLogs)).hasErrors)
+        let left = try snapshot(direct).filter { !$0.key.hasPrefix(".scrollback") }
+        let right = try snapshot(viaLogs).filter { !$0.key.hasPrefix(".scrollback") }
+        #expect(left.keys.sorted() == right.keys.sorted())
+        for (path, bytes) in left where right[path] != bytes {
+            Issue.record("\(path) differs")
+        }
+        let page = try #require(left.first { $0.key.hasSuffix("/index.html") && $0.key.contains("alice") }?.value)
+        #expect(String(decoding: page, as: UTF8.self).contains(#"width="2" height="1""#))
+    }
 }

