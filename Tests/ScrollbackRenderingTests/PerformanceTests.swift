@@ -44,8 +44,8 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationPlan {
     return Fixture.layout(pages: pages)
 }
 
-/// Per-message render cost on 20k messages; prints µs/message and HTML bytes/message.
-/// The bound is loose (debug builds are slow); the printed figure from a release build is the one to report.
+/// Per-message render cost on 20k messages; prints µs/message and HTML bytes/message (no time
+/// bound: speed is measured by `make bench`; the printed figure from a release build is the one to report).
 @Test func perMessageRenderCost() {
     let pageSize = Int(ProcessInfo.processInfo.environment["SCROLLBACK_BENCH_PAGE_SIZE"] ?? "") ?? 1000
     let layout = syntheticLayout(count: 20_000, pageSize: pageSize)
@@ -70,7 +70,6 @@ func syntheticLayout(count: Int, pageSize: Int = 1000) -> ConversationPlan {
     )
     #expect(diagnostics.isEmpty)
     #expect(files.count == (20_000 + pageSize - 1) / pageSize)
-    #expect(microseconds < 2_000)
 }
 
 /// The byte scan of `rebaseRoot` replaces what Foundation's search replaces, next to non-ASCII text too.
