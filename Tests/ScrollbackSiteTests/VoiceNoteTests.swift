@@ -256,6 +256,25 @@ import Testing
     }
 
     @Test(.enabled(if: ffmpeg != nil, skipMessage))
+    func anAppendedVoiceNoteWhoseCopyFailsTakesTheFullPathAndSaysWhy() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.url.appendingPathComponent("logs")
+        let site = folder.url.appendingPathComponent("site")
+        try FileManager.default.createDirectory(atPath: input.path + "/media", withIntermediateDirectories: true)
+        try Self.makeVoiceNote(at: input.path + "/media/a.opus")
+        try Self.makeVoiceNote(at: input.path + "/media/b.opus", frequency: 880)
+        try folder.write(try Self.log(["media/a.opus"]), to: "logs/voices.json")
+        _ = try Self.build(input, site, ffmpeg: .path(Self.ffmpeg!))
+        try folder.write(try Self.log(["media/a.opus", "media/b.opus"]), to: "logs/voices.json")
+        let failing: AudioTranscoder.Runner = { _, _, _, _ in .finished(status: 1, message: "Invalid data found") }
+        let report = try Self.build(input, site, ffmpeg: .path(Self.ffmpeg!), runner: failing)
+        #expect(report.appendedConversations == 0)
+        #expect(report.work.first { $0.source == "voices.json" }?.work == .built(.append(.audioWarnings)))
+        #expect(report.diagnostics.contains { $0.problem.message.contains("'b.opus'") })
+    }
+
+    @Test(.enabled(if: ffmpeg != nil, skipMessage))
     func aFailedCopyIsAWarningAtTheMessageAndTheOriginalStays() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
