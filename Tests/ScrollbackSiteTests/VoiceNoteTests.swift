@@ -70,6 +70,17 @@ import Testing
         return try SiteBuilder(options: options).build()
     }
 
+    /// `logs/` in `folder` with two voice notes, `a.opus` and `b.opus`, and a log naming only the
+    /// first (a test appends the second); and where its site goes.
+    static func twoVoiceNotes(in folder: TemporaryFolder) throws -> (input: URL, site: URL) {
+        let input = folder.url.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(atPath: input.path + "/media", withIntermediateDirectories: true)
+        try makeVoiceNote(at: input.path + "/media/a.opus")
+        try makeVoiceNote(at: input.path + "/media/b.opus", frequency: 880)
+        try folder.write(try log(["media/a.opus"]), to: "logs/voices.json")
+        return (input, folder.url.appendingPathComponent("site"))
+    }
+
     /// The site path of the published original (`media/<hash>.ogg`).
     static func oggSitePath(in site: URL) throws -> String {
         let names = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("media").path)
@@ -150,12 +161,7 @@ import Testing
     func aVoiceNoteAppendedToALogGetsItsCopy() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let input = folder.url.appendingPathComponent("logs")
-        let site = folder.url.appendingPathComponent("site")
-        try FileManager.default.createDirectory(atPath: input.path + "/media", withIntermediateDirectories: true)
-        try Self.makeVoiceNote(at: input.path + "/media/a.opus")
-        try Self.makeVoiceNote(at: input.path + "/media/b.opus", frequency: 880)
-        try folder.write(try Self.log(["media/a.opus"]), to: "logs/voices.json")
+        let (input, site) = try Self.twoVoiceNotes(in: folder)
         let counter = RunCounter()
         _ = try Self.build(input, site, ffmpeg: .path(Self.ffmpeg!), runner: counter.runner)
         try folder.write(try Self.log(["media/a.opus", "media/b.opus"]), to: "logs/voices.json")
@@ -259,12 +265,7 @@ import Testing
     func anAppendedVoiceNoteWhoseCopyFailsTakesTheFullPathAndSaysWhy() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let input = folder.url.appendingPathComponent("logs")
-        let site = folder.url.appendingPathComponent("site")
-        try FileManager.default.createDirectory(atPath: input.path + "/media", withIntermediateDirectories: true)
-        try Self.makeVoiceNote(at: input.path + "/media/a.opus")
-        try Self.makeVoiceNote(at: input.path + "/media/b.opus", frequency: 880)
-        try folder.write(try Self.log(["media/a.opus"]), to: "logs/voices.json")
+        let (input, site) = try Self.twoVoiceNotes(in: folder)
         _ = try Self.build(input, site, ffmpeg: .path(Self.ffmpeg!))
         try folder.write(try Self.log(["media/a.opus", "media/b.opus"]), to: "logs/voices.json")
         let failing: AudioTranscoder.Runner = { _, _, _, _ in .finished(status: 1, message: "Invalid data found") }
