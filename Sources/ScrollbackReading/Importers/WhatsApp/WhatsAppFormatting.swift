@@ -44,6 +44,13 @@ enum WhatsAppFormatting {
     /// other character Markdown or HTML would read escaped; line breaks stay line breaks and
     /// `>` at a line start stays a quote.
     static func emphasis(_ text: String) -> String {
+        var steps = 0
+        return emphasis(text, steps: &steps)
+    }
+
+    /// `emphasis(_:)`, adding to `steps` one for each byte looked at and each cursor moved: the
+    /// work the tests bound by the text's length (linear on any input), not by the time it takes.
+    static func emphasis(_ text: String, steps: inout Int) -> String {
         let bytes = Array(text.utf8)
         // Where each kind of marker may close, and where lines end, in order: openers are taken
         // left to right, so one forward pointer per list finds each opener's closer (linear time
@@ -52,6 +59,7 @@ enum WhatsAppFormatting {
         var closers: [[Int]] = [[], [], []]
         var lineEnds: [Int] = []
         for (offset, byte) in bytes.enumerated() {
+            steps += 1
             if byte == UInt8(ascii: "\n") { lineEnds.append(offset) }
             if let kind = kinds.firstIndex(of: byte), closes(at: offset, in: bytes) { closers[kind].append(offset) }
         }
@@ -61,12 +69,17 @@ enum WhatsAppFormatting {
         var pairedUntil = [-1, -1, -1]  // a kind's markers inside its own pair stay text
         var markdown: [Int: String] = [:]  // byte offset of a paired marker → its Markdown
         for (offset, byte) in bytes.enumerated() {
+            steps += 1
             guard let kind = kinds.firstIndex(of: byte), offset > pairedUntil[kind], markdown[offset] == nil,
                 opens(at: offset, in: bytes)
             else { continue }
-            while lineEnds[lineCursor] < offset { lineCursor += 1 }
+            while lineEnds[lineCursor] < offset {
+                lineCursor += 1
+                steps += 1
+            }
             while closerCursor[kind] < closers[kind].count, closers[kind][closerCursor[kind]] < offset + 2 {
                 closerCursor[kind] += 1
+                steps += 1
             }
             guard closerCursor[kind] < closers[kind].count else { continue }
             let close = closers[kind][closerCursor[kind]]
