@@ -2,6 +2,7 @@
 // `SCROLLBACK_FUZZ_TARGET` chooses which one runs, so the fuzzers need one AddressSanitizer link
 // instead of one per target. There is no `main`: libFuzzer's is linked by `--sanitize=fuzzer`.
 import Foundation
+import ScrollbackReading
 
 /// One fuzz target: the name that selects it (and its seed folder, `Fuzz/Seeds/<name>`), the
 /// longest input worth trying (libFuzzer's `-max_len`: longer inputs find nothing new and run
@@ -55,11 +56,24 @@ func printTargets(to descriptor: CInt, heading: String = "") {
     text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
 }
 
-/// Called by libFuzzer once before any input: fails fast on an unknown target.
+/// Called by libFuzzer once before any input: fails fast on an unknown target, and builds what
+/// the readers make once per process before any input is timed.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzerInitialize(_ argc: UnsafeMutableRawPointer, _ argv: UnsafeMutableRawPointer) -> CInt {
     _ = selectedTarget
+    warmUpDetection()
     return 0
+}
+
+/// Runs every importer's detection once on a WhatsApp-like line with an AM/PM time: WhatsApp's
+/// meridiem table is built from every locale's `DateFormatter` at its first use (a second under
+/// ASan, more on a loaded machine), and libFuzzer's `-timeout` is wall time, so the first input
+/// of each process (each fork child of a campaign) would otherwise pay for it and time out.
+func warmUpDetection() {
+    let candidate = ExportCandidate(
+        url: URL(fileURLWithPath: "/scrollback-fuzz-warm-up/chat.txt"), isDirectory: false,
+        head: Array("1/2/24, 9:05 AM - Ana: hi\n".utf8))
+    for importer in ExportImporters.all { _ = importer.detect(candidate) }
 }
 
 /// Called by libFuzzer for every input.
