@@ -70,6 +70,26 @@ enum ExportFixtures {
         return site
     }
 
+    /// Builds the real export `folder` and expects no error, a ledger that adds up (records read =
+    /// messages built + left out, more than none) and one message element per message built;
+    /// returns the build's report.
+    @discardableResult
+    static func expectSampleAddsUp(
+        _ folder: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> BuildReport {
+        let base = try TemporaryFolder()
+        defer { base.remove() }
+        let site = base.url.appendingPathComponent("site")
+        let report = try build(folder, site)
+        #expect(!report.hasErrors, "\(report.diagnostics)", sourceLocation: sourceLocation)
+        let counts = ledger(report)
+        #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut, sourceLocation: sourceLocation)
+        #expect(
+            try messageElements(in: site) == counts.built, "\(folder.lastPathComponent)", sourceLocation: sourceLocation
+        )
+        return report
+    }
+
     /// A Slack workspace export at `path` in `folder`: `#general` with `count` messages on
     /// 2024-06-10 (one day file), `#random` with one.
     static func slack(in folder: TemporaryFolder, at path: String, count: Int = 3) throws {

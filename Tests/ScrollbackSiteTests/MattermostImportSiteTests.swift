@@ -69,14 +69,7 @@ import Testing
     @Test("every shared Mattermost sample: records = message elements + left out")
     func sharedSamples() throws {
         for folder in try ImportTests.sampleFolders("mattermost") {
-            let base = try TemporaryFolder()
-            defer { base.remove() }
-            let site = base.url.appendingPathComponent("site")
-            let report = try build(folder, site)
-            #expect(!report.hasErrors, "\(report.diagnostics)")
-            let counts = ExportFixtures.ledger(report)
-            #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut)
-            #expect(try ExportFixtures.messageElements(in: site) == counts.built, "\(folder.lastPathComponent)")
+            try ExportFixtures.expectSampleAddsUp(folder)
         }
     }
 

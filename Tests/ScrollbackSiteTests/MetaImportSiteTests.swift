@@ -100,14 +100,7 @@ import Testing
     func sharedSamples() throws {
         for format in ["messenger", "instagram"] {
             for folder in try ImportTests.sampleFolders(format) {
-                let base = try TemporaryFolder()
-                defer { base.remove() }
-                let site = base.url.appendingPathComponent("site")
-                let report = try build(folder, site)
-                #expect(!report.hasErrors, "\(report.diagnostics)")
-                let counts = ExportFixtures.ledger(report)
-                #expect(counts.read > 0 && counts.read == counts.built + counts.leftOut)
-                #expect(try ExportFixtures.messageElements(in: site) == counts.built, "\(folder.lastPathComponent)")
+                try ExportFixtures.expectSampleAddsUp(folder)
             }
         }
     }

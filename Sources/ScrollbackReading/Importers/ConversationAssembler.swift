@@ -190,6 +190,30 @@ public struct ConversationAssembler {
 /// and each other gets `<slug>-<source id>`. The answer depends on the names and source ids
 /// only, never on the order files are read in, so `build` and `import` agree.
 public enum ConversationIDs {
+    /// For importers of one chat per file whose ids come from the file names (WhatsApp, LINE):
+    /// gives `imported` an id no conversation in `used` has (`<id>-2`, `-3`, … in read order, as
+    /// two chat files of one folder whose names slug alike both build), with a warning naming
+    /// both; adds it to `used`.
+    public static func takeDistinct(_ imported: inout ImportedConversation, used: inout Set<String>) {
+        guard var conversation = imported.conversation else { return }
+        let base = conversation.id
+        var number = 2
+        while used.contains(conversation.id) {
+            conversation.id = "\(base)-\(number)"
+            number += 1
+        }
+        if conversation.id != base {
+            imported.diagnostics.append(
+                .warning(
+                    .other(
+                        "conversation id '\(base)' is taken by another chat of this folder; this one is '\(conversation.id)'"
+                    ),
+                    at: conversation.source))
+        }
+        used.insert(conversation.id)
+        imported.conversation = conversation
+    }
+
     /// One conversation asking for an id: the slug of its name and the id its source gives it.
     public struct Claim: Hashable, Sendable {
         /// The readable slug (`ConversationSlug.make` of the name).

@@ -59,23 +59,7 @@ public enum LineImporter: ExportImporter {
         var usedIDs = Set<String>()
         for file in export.items {
             var imported = readChat(file, context: context)
-            if var conversation = imported.conversation {
-                let base = conversation.id
-                var number = 2
-                while usedIDs.contains(conversation.id) {
-                    conversation.id = "\(base)-\(number)"
-                    number += 1
-                }
-                if conversation.id != base {
-                    imported.diagnostics.append(
-                        .warning(
-                            .other(
-                                "conversation id '\(base)' is taken by another chat; this one is '\(conversation.id)'"),
-                            at: conversation.source))
-                }
-                usedIDs.insert(conversation.id)
-                imported.conversation = conversation
-            }
+            ConversationIDs.takeDistinct(&imported, used: &usedIDs)
             emit(imported)
         }
         return []

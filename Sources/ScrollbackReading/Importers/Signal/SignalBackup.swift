@@ -64,9 +64,10 @@ enum SignalBackup {
         if let tooLarge = LogReader.sizeProblem(size: Int64(bytes.count), limit: context.config.maxLogBytes) {
             return problems + [.error(tooLarge, at: start)]
         }
-        // Pass 1: the names. Pass 2: the items, each into its chat's conversation.
+        // Pass 1: the names (the items, most of the file, are not parsed). Pass 2: the items, each
+        // into its chat's conversation (the names' frames are not parsed again).
         var names = Names()
-        forEachFrame(bytes, shown: shown) { key, frame, _ in
+        forEachFrame(bytes, shown: shown, skipping: ["chatItem"]) { key, frame, _ in
             if let frame { readName(key, frame, into: &names) }
         }
         let titles = names.chats.map { title(of: names.recipients[$0.recipient]) }
@@ -92,7 +93,7 @@ enum SignalBackup {
             chats.append(assembler)
             readers.append(SignalMessage(file: file, sourceFile: context.relativePath(file), context: context))
         }
-        forEachFrame(bytes, shown: shown) { key, frame, location in
+        forEachFrame(bytes, shown: shown, skipping: ["account", "recipient", "chat"]) { key, frame, location in
             guard let key, let frame else {
                 problems.append(
                     .warning(.other("a line that is not a backup frame (a JSON object); left out"), at: location))
@@ -117,14 +118,17 @@ enum SignalBackup {
     /// Calls `body` with each line's frame key (the one key of a `Frame` object, whose value is
     /// an object; `backupInfo` for the `BackupInfo` line), its value and its place; with `nil`s for
     /// a line that is no object. An empty frame (`{}`) holds nothing: the format says to skip it.
+    /// A line whose first key is in `skipping` is passed over unparsed.
     static func forEachFrame(
-        _ bytes: [UInt8], shown: String, _ body: (String?, JSONNode?, SourceLocation) -> Void
+        _ bytes: [UInt8], shown: String, skipping: Set<String> = [],
+        _ body: (String?, JSONNode?, SourceLocation) -> Void
     ) {
         var lines = WhatsAppLineReader(bytes: bytes)
         var number = 0
         while let (line, _) = lines.nextLine() {
             number += 1
             guard !line.allSatisfy(\.isWhitespace) else { continue }
+            if let key = firstKey(line), skipping.contains(key) { continue }
             let location = SourceLocation(file: shown, line: number, column: 1)
             guard let node = try? JSONParser.parse(Array(line.utf8), file: shown, firstLine: number),
                 let members = node.members
@@ -140,6 +144,17 @@ enum SignalBackup {
                 body(nil, nil, location)
             }
         }
+    }
+
+    /// The first key of a line `{ "key": …`, read without parsing the line (no escapes: frame
+    /// keys have none); `nil` for any other line.
+    static func firstKey(_ line: String) -> String? {
+        let text = line.drop { $0.isWhitespace }
+        guard text.first == "{" else { return nil }
+        let rest = text.dropFirst().drop { $0.isWhitespace }
+        guard rest.first == "\"" else { return nil }
+        let key = rest.dropFirst().prefix { $0 != "\"" && $0 != "\\" }
+        return String(key)
     }
 
     /// Takes the exporter, a recipient or a chat from a frame.

@@ -53,24 +53,7 @@ public enum WhatsAppImporter: ExportImporter {
                 exportDiagnostics += imported.diagnostics
                 continue
             }
-            if var conversation = imported.conversation {
-                let base = conversation.id
-                var number = 2
-                while usedIDs.contains(conversation.id) {
-                    conversation.id = "\(base)-\(number)"
-                    number += 1
-                }
-                if conversation.id != base {
-                    imported.diagnostics.append(
-                        .warning(
-                            .other(
-                                "conversation id '\(base)' is taken by another chat of this folder; this one is '\(conversation.id)'"
-                            ),
-                            at: conversation.source))
-                }
-                usedIDs.insert(conversation.id)
-                imported.conversation = conversation
-            }
+            ConversationIDs.takeDistinct(&imported, used: &usedIDs)
             emit(imported)
         }
         return exportDiagnostics
